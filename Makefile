@@ -1,0 +1,115 @@
+# uniprof-flame — top-level build.
+#
+#   make            build build/uniprof-flame
+#   make check      install test deps if root, build, run every suite (ASan+UBSan)
+#   make demo       profile the bundled example and write demo.svg
+#   make bench      benchmark figures (never fails the build)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Sources are discovered per module folder, so adding a file to a module
+# needs no edit here.  Each variant (release, asan) builds into its own tree.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+PKG_CONFIG ?= pkg-config
+
+MODULES := util fold render symtab sampler ptrace-if gdb-if cli
+# Xen support is built when libxen-dev is present; otherwise xen-if/stub.c.
+HAVE_XEN := $(shell $(PKG_CONFIG) --exists xencontrol xenforeignmemory xenstore 2>/dev/null && echo 1)
+
+PKGS := libelf libdw libxml-2.0
+ifeq ($(HAVE_XEN),1)
+PKGS += xencontrol xenforeignmemory xenstore xentoollog
+endif
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+BASE_CFLAGS := -std=gnu11 -g $(WARN) -I. -Ibuild/gen $(PKG_CFLAGS) -D_GNU_SOURCE
+CFLAGS  ?= -O2
+LDLIBS  := $(PKG_LIBS) -lm -lpthread
+
+SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+SRCS := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+ifeq ($(HAVE_XEN),1)
+SRCS += $(filter-out xen-if/stub.c,$(wildcard xen-if/*.c))
+else
+SRCS += $(wildcard xen-if/stub.c)
+endif
+LIB_SRCS := $(filter-out cli/%,$(SRCS))
+CLI_SRCS := $(filter cli/%,$(SRCS)) uniprof-flame.c
+
+TEMPLATES := $(wildcard templates/*.js templates/*.css)
+GEN_HDR   := build/gen/templates.h
+
+REL_OBJS  := $(patsubst %.c,build/rel/%.o,$(LIB_SRCS))
+ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(LIB_SRCS))
+
+UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
+
+.PHONY: all check demo bench install clean deps-build deps-check unit
+.SECONDARY:
+
+all: build/uniprof-flame
+
+deps-build:
+	@scripts/deps.sh build
+
+build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+build/rel/%.o: %.c $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build/asan/%.o: %.c $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+build/asan/tests/test-%: tests/unit/test-%.c $(ASAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(ASAN_OBJS) $(LDLIBS) -lcmocka
+
+build/bin2c: build-aux/bin2c.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(GEN_HDR): build/bin2c $(TEMPLATES)
+	@mkdir -p $(dir $@)
+	build/bin2c $@ $(TEMPLATES)
+
+unit: $(UNIT_BINS)
+
+check:
+	@scripts/deps.sh check
+	@$(MAKE) --no-print-directory all build/asan/uniprof-flame unit examples
+	@tests/run-all.sh
+
+demo:
+	@scripts/deps.sh build
+	@$(MAKE) --no-print-directory all examples
+	@scripts/demo.sh
+
+bench: all
+	@bench/run.sh
+
+examples:
+	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples; fi
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 build/uniprof-flame $(DESTDIR)$(PREFIX)/bin/uniprof-flame
+
+clean:
+	rm -rf build
+	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples clean; fi
+
+.PHONY: examples
+-include $(shell find build -name '*.d' 2>/dev/null)

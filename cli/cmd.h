@@ -1,0 +1,33 @@
+/*
+ * cli/cmd.h — the subcommands and what adding one takes.
+ *
+ * Checklist for a new subcommand NAME:
+ *  1. cli/cmd-NAME.c defines `int cmd_NAME(int argc, char **argv)`: parse
+ *     options into one options struct (defaults in one place), make one
+ *     module call, return the exit status (0, or cli_fail()'s value).
+ *  2. Declare it below and add a row to the table in uniprof-flame.c.
+ *  3. Tests under tests/<area>/t-*.sh; options in README.md.
+ * Only the CLI prints to the terminal or decides the exit status.
+ */
+#ifndef UF_CLI_CMD_H
+#define UF_CLI_CMD_H
+
+#include "util/err.h"
+
+int cmd_render(int argc, char **argv);
+int cmd_fold(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+
+/* Exit statuses (README "Exit codes"). */
+enum { UF_EXIT_OK = 0, UF_EXIT_USAGE = 1, UF_EXIT_INPUT = 2, UF_EXIT_TARGET = 3 };
+
+/* Prints "uniprof-flame: <what>: <why>" and returns the exit status for
+ * the error's class. */
+int cli_fail(const struct uf_err *err);
+/* Usage error: prints the message and a hint, returns UF_EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Warning on stderr: "uniprof-flame: warning: ...". */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

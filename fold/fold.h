@@ -1,0 +1,196 @@
+/*
+ * fold/fold.h — call-path trie of interned names; the hub every reader
+ * writes into and every renderer reads from.
+ *
+ * A profile is a tree of call paths with a sample count on each path's
+ * last frame ("self" count).  Names are interned once (an id per distinct
+ * byte string, NUL and invalid UTF-8 allowed); trie nodes live in flat
+ * arrays addressed by uint32_t id, and a node is found from
+ * (parent id, name id) through one open-addressing table.  Memory grows
+ * with the number of distinct call paths, never with input size or the
+ * number of samples.
+ *
+ * Invariants:
+ *  1. Node 0 is the root; its name is the empty string (name id 0).
+ *  2. A child's id is greater than its parent's id (nodes are created
+ *     top-down), so totals are one backwards pass.
+ *  3. A node's self count is the sum of all counts added at it; counts
+ *     are doubles so fractional counts survive (integers exact to 2^53).
+ *  4. A differential trie ("base" present) keeps the BEFORE count beside
+ *     the drawn AFTER count; lines with one column count as unchanged.
+ *  5. Arrays grow: pointers into them (fold_trie_name(), the entry lists)
+ *     go stale after the next insertion.  Hold ids, not pointers.
+ *
+ * Sibling order.  flamegraph.pl sorts whole "a;b;c COUNT" lines and
+ * merges adjacent prefixes.  The order that induces on one parent's
+ * children is the byte order of "name;" for the child's subtree lines
+ * and of "name " for the child's own line; when a sibling sorts between
+ * the two, flamegraph.pl draws the child twice.  fold_trie_finish()
+ * computes that order once as "entries" (child ids, FOLD_ENTRY_SELF set
+ * for the child's own line) so renderers and the folded writer reproduce
+ * it exactly without a global sort of the input.
+ *
+ * Caps on untrusted input (readers enforce them):
+ *   FOLD_MAX_DEPTH frames per stack (deeper stacks: the frames past the
+ *   cap are dropped and counted), FOLD_MAX_NAME bytes per name,
+ *   FOLD_MAX_LINE bytes per input line, FOLD_MAX_NODES nodes.
+ */
+#ifndef UF_FOLD_H
+#define UF_FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+
+#define FOLD_ROOT 0u
+#define FOLD_NONE UINT32_MAX
+#define FOLD_ENTRY_SELF 0x80000000u
+#define FOLD_MAX_DEPTH 8192
+#define FOLD_MAX_NAME (64u * 1024u)
+#define FOLD_MAX_LINE (64u * 1024u * 1024u)
+#define FOLD_MAX_NODES 0x7ffffff0u
+
+typedef struct fold_trie {
+	/* interned names: bytes in one buffer, offsets by id */
+	char *nbuf;              /* all names, each NUL-terminated */
+	size_t nbuf_len, nbuf_cap;
+	uint64_t *noff;          /* offset of name id in nbuf */
+	uint32_t *nlen;          /* byte length of name id */
+	uint32_t nnames, nnames_cap;
+	uint32_t *nslots;        /* open addressing: name id + 1, 0 = empty */
+	uint32_t nslots_mask;
+
+	/* nodes, structure of arrays */
+	uint32_t *parent;
+	uint32_t *name;
+	uint32_t *depth;
+	double *self;            /* drawn count (AFTER in a differential) */
+	double *base;            /* BEFORE count; NULL unless differential */
+	uint32_t nnodes, nodes_cap;
+	uint32_t *slots;         /* open addressing: node id + 1, 0 = empty */
+	uint32_t slots_mask;
+
+	double max_line_delta;   /* largest |after - before| of one input line */
+
+	/* built by fold_trie_finish(); invalid after the next insertion */
+	int finished;
+	double *total;           /* self + all descendants */
+	uint32_t *eoff;          /* entries of node i: ent[eoff[i] .. eoff[i+1]) */
+	uint32_t *ent;
+	uint32_t maxdepth;
+
+	/* optional input-order sequence (flame charts), see fold_trie_keep_sequence */
+	int keep_seq;
+	uint32_t *seq_node;
+	double *seq_count;
+	double *seq_base;        /* only for differentials */
+	size_t seq_len, seq_cap;
+} fold_trie;
+
+/* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */
+fold_trie *fold_trie_new(void);
+void fold_trie_free(fold_trie *t);
+
+/* Interns `len` bytes (borrowed); returns the name id, FOLD_NONE on OOM
+ * or when len > FOLD_MAX_NAME. */
+uint32_t fold_trie_intern(fold_trie *t, const char *s, size_t len);
+static inline const char *fold_trie_name(const fold_trie *t, uint32_t name_id, size_t *len)
+{
+	if (len)
+		*len = t->nlen[name_id];
+	return t->nbuf + t->noff[name_id];
+}
+static inline const char *fold_node_name(const fold_trie *t, uint32_t node, size_t *len)
+{
+	return fold_trie_name(t, t->name[node], len);
+}
+
+/* Finds or creates the child of `parent` named `name_id`; FOLD_NONE on OOM. */
+uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name_id);
+/* Looks the child up without creating it; FOLD_NONE when absent. */
+uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name_id);
+
+/* Adds `count` samples at `node` (one-column input). */
+int fold_trie_add(fold_trie *t, uint32_t node, double count);
+/* Adds a differential line: BEFORE `before`, drawn AFTER `after`.
+ * Turns the trie differential on first use. Returns 0 or -ENOMEM. */
+int fold_trie_add2(fold_trie *t, uint32_t node, double before, double after);
+static inline int fold_trie_is_diff(const fold_trie *t) { return t->base != NULL; }
+
+/* Keep the order of additions (one record per fold_trie_add*) so a flame
+ * chart can draw time order.  Memory then grows with input lines. */
+void fold_trie_keep_sequence(fold_trie *t);
+
+/* Computes totals and sibling entries (see the header comment).
+ * Returns 0 or -ENOMEM. */
+int fold_trie_finish(fold_trie *t);
+static inline const uint32_t *fold_trie_entries(const fold_trie *t, uint32_t node, uint32_t *n)
+{
+	*n = t->eoff[node + 1] - t->eoff[node];
+	return t->ent + t->eoff[node];
+}
+
+/* Adds every path of `src` into `dst` (both borrowed); -ENOMEM on failure. */
+int fold_trie_merge(fold_trie *dst, const fold_trie *src);
+
+/* Checks the invariants above; returns 0 or the number of the broken one. */
+int fold_trie_check(const fold_trie *t);
+
+/* ---- readers --------------------------------------------------------- */
+
+struct fold_read_opts {
+	int reverse;          /* flamegraph.pl --reverse: leaf first */
+	const char *label;    /* name used in messages ("-" for stdin) */
+};
+
+struct fold_read_stats {
+	uint64_t lines;       /* lines read, blank ones included */
+	uint64_t bad;         /* invalid lines skipped */
+	char first_bad[300];  /* "FILE:LINE" of the first one */
+	uint64_t truncated;   /* stacks cut at FOLD_MAX_DEPTH */
+	int approximate;      /* input was rebuilt from drawn geometry */
+	char approx_why[256]; /* what was lost, when approximate */
+	int embedded_pruned;  /* an SVG's embedded trie was pruned */
+};
+
+/* Reads flamegraph.pl folded text from fd (borrowed) into t.  Invalid
+ * lines are counted in *st; only I/O and memory failures are errors. */
+int fold_read_folded_fd(fold_trie *t, int fd, const struct fold_read_opts *o,
+			struct fold_read_stats *st, struct uf_err *err);
+/* Same, from memory. */
+int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
+			 const struct fold_read_opts *o, struct fold_read_stats *st,
+			 struct uf_err *err);
+/* Reads any supported file ("-" = stdin): folded text, or an SVG written by
+ * uniprof-flame (lossless, from its embedded trie). */
+int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
+		   struct fold_read_stats *st, struct uf_err *err);
+
+/* ---- writers --------------------------------------------------------- */
+
+/* Writes folded lines in flamegraph.pl's sorted order, one per distinct
+ * stack; two count columns for a differential trie. Needs finish(). */
+int fold_write_folded(const fold_trie *t, FILE *out);
+/* Formats a count as the shortest text that reads back exactly. */
+int fold_format_count(char *buf, size_t size, double v);
+
+/* ---- embedding a trie in an SVG ------------------------------------- */
+
+struct fold_embed_info {
+	uint32_t nodes_total;   /* nodes in the trie */
+	uint32_t nodes_written; /* nodes embedded (< total when pruned) */
+	double min_total;       /* pruning threshold used (0 when full) */
+	size_t bytes;           /* size of the block */
+};
+
+/* Writes the trie as printable ASCII with no XML-special byte, at most
+ * about `budget` bytes (0 = unlimited): past it, subtrees whose total is
+ * below a threshold are folded into their parent's self count.  Needs
+ * finish().  Returns 0 or -EIO. */
+int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info);
+/* Parses a block written by fold_embed_write into t. */
+int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *err);
+
+#endif

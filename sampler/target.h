@@ -1,0 +1,90 @@
+/*
+ * sampler/target.h — the interface every target backend implements.
+ *
+ * A target is something whose threads of execution (Linux threads, Xen
+ * vCPUs, gdbstub threads) can be stopped, inspected and resumed from the
+ * outside: ptrace-if/, xen-if/, gdb-if/ and the replay target used by the
+ * unit tests.  The sampling loop (sampler.h) drives it; backends never
+ * walk stacks or symbolize.
+ *
+ * States and the call behind each transition:
+ *
+ *     (new) --attach--> RUNNING --stop--> STOPPED --resume--> RUNNING
+ *                          |                 |
+ *                          +-----detach------+--> (closed)
+ *
+ * Invariants:
+ *  1. Between stop() and resume() the target is frozen: registers and
+ *     memory read in that window belong to one instant.
+ *  2. detach() is always safe and always leaves the target running (if it
+ *     still exists): it is the cleanup path for Ctrl-C, errors and our
+ *     exit.  It may be called in any state, more than once.
+ *  3. Every byte a backend returns from the target is untrusted: callers
+ *     bound and validate it; backends bound their own protocol parsing.
+ *  4. Backends never print or exit; failures fill struct uf_err.
+ */
+#ifndef UF_SAMPLER_TARGET_H
+#define UF_SAMPLER_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/err.h"
+
+enum uf_arch {
+	UF_ARCH_X86_64 = 1,
+	UF_ARCH_AARCH64 = 2,
+};
+
+/* The registers a frame-pointer or CFI walk starts from. */
+struct uf_regs {
+	uint64_t pc;   /* rip / pc */
+	uint64_t sp;   /* rsp / sp */
+	uint64_t fp;   /* rbp / x29 */
+	uint64_t lr;   /* x30 on AArch64; 0 on x86-64 */
+	enum uf_arch arch;
+};
+
+#define UF_TARGET_MAX_THREADS 4096
+
+struct uf_target;
+
+/* Status returned by ops that observe the target. */
+enum uf_target_status {
+	UF_TARGET_OK = 0,
+	UF_TARGET_GONE = 1,    /* target exited / domain destroyed / socket closed */
+};
+
+struct uf_target_ops {
+	const char *name;   /* "ptrace", "xen", "gdb", "replay" */
+
+	/* Freeze every thread.  Returns 0, UF_TARGET_GONE, or <0 with *err. */
+	int (*stop)(struct uf_target *t, struct uf_err *err);
+	/* Let it run again.  Same returns as stop(). */
+	int (*resume)(struct uf_target *t, struct uf_err *err);
+	/* Fill ids[0..*n) with the current threads/vCPUs (at most max).
+	 * Called while stopped. */
+	int (*threads)(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
+		       struct uf_err *err);
+	/* Registers of one thread, while stopped. */
+	int (*regs)(struct uf_target *t, uint32_t id, struct uf_regs *r, struct uf_err *err);
+	/* Copy up to len bytes at guest/process virtual address `addr` as seen
+	 * by thread `id`.  Returns the number of bytes copied (short at an
+	 * unmapped page; 0 when nothing is readable) or <0 with *err. */
+	ssize_t (*read)(struct uf_target *t, uint32_t id, uint64_t addr, void *buf, size_t len,
+			struct uf_err *err);
+	/* Leave the target running and release everything (invariant 2). */
+	void (*detach)(struct uf_target *t);
+};
+
+struct uf_target {
+	const struct uf_target_ops *ops;
+	void *priv;           /* backend state */
+	enum uf_arch arch;
+	/* Counters the backend bumps, reported in the summary and benchmarks. */
+	uint64_t n_hypercalls;  /* or syscalls / round trips, per backend */
+	uint64_t n_maps;        /* foreign mappings created (Xen) */
+};
+
+#endif

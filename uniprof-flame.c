@@ -1,0 +1,64 @@
+/*
+ * uniprof-flame.c — the main hub: picks a subcommand and runs it.
+ *
+ * `uniprof-flame NAME ...` runs the subcommand NAME from the table below.
+ * Without a subcommand name, the arguments are a recording (`-p PID`,
+ * `-d DOMAIN`, `-c CFG`, `--gdb ADDR`, `-- CMD`), the tool's headline use.
+ * After the command returns, stdout is closed and checked so a full disk
+ * or closed pipe on `-o -` is an error, not silent truncation.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd commands[] = {
+	{ "render", cmd_render, "folded stacks (or our SVG) -> flame graph SVG" },
+	{ "fold", cmd_fold, "merge inputs into sorted folded text" },
+};
+
+static int usage(FILE *to)
+{
+	fprintf(to,
+		"usage: uniprof-flame [record options] -o OUT.svg  (-p PID | -d DOMAIN | -c CFG | --gdb ADDR | -- CMD...)\n"
+		"       uniprof-flame <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(to, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(to, "\n'uniprof-flame <command> --help' lists a command's options.\n");
+	return to == stdout ? 0 : UF_EXIT_USAGE;
+}
+
+static int close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (status == 0) {
+			fprintf(stderr, "uniprof-flame: stdout: write failed: %s\n", strerror(errno));
+			status = UF_EXIT_INPUT;
+		}
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return usage(stdout);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return close_stdout(commands[i].fn(argc - 1, argv + 1));
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(commands[i].name, "record"))
+			return close_stdout(commands[i].fn(argc, argv));
+	fprintf(stderr, "uniprof-flame: '%s' is not a command\n", argv[1]);
+	return usage(stderr);
+}

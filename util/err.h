@@ -1,0 +1,37 @@
+/*
+ * util/err.h — error records passed down by callers.
+ *
+ * Modules never print or exit.  A function that can fail takes a
+ * `struct uf_err *err`, fills it on failure and returns a negative errno
+ * (or NULL).  The CLI turns the class into the exit status and prints
+ * "uniprof-flame: <what>: <why>".
+ *
+ * Invariants:
+ *  1. `what` names the subject (a file, a pid, an option), quoted by the
+ *     caller when it is user-supplied; `why` is lowercase, no full stop.
+ *  2. The first error set wins: a cleanup path cannot overwrite the cause.
+ */
+#ifndef UF_UTIL_ERR_H
+#define UF_UTIL_ERR_H
+
+#include <stdarg.h>
+
+enum uf_err_class {
+	UF_OK = 0,
+	UF_EUSAGE = 1,   /* bad option or argument: exit 1 */
+	UF_EINPUT = 2,   /* bad input file or output path: exit 2 */
+	UF_ETARGET = 3,  /* target not found, attach refused, died early: exit 3 */
+};
+
+struct uf_err {
+	enum uf_err_class cls;
+	char what[256];
+	char why[512];
+};
+
+/* Set *err (if not already set); `what` and the why-format are copied. */
+void uf_err_set(struct uf_err *err, enum uf_err_class cls, const char *what,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void uf_err_clear(struct uf_err *err);
+
+#endif

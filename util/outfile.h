@@ -1,0 +1,27 @@
+/*
+ * util/outfile.h — outputs replaced atomically.
+ *
+ * uf_outfile_open() creates a temporary file beside the destination
+ * (same directory, so rename() is atomic); uf_outfile_commit() flushes,
+ * syncs and renames it over the destination.  Until commit, an existing
+ * destination is untouched; uf_outfile_abort() removes the temporary.
+ * The path "-" means standard output, written directly.
+ */
+#ifndef UF_UTIL_OUTFILE_H
+#define UF_UTIL_OUTFILE_H
+
+#include <stdio.h>
+
+#include "util/err.h"
+
+struct uf_outfile {
+	FILE *fp;        /* write here; buffered */
+	char *path;      /* destination (owned) */
+	char *tmp;       /* temporary beside it (owned), NULL for stdout */
+};
+
+int uf_outfile_open(struct uf_outfile *o, const char *path, struct uf_err *err);
+int uf_outfile_commit(struct uf_outfile *o, struct uf_err *err);
+void uf_outfile_abort(struct uf_outfile *o);
+
+#endif
