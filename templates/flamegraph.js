@@ -1,0 +1,614 @@
+/*
+ * templates/flamegraph.js — the interactive layer embedded in every SVG
+ * uniprof-flame writes: hover details, click-to-zoom, regex search with a
+ * Matched share, ignore-case, and zoom/search state kept in the URL.
+ *
+ * It reads the DOM the renderer wrote (render/: one <g> per frame inside
+ * <g id="frames">, depth-first pre-order, tooltip "NAME (N samples, P%)")
+ * once at load into flat arrays, and from then on every action is one pass
+ * over those arrays that writes only the attributes that change.
+ *
+ * Main trade-off: we trust the pre-order the renderer promises, so a
+ * frame's subtree is the index range [i, end[i]) and zoom, hiding and the
+ * "count each matched subtree once" rule cost O(frames) with no tree walk
+ * and no layout query (no getBBox / getComputedTextLength).  Labels are
+ * re-fitted by arithmetic (font size x font width per character), which
+ * can be a character off where a real measurement would not.
+ *
+ * Invariants:
+ *  1. This file never contains the CDATA terminator (two closing square
+ *     brackets then ">"): the SVG embeds it in CDATA and the build refuses it.
+ *  2. Names and URL parameters are data: they reach the DOM only through
+ *     textContent and setAttribute, never innerHTML, eval or new Function.
+ *  3. Original x/width/fill/label of every frame are saved at init; reset
+ *     restores exactly those strings, so an unzoomed, unsearched graph is
+ *     byte-for-byte the image the renderer drew.
+ *  4. Matched shares come from sample counts parsed from the tooltips, never
+ *     from pixel widths; a matched frame inside a matched ancestor is not
+ *     counted again; frames hidden by zoom are not counted.
+ *  5. Search matches the frame NAME only (the title up to its last " ("),
+ *     never the counts or percentages after it.
+ *  6. Plain ES2017, no library, no network: works from file:// in
+ *     Chromium and Firefox.  Without script the SVG is still a full image.
+ */
+(function () {
+	'use strict';
+
+	const svg = document.documentElement;
+	const framesEl = document.getElementById('frames');
+	if (!framesEl || !svg.getAttribute) {
+		return;
+	}
+
+	/* ---- configuration from the root element ---- */
+
+	function num(attr, dflt) {
+		const v = parseFloat(svg.getAttribute(attr));
+		return isFinite(v) ? v : dflt;
+	}
+
+	const cfg = {
+		width: num('data-uf-width', num('width', 1200)),
+		xpad: num('data-uf-xpad', 10),
+		fontsize: num('data-uf-fontsize', 12),
+		fontwidth: num('data-uf-fontwidth', 0.59),
+		inverted: svg.getAttribute('data-uf-inverted') === '1',
+		countname: svg.getAttribute('data-uf-countname') || 'samples',
+		nametype: svg.getAttribute('data-uf-nametype') || 'Function:',
+		searchcolor: svg.getAttribute('data-uf-searchcolor') || 'rgb(230,0,230)',
+		total: num('data-uf-total', 0),
+	};
+
+	const el = {
+		details: document.getElementById('details'),
+		unzoom: document.getElementById('unzoom'),
+		search: document.getElementById('search'),
+		ignorecase: document.getElementById('ignorecase'),
+		matched: document.getElementById('matched'),
+	};
+	const detailsIdle = el.details ? el.details.textContent : ' ';
+	const matchedIdle = el.matched ? el.matched.textContent : ' ';
+
+	/* ---- frame table, filled once by init() ---- */
+
+	const F = {
+		n: 0,
+		g: [], rect: [], text: [], name: [], wide: [], title: [],
+		xattr: [], yattr: [], wattr: [], tx: [], fill: [], label: [],
+		cur: [],           /* label currently shown */
+		x: null, w: null, y: null, count: null,
+		depth: null, parent: null, end: null,
+		hidden: null, dimmed: null, moved: null, matched: null,
+	};
+	/* Pruned aggregates: not frames; they follow zoom but are never
+	 * zoomable or searchable. */
+	const P = { g: [], shape: [], title: [], x0: [], x1: [], y: [], hidden: [] };
+
+	const state = { zoom: -1, term: null, re: null, ic: false };
+
+	/* First line of a <title>: "NAME (N samples, P%)" or "...; +D%)". */
+	function parseTitle(t) {
+		const nl = t.indexOf('\n');
+		const first = nl < 0 ? t : t.slice(0, nl);
+		const p = first.lastIndexOf(' (');
+		if (p < 0) {
+			return { first: first, name: first, count: 0 };
+		}
+		/* The count runs to the first space; "," separates thousands. */
+		const rest = first.slice(p + 2);
+		const sp = rest.indexOf(' ');
+		const c = Number(rest.slice(0, sp < 0 ? rest.length : sp).replace(/,/g, ''));
+		return { first: first, name: first.slice(0, p), count: isFinite(c) ? c : 0 };
+	}
+
+	function addFrame(g) {
+		let rect = null, text = null, title = null;
+		for (let c = g.firstElementChild; c; c = c.nextElementSibling) {
+			if (c.localName === 'rect' && !rect) rect = c;
+			else if (c.localName === 'text' && !text) text = c;
+			else if (c.localName === 'title' && !title) title = c;
+		}
+		if (!rect || !title) {
+			return;
+		}
+		const i = F.n++;
+		const t = parseTitle(title.textContent);
+		g.ufIndex = i;
+		F.g.push(g);
+		F.rect.push(rect);
+		F.text.push(text);
+		F.title.push(t.first);
+		F.name.push(t.name);
+		F.wide.push(/[\uD800-\uDFFF]/.test(t.name));
+		F.count.push(t.count);
+		F.xattr.push(rect.getAttribute('x') || '0');
+		F.yattr.push(rect.getAttribute('y') || '0');
+		F.wattr.push(rect.getAttribute('width') || '0');
+		F.fill.push(rect.getAttribute('fill'));
+		F.tx.push(text ? text.getAttribute('x') : null);
+		F.label.push(text ? text.textContent : '');
+	}
+
+	/* Bounding box of a path's coordinates (M/L/H/V/Z, absolute or
+	 * relative; other commands are read as coordinate pairs). */
+	function pathBox(d) {
+		const re = /([MmLlHhVvZzCcSsQqTtAa])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/g;
+		let cmd = 'M', k = 0, cx = 0, cy = 0, sx = 0, sy = 0;
+		let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+		let m, guard = 0;
+		function point(x, y) {
+			cx = x; cy = y;
+			if (x < x0) x0 = x;
+			if (x > x1) x1 = x;
+			if (y < y0) y0 = y;
+			if (y > y1) y1 = y;
+		}
+		let pend = null;
+		while ((m = re.exec(d)) !== null && guard++ < 100000) {
+			if (m[1]) {
+				cmd = m[1]; k = 0;
+				if (cmd === 'Z' || cmd === 'z') point(sx, sy);
+				continue;
+			}
+			const v = parseFloat(m[2]);
+			const rel = cmd === cmd.toLowerCase();
+			const up = cmd.toUpperCase();
+			if (up === 'H') {
+				point(rel ? cx + v : v, cy);
+			} else if (up === 'V') {
+				point(cx, rel ? cy + v : v);
+			} else if (pend === null) {
+				pend = v;
+			} else {
+				point(rel ? cx + pend : pend, rel ? cy + v : v);
+				if (up === 'M' && k === 0) { sx = cx; sy = cy; }
+				pend = null; k++;
+			}
+		}
+		return isFinite(x0) ? { x0: x0, x1: x1, y: (y0 + y1) / 2 } : null;
+	}
+
+	function addPruned(g) {
+		let shape = null, title = null;
+		for (let c = g.firstElementChild; c; c = c.nextElementSibling) {
+			if (c.localName === 'title') title = c;
+			else if (!shape && (c.localName === 'path' || c.localName === 'rect')) shape = c;
+		}
+		if (!shape) {
+			return;
+		}
+		let box;
+		if (shape.localName === 'rect') {
+			const x = parseFloat(shape.getAttribute('x')) || 0;
+			const w = parseFloat(shape.getAttribute('width')) || 0;
+			const y = parseFloat(shape.getAttribute('y')) || 0;
+			const h = parseFloat(shape.getAttribute('height')) || 0;
+			box = { x0: x, x1: x + w, y: y + h / 2 };
+		} else {
+			box = pathBox(shape.getAttribute('d') || '');
+		}
+		if (!box) {
+			return;
+		}
+		P.g.push(g);
+		P.shape.push(shape);
+		P.title.push(title ? parseTitle(title.textContent).first : '');
+		P.x0.push(box.x0);
+		P.x1.push(box.x1);
+		P.y.push(box.y);
+		P.hidden.push(false);
+	}
+
+	/* Depth = rank of the frame's y among the distinct y values, counted
+	 * from the root's side; then parent and subtree end from pre-order. */
+	function buildTree() {
+		const n = F.n;
+		const ys = Array.from(new Set(F.y)).sort((a, b) => a - b);
+		if (!cfg.inverted) {
+			ys.reverse();
+		}
+		const rank = new Map();
+		ys.forEach((v, r) => rank.set(v, r));
+		const stack = [];
+		for (let i = 0; i < n; i++) {
+			const d = rank.get(F.y[i]);
+			F.depth[i] = d;
+			F.parent[i] = d > 0 && stack.length >= d ? stack[d - 1] : -1;
+			stack.length = d;
+			stack[d] = i;
+			F.end[i] = i + 1;
+		}
+		for (let i = n - 1; i > 0; i--) {
+			const p = F.parent[i];
+			if (p >= 0 && F.end[i] > F.end[p]) {
+				F.end[p] = F.end[i];
+			}
+		}
+	}
+
+	function init() {
+		F.count = [];
+		for (let g = framesEl.firstElementChild; g; g = g.nextElementSibling) {
+			if (g.localName !== 'g') continue;
+			if (g.classList.contains('pruned')) addPruned(g);
+			else addFrame(g);
+		}
+		const n = F.n;
+		F.count = Float64Array.from(F.count);
+		F.x = Float64Array.from(F.xattr, parseFloat);
+		F.w = Float64Array.from(F.wattr, parseFloat);
+		F.y = Float64Array.from(F.yattr, parseFloat);
+		F.depth = new Int32Array(n);
+		F.parent = new Int32Array(n);
+		F.end = new Int32Array(n);
+		F.hidden = new Uint8Array(n);
+		F.dimmed = new Uint8Array(n);
+		F.moved = new Uint8Array(n);
+		F.matched = new Uint8Array(n);
+		F.cur = F.label.slice();
+		buildTree();
+		if (!(cfg.total > 0)) {
+			cfg.total = n > 0 ? F.count[0] : 0;
+		}
+		if (el.matched) {
+			/* "Matched: X% of view, Y% of total" is longer than the space
+			 * to the right of x: anchor it at the right margin instead. */
+			el.matched.setAttribute('text-anchor', 'end');
+			el.matched.setAttribute('x', String(cfg.width - cfg.xpad));
+		}
+	}
+
+	/* ---- drawing helpers: each writes only what changes ---- */
+
+	function setHidden(i, h) {
+		if (F.hidden[i] !== h) {
+			F.hidden[i] = h;
+			F.g[i].classList.toggle('hide', h === 1);
+		}
+	}
+
+	function setDimmed(i, d) {
+		if (F.dimmed[i] !== d) {
+			F.dimmed[i] = d;
+			F.g[i].classList.toggle('parent', d === 1);
+		}
+	}
+
+	/* The label for a frame `w` px wide: all of the name if it fits,
+	 * else its first chars-2 characters and "..", else nothing. */
+	function fit(i, w) {
+		const chars = Math.floor((w - 6) / (cfg.fontsize * cfg.fontwidth));
+		if (!(chars >= 3)) {
+			return '';
+		}
+		const name = F.name[i];
+		if (!F.wide[i]) {
+			return name.length <= chars ? name : name.slice(0, chars - 2) + '..';
+		}
+		const cps = Array.from(name);
+		return cps.length <= chars ? name : cps.slice(0, chars - 2).join('') + '..';
+	}
+
+	function setLabel(i, s) {
+		if (F.text[i] && F.cur[i] !== s) {
+			F.cur[i] = s;
+			F.text[i].textContent = s;
+		}
+	}
+
+	function place(i, x, w) {
+		const r = F.rect[i];
+		r.setAttribute('x', x.toFixed(2));
+		r.setAttribute('width', w.toFixed(2));
+		if (F.text[i]) {
+			F.text[i].setAttribute('x', (x + 3).toFixed(2));
+		}
+		setLabel(i, fit(i, w));
+		F.moved[i] = 1;
+	}
+
+	function restore(i) {
+		if (F.moved[i]) {
+			const r = F.rect[i];
+			r.setAttribute('x', F.xattr[i]);
+			r.setAttribute('width', F.wattr[i]);
+			if (F.text[i] && F.tx[i] !== null) {
+				F.text[i].setAttribute('x', F.tx[i]);
+			}
+			setLabel(i, F.label[i]);
+			F.moved[i] = 0;
+		}
+	}
+
+	/* ---- zoom ---- */
+
+	function isAncestorSet(z) {
+		const a = new Uint8Array(F.n);
+		for (let p = F.parent[z]; p >= 0; p = F.parent[p]) {
+			a[p] = 1;
+		}
+		return a;
+	}
+
+	function zoomFrames(z) {
+		const full = cfg.width - 2 * cfg.xpad;
+		const zx = F.x[z], scale = full / F.w[z], e = F.end[z];
+		const anc = isAncestorSet(z);
+		for (let i = 0; i < F.n; i++) {
+			if (i >= z && i < e) {
+				setHidden(i, 0);
+				setDimmed(i, 0);
+				place(i, cfg.xpad + (F.x[i] - zx) * scale, F.w[i] * scale);
+			} else if (anc[i]) {
+				setHidden(i, 0);
+				setDimmed(i, 1);
+				place(i, cfg.xpad, full);
+			} else {
+				setHidden(i, 1);
+			}
+		}
+		zoomPruned(z, scale, cfg.xpad - zx * scale);
+	}
+
+	/* A pruned box follows zoom when its parent lies in the zoomed subtree:
+	 * it is deeper than z and its centre is inside z's x range. */
+	function zoomPruned(z, scale, shift) {
+		const lo = F.x[z], hi = F.x[z] + F.w[z], zy = F.y[z];
+		const m = 'matrix(' + scale + ',0,0,1,' + shift + ',0)';
+		for (let k = 0; k < P.g.length; k++) {
+			const c = (P.x0[k] + P.x1[k]) / 2;
+			const deeper = cfg.inverted ? P.y[k] > zy : P.y[k] < zy;
+			const show = deeper && c >= lo && c <= hi;
+			P.g[k].classList.toggle('hide', !show);
+			P.hidden[k] = !show;
+			if (show) P.shape[k].setAttribute('transform', m);
+		}
+	}
+
+	function unzoomFrames() {
+		for (let i = 0; i < F.n; i++) {
+			setHidden(i, 0);
+			setDimmed(i, 0);
+			restore(i);
+		}
+		for (let k = 0; k < P.g.length; k++) {
+			if (P.hidden[k]) P.g[k].classList.remove('hide');
+			P.hidden[k] = false;
+			P.shape[k].removeAttribute('transform');
+		}
+	}
+
+	/* Zooms to frame z (-1 or the root: unzoom).  `push` adds a history
+	 * entry so browser Back undoes it. */
+	function zoom(z, push) {
+		if (z === 0 || !(z > 0 && z < F.n && F.w[z] > 0)) {
+			z = -1;
+		}
+		if (z === state.zoom) {
+			return;
+		}
+		state.zoom = z;
+		if (z < 0) unzoomFrames();
+		else zoomFrames(z);
+		if (el.unzoom) el.unzoom.classList.toggle('hide', z < 0);
+		showMatched();
+		writeUrl(push);
+	}
+
+	/* ---- search ---- */
+
+	function escapeRe(s) {
+		return s.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
+	}
+
+	function compile(term, ic) {
+		const flags = ic ? 'i' : '';
+		try {
+			return new RegExp(term, flags);
+		} catch (e) {
+			/* Not a valid regex: match it as literal text. */
+			return new RegExp(escapeRe(term), flags);
+		}
+	}
+
+	function colour(re) {
+		for (let i = 0; i < F.n; i++) {
+			const m = re !== null && re.test(F.name[i]) ? 1 : 0;
+			if (m !== F.matched[i]) {
+				F.matched[i] = m;
+				if (m) F.rect[i].setAttribute('fill', cfg.searchcolor);
+				else if (F.fill[i] === null) F.rect[i].removeAttribute('fill');
+				else F.rect[i].setAttribute('fill', F.fill[i]);
+			}
+		}
+	}
+
+	/* Samples in view whose stack holds a match, each counted once. */
+	function matchedSamples() {
+		const z = state.zoom;
+		let lo = 0, hi = F.n;
+		if (z > 0) {
+			for (let p = F.parent[z]; p >= 0; p = F.parent[p]) {
+				if (F.matched[p]) return F.count[z];
+			}
+			lo = z;
+			hi = F.end[z];
+		}
+		let m = 0;
+		for (let i = lo; i < hi;) {
+			if (F.matched[i]) {
+				m += F.count[i];
+				i = F.end[i];
+			} else {
+				i++;
+			}
+		}
+		return m;
+	}
+
+	function pct(v) {
+		if (!isFinite(v)) return '0';
+		return v.toFixed(2).replace(/\.?0+$/, '');
+	}
+
+	function showMatched() {
+		if (!el.matched) return;
+		if (state.re === null) {
+			el.matched.textContent = matchedIdle;
+			return;
+		}
+		const m = matchedSamples();
+		const view = state.zoom > 0 ? F.count[state.zoom] : cfg.total;
+		el.matched.textContent = 'Matched: ' + pct(view > 0 ? 100 * m / view : 0) +
+			'% of view, ' + pct(cfg.total > 0 ? 100 * m / cfg.total : 0) + '% of total';
+	}
+
+	/* Searches for `term` (null or "": clear the search). */
+	function search(term) {
+		if (term === '' || term === undefined) term = null;
+		state.term = term;
+		state.re = term === null ? null : compile(term, state.ic);
+		colour(state.re);
+		if (el.search) el.search.classList.toggle('show', term !== null);
+		showMatched();
+		writeUrl(false);
+	}
+
+	function setIgnoreCase(on) {
+		state.ic = !!on;
+		if (el.ignorecase) el.ignorecase.classList.toggle('show', state.ic);
+		search(state.term);
+	}
+
+	function promptSearch() {
+		const hint = 'Enter a search term (regexp allowed, e.g. ^ext4_)' +
+			(state.ic ? ', ignoring case' : '') +
+			'\nPress Ctrl-I to toggle case sensitivity; leave empty to clear';
+		const t = window.prompt(hint, state.term === null ? '' : state.term);
+		if (t !== null) {
+			search(t);
+		}
+	}
+
+	/* ---- URL state: ?x=&y= (zoomed frame), s= (search), i=1 (ignore case) ---- */
+
+	function writeUrl(push) {
+		let url;
+		try {
+			const p = new URLSearchParams(location.search);
+			const z = state.zoom;
+			if (z > 0) {
+				p.set('x', F.xattr[z]);
+				p.set('y', F.yattr[z]);
+			} else {
+				p.delete('x');
+				p.delete('y');
+			}
+			if (state.term !== null) p.set('s', state.term);
+			else p.delete('s');
+			if (state.ic) p.set('i', '1');
+			else p.delete('i');
+			const q = p.toString();
+			url = location.href.replace(/[?#].*$/, '') + (q ? '?' + q : '') + location.hash;
+			if (url === location.href) return;
+			if (push) history.pushState({ uf: 1 }, '', url);
+			else history.replaceState({ uf: 1 }, '', url);
+		} catch (e) {
+			/* Some viewers forbid history on local files: state stays in memory. */
+		}
+	}
+
+	function findFrame(xs, ys) {
+		const x = parseFloat(xs), y = parseFloat(ys);
+		if (!isFinite(x) || !isFinite(y)) return -1;
+		for (let i = 0; i < F.n; i++) {
+			if (Math.abs(F.y[i] - y) < 0.01 && Math.abs(F.x[i] - x) < 0.01 && F.w[i] > 0) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	/* Applies the state the URL describes (load and browser Back/Forward). */
+	function readUrl() {
+		let p;
+		try {
+			p = new URLSearchParams(location.search);
+		} catch (e) {
+			return;
+		}
+		const ic = p.get('i') === '1';
+		if (ic !== state.ic) {
+			state.ic = ic;
+			if (el.ignorecase) el.ignorecase.classList.toggle('show', ic);
+		}
+		const z = p.has('x') && p.has('y') ? findFrame(p.get('x'), p.get('y')) : -1;
+		zoom(z, false);
+		search(p.get('s'));
+	}
+
+	/* ---- events ---- */
+
+	function frameOf(target) {
+		let g = target;
+		while (g && g.parentNode !== framesEl) {
+			g = g.parentNode;
+		}
+		return g;
+	}
+
+	function onOver(e) {
+		const g = frameOf(e.target);
+		if (!g || !el.details) return;
+		if (g.ufIndex !== undefined) {
+			el.details.textContent = cfg.nametype + ' ' + F.title[g.ufIndex];
+		} else {
+			const k = P.g.indexOf(g);
+			if (k >= 0) el.details.textContent = P.title[k];
+		}
+	}
+
+	function onOut(e) {
+		const g = frameOf(e.target);
+		if (!g || !el.details) return;
+		if (e.relatedTarget && frameOf(e.relatedTarget) === g) return;
+		el.details.textContent = detailsIdle;
+	}
+
+	function onClick(e) {
+		const g = frameOf(e.target);
+		if (g && g.ufIndex !== undefined) {
+			zoom(g.ufIndex, true);
+		}
+	}
+
+	function onKey(e) {
+		const k = e.key;
+		const ctrl = e.ctrlKey || e.metaKey;
+		if (k === 'Escape') {
+			if (state.zoom > 0) zoom(-1, true);
+			else search(null);
+		} else if (k === 'F3' || (ctrl && (k === 'f' || k === 'F'))) {
+			e.preventDefault();
+			promptSearch();
+		} else if (ctrl && (k === 'i' || k === 'I')) {
+			e.preventDefault();
+			setIgnoreCase(!state.ic);
+		}
+	}
+
+	function listen() {
+		framesEl.addEventListener('mouseover', onOver);
+		framesEl.addEventListener('mouseout', onOut);
+		framesEl.addEventListener('click', onClick);
+		if (el.unzoom) el.unzoom.addEventListener('click', () => zoom(-1, true));
+		if (el.search) el.search.addEventListener('click', promptSearch);
+		if (el.ignorecase) el.ignorecase.addEventListener('click', () => setIgnoreCase(!state.ic));
+		window.addEventListener('keydown', onKey, true);
+		window.addEventListener('popstate', readUrl);
+	}
+
+	init();
+	listen();
+	readUrl();
+}());
