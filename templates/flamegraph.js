@@ -71,20 +71,26 @@
 
 	/* ---- frame table, filled once by init() ---- */
 
+	/* Per frame, by pre-order index.  DOM strings a reset must restore
+	 * (fill, label, label x) are read lazily, the first time they change:
+	 * on a big graph every DOM read at load costs. */
 	const F = {
 		n: 0,
-		g: [], rect: [], text: [], name: [], wide: [], title: [],
-		xattr: [], yattr: [], wattr: [], tx: [], fill: [], label: [],
-		cur: [],           /* label currently shown */
-		x: null, w: null, y: null, count: null,
-		depth: null, parent: null, end: null,
-		hidden: null, dimmed: null, moved: null, matched: null,
+		g: [], rect: [], text: [], name: [], title: [],
+		xattr: [], yattr: [], wattr: [],
+		fill: [], tx: [], label: [], cur: [],   /* lazy: undefined until read */
+		count: [], x: null, w: null, y: null,
+		parent: null, end: null, matched: null, moved: null,
 	};
 	/* Pruned aggregates: not frames; they follow zoom but are never
 	 * zoomable or searchable. */
-	const P = { g: [], shape: [], title: [], x0: [], x1: [], y: [], hidden: [] };
+	const P = { g: [], shape: [], title: [], x0: [], x1: [], y: [] };
 
-	const state = { zoom: -1, term: null, re: null, ic: false };
+	const state = {
+		zoom: -1, term: null, re: null, ic: false,
+		shown: [],     /* frames marked "z"/"parent" and moved by the zoom */
+		pshown: [],    /* pruned boxes marked "z" by the zoom */
+	};
 
 	/* First line of a <title>: "NAME (N samples, P%)" or "...; +D%)". */
 	function parseTitle(t) {
@@ -101,58 +107,55 @@
 		return { first: first, name: first.slice(0, p), count: isFinite(c) ? c : 0 };
 	}
 
-	function addFrame(g) {
-		let rect = null, text = null, title = null;
-		for (let c = g.firstElementChild; c; c = c.nextElementSibling) {
-			if (c.localName === 'rect' && !rect) rect = c;
-			else if (c.localName === 'text' && !text) text = c;
-			else if (c.localName === 'title' && !title) title = c;
+	/* The renderer writes <title>, <rect>, <text> in that order; anything
+	 * else is searched for, slowly but correctly. */
+	function parts(g) {
+		const title = g.firstElementChild;
+		const rect = title && title.nextElementSibling;
+		if (rect && rect.localName === 'rect' && title.localName === 'title') {
+			return { title: title, rect: rect, text: rect.nextElementSibling };
 		}
-		if (!rect || !title) {
+		return { title: g.querySelector('title'), rect: g.querySelector('rect'), text: g.querySelector('text') };
+	}
+
+	function addFrame(g) {
+		const c = parts(g);
+		if (!c.rect || !c.title) {
 			return;
 		}
 		const i = F.n++;
-		const t = parseTitle(title.textContent);
+		const t = parseTitle(c.title.textContent);
 		g.ufIndex = i;
 		F.g.push(g);
-		F.rect.push(rect);
-		F.text.push(text);
+		F.rect.push(c.rect);
+		F.text.push(c.text && c.text.localName === 'text' ? c.text : null);
 		F.title.push(t.first);
 		F.name.push(t.name);
-		F.wide.push(/[\uD800-\uDFFF]/.test(t.name));
 		F.count.push(t.count);
-		F.xattr.push(rect.getAttribute('x') || '0');
-		F.yattr.push(rect.getAttribute('y') || '0');
-		F.wattr.push(rect.getAttribute('width') || '0');
-		F.fill.push(rect.getAttribute('fill'));
-		F.tx.push(text ? text.getAttribute('x') : null);
-		F.label.push(text ? text.textContent : '');
+		F.xattr.push(c.rect.getAttribute('x') || '0');
+		F.yattr.push(c.rect.getAttribute('y') || '0');
+		F.wattr.push(c.rect.getAttribute('width') || '0');
 	}
 
 	/* Bounding box of a path's coordinates (M/L/H/V/Z, absolute or
 	 * relative; other commands are read as coordinate pairs). */
 	function pathBox(d) {
 		const re = /([MmLlHhVvZzCcSsQqTtAa])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/g;
-		let cmd = 'M', k = 0, cx = 0, cy = 0, sx = 0, sy = 0;
+		let cmd = 'M', k = 0, cx = 0, cy = 0, sx = 0, sy = 0, pend = null;
 		let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-		let m, guard = 0;
 		function point(x, y) {
 			cx = x; cy = y;
-			if (x < x0) x0 = x;
-			if (x > x1) x1 = x;
-			if (y < y0) y0 = y;
-			if (y > y1) y1 = y;
+			x0 = Math.min(x0, x); x1 = Math.max(x1, x);
+			y0 = Math.min(y0, y); y1 = Math.max(y1, y);
 		}
-		let pend = null;
-		while ((m = re.exec(d)) !== null && guard++ < 100000) {
+		let m, guard = 0;
+		while ((m = re.exec(d)) !== null && guard++ < 10000) {
 			if (m[1]) {
-				cmd = m[1]; k = 0;
+				cmd = m[1]; k = 0; pend = null;
 				if (cmd === 'Z' || cmd === 'z') point(sx, sy);
 				continue;
 			}
-			const v = parseFloat(m[2]);
-			const rel = cmd === cmd.toLowerCase();
-			const up = cmd.toUpperCase();
+			const v = parseFloat(m[2]), rel = cmd >= 'a', up = cmd.toUpperCase();
 			if (up === 'H') {
 				point(rel ? cx + v : v, cy);
 			} else if (up === 'V') {
@@ -169,34 +172,25 @@
 	}
 
 	function addPruned(g) {
-		let shape = null, title = null;
-		for (let c = g.firstElementChild; c; c = c.nextElementSibling) {
-			if (c.localName === 'title') title = c;
-			else if (!shape && (c.localName === 'path' || c.localName === 'rect')) shape = c;
-		}
-		if (!shape) {
-			return;
-		}
-		let box;
-		if (shape.localName === 'rect') {
-			const x = parseFloat(shape.getAttribute('x')) || 0;
-			const w = parseFloat(shape.getAttribute('width')) || 0;
-			const y = parseFloat(shape.getAttribute('y')) || 0;
-			const h = parseFloat(shape.getAttribute('height')) || 0;
-			box = { x0: x, x1: x + w, y: y + h / 2 };
-		} else {
+		const shape = g.querySelector('path') || g.querySelector('rect');
+		const title = g.querySelector('title');
+		let box = null;
+		if (shape && shape.localName === 'rect') {
+			const a = (n) => parseFloat(shape.getAttribute(n)) || 0;
+			box = { x0: a('x'), x1: a('x') + a('width'), y: a('y') + a('height') / 2 };
+		} else if (shape) {
 			box = pathBox(shape.getAttribute('d') || '');
 		}
 		if (!box) {
 			return;
 		}
+		g.ufPruned = P.g.length;
 		P.g.push(g);
 		P.shape.push(shape);
 		P.title.push(title ? parseTitle(title.textContent).first : '');
 		P.x0.push(box.x0);
 		P.x1.push(box.x1);
 		P.y.push(box.y);
-		P.hidden.push(false);
 	}
 
 	/* Depth = rank of the frame's y among the distinct y values, counted
@@ -212,7 +206,6 @@
 		const stack = [];
 		for (let i = 0; i < n; i++) {
 			const d = rank.get(F.y[i]);
-			F.depth[i] = d;
 			F.parent[i] = d > 0 && stack.length >= d ? stack[d - 1] : -1;
 			stack.length = d;
 			stack[d] = i;
@@ -227,25 +220,20 @@
 	}
 
 	function init() {
-		F.count = [];
 		for (let g = framesEl.firstElementChild; g; g = g.nextElementSibling) {
-			if (g.localName !== 'g') continue;
-			if (g.classList.contains('pruned')) addPruned(g);
-			else addFrame(g);
+			const cls = g.getAttribute('class');
+			if (cls && /(^|\s)pruned(\s|$)/.test(cls)) addPruned(g);
+			else if (g.localName === 'g') addFrame(g);
 		}
 		const n = F.n;
 		F.count = Float64Array.from(F.count);
 		F.x = Float64Array.from(F.xattr, parseFloat);
 		F.w = Float64Array.from(F.wattr, parseFloat);
 		F.y = Float64Array.from(F.yattr, parseFloat);
-		F.depth = new Int32Array(n);
 		F.parent = new Int32Array(n);
 		F.end = new Int32Array(n);
-		F.hidden = new Uint8Array(n);
-		F.dimmed = new Uint8Array(n);
-		F.moved = new Uint8Array(n);
 		F.matched = new Uint8Array(n);
-		F.cur = F.label.slice();
+		F.moved = new Uint8Array(n);
 		buildTree();
 		if (!(cfg.total > 0)) {
 			cfg.total = n > 0 ? F.count[0] : 0;
@@ -260,20 +248,6 @@
 
 	/* ---- drawing helpers: each writes only what changes ---- */
 
-	function setHidden(i, h) {
-		if (F.hidden[i] !== h) {
-			F.hidden[i] = h;
-			F.g[i].classList.toggle('hide', h === 1);
-		}
-	}
-
-	function setDimmed(i, d) {
-		if (F.dimmed[i] !== d) {
-			F.dimmed[i] = d;
-			F.g[i].classList.toggle('parent', d === 1);
-		}
-	}
-
 	/* The label for a frame `w` px wide: all of the name if it fits,
 	 * else its first chars-2 characters and "..", else nothing. */
 	function fit(i, w) {
@@ -282,72 +256,88 @@
 			return '';
 		}
 		const name = F.name[i];
-		if (!F.wide[i]) {
-			return name.length <= chars ? name : name.slice(0, chars - 2) + '..';
+		if (name.length <= chars) {
+			return name;
 		}
-		const cps = Array.from(name);
+		if (!/[\uD800-\uDFFF]/.test(name)) {
+			return name.slice(0, chars - 2) + '..';
+		}
+		const cps = Array.from(name);   /* do not split a surrogate pair */
 		return cps.length <= chars ? name : cps.slice(0, chars - 2).join('') + '..';
 	}
 
 	function setLabel(i, s) {
-		if (F.text[i] && F.cur[i] !== s) {
+		if (F.cur[i] !== s) {
 			F.cur[i] = s;
 			F.text[i].textContent = s;
 		}
 	}
 
 	function place(i, x, w) {
-		const r = F.rect[i];
+		const r = F.rect[i], t = F.text[i];
 		r.setAttribute('x', x.toFixed(2));
 		r.setAttribute('width', w.toFixed(2));
-		if (F.text[i]) {
-			F.text[i].setAttribute('x', (x + 3).toFixed(2));
+		if (t) {
+			if (F.tx[i] === undefined) {
+				F.tx[i] = t.getAttribute('x');
+				F.label[i] = F.cur[i] = t.textContent;
+			}
+			t.setAttribute('x', (x + 3).toFixed(2));
+			setLabel(i, fit(i, w));
 		}
-		setLabel(i, fit(i, w));
 		F.moved[i] = 1;
 	}
 
 	function restore(i) {
-		if (F.moved[i]) {
-			const r = F.rect[i];
-			r.setAttribute('x', F.xattr[i]);
-			r.setAttribute('width', F.wattr[i]);
-			if (F.text[i] && F.tx[i] !== null) {
-				F.text[i].setAttribute('x', F.tx[i]);
-			}
-			setLabel(i, F.label[i]);
-			F.moved[i] = 0;
+		if (!F.moved[i]) {
+			return;
 		}
+		const r = F.rect[i], t = F.text[i];
+		r.setAttribute('x', F.xattr[i]);
+		r.setAttribute('width', F.wattr[i]);
+		if (t) {
+			if (F.tx[i] === null) t.removeAttribute('x');
+			else t.setAttribute('x', F.tx[i]);
+			setLabel(i, F.label[i]);
+		}
+		F.moved[i] = 0;
 	}
 
-	/* ---- zoom ---- */
+	/* ---- zoom ----
+	 * Hiding is one class on #frames ("zoomed": the style sheet hides every
+	 * frame) plus "z" (zoomed subtree) or "parent" (ancestor) on the frames
+	 * that stay, so a zoom touches only the frames it shows. */
 
-	function isAncestorSet(z) {
-		const a = new Uint8Array(F.n);
-		for (let p = F.parent[z]; p >= 0; p = F.parent[p]) {
-			a[p] = 1;
+	function undoZoom() {
+		for (const i of state.shown) {
+			F.g[i].classList.remove('z', 'parent');
+			restore(i);
 		}
-		return a;
+		for (const k of state.pshown) {
+			P.g[k].classList.remove('z');
+			P.shape[k].removeAttribute('transform');
+		}
+		state.shown = [];
+		state.pshown = [];
+		framesEl.classList.remove('zoomed');
 	}
 
 	function zoomFrames(z) {
 		const full = cfg.width - 2 * cfg.xpad;
 		const zx = F.x[z], scale = full / F.w[z], e = F.end[z];
-		const anc = isAncestorSet(z);
-		for (let i = 0; i < F.n; i++) {
-			if (i >= z && i < e) {
-				setHidden(i, 0);
-				setDimmed(i, 0);
-				place(i, cfg.xpad + (F.x[i] - zx) * scale, F.w[i] * scale);
-			} else if (anc[i]) {
-				setHidden(i, 0);
-				setDimmed(i, 1);
-				place(i, cfg.xpad, full);
-			} else {
-				setHidden(i, 1);
-			}
+		const shown = state.shown;
+		for (let i = z; i < e; i++) {
+			F.g[i].classList.add('z');
+			place(i, cfg.xpad + (F.x[i] - zx) * scale, F.w[i] * scale);
+			shown.push(i);
+		}
+		for (let p = F.parent[z]; p >= 0; p = F.parent[p]) {
+			F.g[p].classList.add('parent');
+			place(p, cfg.xpad, full);
+			shown.push(p);
 		}
 		zoomPruned(z, scale, cfg.xpad - zx * scale);
+		framesEl.classList.add('zoomed');
 	}
 
 	/* A pruned box follows zoom when its parent lies in the zoomed subtree:
@@ -358,23 +348,11 @@
 		for (let k = 0; k < P.g.length; k++) {
 			const c = (P.x0[k] + P.x1[k]) / 2;
 			const deeper = cfg.inverted ? P.y[k] > zy : P.y[k] < zy;
-			const show = deeper && c >= lo && c <= hi;
-			P.g[k].classList.toggle('hide', !show);
-			P.hidden[k] = !show;
-			if (show) P.shape[k].setAttribute('transform', m);
-		}
-	}
-
-	function unzoomFrames() {
-		for (let i = 0; i < F.n; i++) {
-			setHidden(i, 0);
-			setDimmed(i, 0);
-			restore(i);
-		}
-		for (let k = 0; k < P.g.length; k++) {
-			if (P.hidden[k]) P.g[k].classList.remove('hide');
-			P.hidden[k] = false;
-			P.shape[k].removeAttribute('transform');
+			if (deeper && c >= lo && c <= hi) {
+				P.g[k].classList.add('z');
+				P.shape[k].setAttribute('transform', m);
+				state.pshown.push(k);
+			}
 		}
 	}
 
@@ -388,8 +366,8 @@
 			return;
 		}
 		state.zoom = z;
-		if (z < 0) unzoomFrames();
-		else zoomFrames(z);
+		undoZoom();
+		if (z >= 0) zoomFrames(z);
 		if (el.unzoom) el.unzoom.classList.toggle('hide', z < 0);
 		showMatched();
 		writeUrl(push);
@@ -416,9 +394,15 @@
 			const m = re !== null && re.test(F.name[i]) ? 1 : 0;
 			if (m !== F.matched[i]) {
 				F.matched[i] = m;
-				if (m) F.rect[i].setAttribute('fill', cfg.searchcolor);
-				else if (F.fill[i] === null) F.rect[i].removeAttribute('fill');
-				else F.rect[i].setAttribute('fill', F.fill[i]);
+				const r = F.rect[i];
+				if (m) {
+					if (F.fill[i] === undefined) F.fill[i] = r.getAttribute('fill');
+					r.setAttribute('fill', cfg.searchcolor);
+				} else if (F.fill[i] === null) {
+					r.removeAttribute('fill');
+				} else {
+					r.setAttribute('fill', F.fill[i]);
+				}
 			}
 		}
 	}
@@ -563,8 +547,7 @@
 		if (g.ufIndex !== undefined) {
 			el.details.textContent = cfg.nametype + ' ' + F.title[g.ufIndex];
 		} else {
-			const k = P.g.indexOf(g);
-			if (k >= 0) el.details.textContent = P.title[k];
+			if (g.ufPruned !== undefined) el.details.textContent = P.title[g.ufPruned];
 		}
 	}
 

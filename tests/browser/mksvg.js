@@ -55,17 +55,27 @@ function readFolded(text, root) {
 	}
 }
 
-/* About n frames: a deterministic tree of fan-out 2..6, depth <= 30. */
+/* About n frames: a deterministic random tree, fan-out 1..8, depth <= 40. */
 function synthetic(root, n) {
 	let seed = 12345;
-	const rnd = (k) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % k; };
-	let made = 0;
-	while (made < n) {
-		const depth = 3 + rnd(28), st = [];
-		for (let d = 0; d < depth; d++) st.push('fn_' + d + '_' + rnd(d < 4 ? 3 : 6));
-		addStack(root, st, 1 + rnd(50));
-		made += 2;
+	const rnd = (k) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return (seed >>> 12) % k; };
+	const queue = [[root, 0]];
+	let made = 1;
+	while (queue.length && made < n) {
+		const [t, d] = queue.shift();
+		const kids = d >= 40 ? 0 : 1 + rnd(d < 2 ? 4 : 8);
+		for (let k = 0; k < kids && made < n; k++) {
+			const c = node('fn_' + d + '_' + k + '_' + rnd(1000));
+			t.kids.set(c.name, c);
+			queue.push([c, d + 1]);
+			made++;
+		}
 	}
+	(function fill(t) {
+		if (t.kids.size === 0) t.count = 1 + rnd(20);
+		for (const k of t.kids.values()) { fill(k); t.count += k.count; }
+		if (t.count === 0) t.count = 1;
+	}(root));
 }
 
 const root = node('all');
