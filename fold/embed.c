@@ -197,8 +197,9 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *by
 		return INFINITY; /* keep only the root */
 	memcpy(tot, t->total, (size_t)t->nnodes * sizeof *tot);
 	qsort(tot, t->nnodes, sizeof *tot, dbl_desc);
-	size_t avg = bytes / t->nnodes + 1;
-	size_t room = budget > names ? (budget - names) / avg : 1;
+	/* a kept node costs its line and, at worst, its name once more */
+	size_t avg = (bytes + names) / t->nnodes + 1;
+	size_t room = budget / avg;
 	if (room < 1)
 		room = 1;
 	if (room > t->nnodes)
