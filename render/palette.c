@@ -217,11 +217,11 @@ static int format_type(const char *type, const double v[3], char *buf, size_t si
 	memcpy(buf, "rgb(", 4);
 	n = 4;
 	for (int i = 0; i < 3; i++) {
-		int v = c[i];
-		if (v >= 100)
-			buf[n++] = (char)('0' + v / 100);
-		if (v >= 10)
-			buf[n++] = (char)('0' + v / 10 % 10);
+		int x = c[i];
+		if (x >= 100)
+			buf[n++] = (char)('0' + x / 100);
+		if (x >= 10)
+			buf[n++] = (char)('0' + x / 10 % 10);
 		buf[n++] = (char)('0' + v % 10);
 		buf[n++] = i < 2 ? ',' : ')';
 	}
