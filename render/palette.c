@@ -222,7 +222,7 @@ static int format_type(const char *type, const double v[3], char *buf, size_t si
 			buf[n++] = (char)('0' + x / 100);
 		if (x >= 10)
 			buf[n++] = (char)('0' + x / 10 % 10);
-		buf[n++] = (char)('0' + v % 10);
+		buf[n++] = (char)('0' + x % 10);
 		buf[n++] = i < 2 ? ',' : ')';
 	}
 	buf[n] = 0;
