@@ -53,7 +53,7 @@ int symtab_build_add(struct symtab *st, uint64_t start, uint64_t size, uint64_t 
 	c->size = size;
 	c->limit = limit;
 	c->name = copy;
-	c->len = (uint32_t)len;
+	c->len = kind == SYMK_END ? 0 : (uint32_t)len;
 	c->bind = (uint8_t)bind;
 	c->kind = (uint8_t)kind;
 	return 0;
@@ -224,7 +224,9 @@ struct symtab *symtab_open_auto(const char *path, struct uf_err *err)
 /* ---- static helpers ---------------------------------------------------- */
 
 /* Start ascending; among equals the preferred alias first: end markers
- * last, typed functions over labels, then binding, size, name. */
+ * last, typed functions over labels, global or weak over local, fewer
+ * leading underscores ("getpid" over "__getpid"), larger size, shorter
+ * name, byte order. */
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct symtab_cand *x = a, *y = b;
@@ -232,8 +234,12 @@ static int cand_cmp(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
-	if (x->bind != y->bind)
-		return x->bind < y->bind ? -1 : 1;
+	int xg = x->bind == SYMB_LOCAL, yg = y->bind == SYMB_LOCAL;
+	if (xg != yg)
+		return xg - yg;
+	size_t xu = strspn(x->name, "_"), yu = strspn(y->name, "_");
+	if (xu != yu)
+		return xu < yu ? -1 : 1;
 	if (x->size != y->size)
 		return x->size > y->size ? -1 : 1;
 	if (x->len != y->len)

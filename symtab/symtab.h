@@ -25,9 +25,10 @@
  * SYMTAB_MAX_GUESS bytes (the last nm symbol, a gap before padding).
  *
  * Aliases (several names at one address): one name is kept, chosen by
- * (1) global over weak over local, (2) larger size, (3) shorter name,
- * (4) byte order of the name — so the choice does not depend on symbol
- * table order.
+ * (1) a typed function over an untyped label, (2) global or weak over
+ * local, (3) fewer leading underscores ("getpid" over its alias
+ * "__getpid"), (4) larger size, (5) shorter name, (6) byte order of the
+ * name — so the choice never depends on symbol table order.
  *
  * Overlaps (a sized symbol nested in or overlapping another): the range of
  * the earlier one is cut at the later one's start, so every address maps
