@@ -50,6 +50,13 @@ struct symtab {
 	uint32_t *len;
 	size_t n;
 
+	/* bucket index over start[] for big tables (NULL when small):
+	 * bidx[b] = number of starts below blo + (b << bshift) */
+	uint32_t *bidx;
+	size_t nb;
+	uint64_t blo;
+	unsigned bshift;
+
 	struct uf_arena arena;  /* every name */
 	int pie;                /* ET_DYN */
 	struct symtab_seg *segs;

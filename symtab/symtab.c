@@ -5,6 +5,10 @@
  * Trade-off: all work happens once in symtab_build_finish(); lookups are
  * a branch-light binary search over one array of start addresses, with
  * the ends, names and lengths in parallel arrays touched only on a hit.
+ * Tables over BUCKET_MIN symbols also get a bucket index (4 bytes per 4
+ * symbols) that narrows the search to a few entries first: a 1M-symbol
+ * start array does not fit in cache, and a plain binary search there
+ * costs ~20 cache misses per lookup.
  *
  * Invariants (see symtab.h for the public ones):
  *  1. After finish, start[] is strictly increasing and
@@ -20,7 +24,10 @@
 #include "symtab/internal.h"
 #include "util/vec.h"
 
+#define BUCKET_MIN 4096u
+
 static int cand_cmp(const void *a, const void *b);
+static int build_buckets(struct symtab *st);
 static uint64_t cand_end(const struct symtab_cand *c, uint64_t next_start);
 static int pack(struct symtab *st);
 static int nm_parse_line(struct symtab *st, char *line, size_t len);
@@ -64,6 +71,8 @@ int symtab_build_finish(struct symtab *st)
 	if (st->ncand)
 		qsort(st->cand, st->ncand, sizeof *st->cand, cand_cmp);
 	int rc = pack(st);
+	if (rc == 0 && st->n >= BUCKET_MIN)
+		rc = build_buckets(st);
 	free(st->cand);
 	st->cand = NULL;
 	st->ncand = st->cand_cap = 0;
@@ -78,6 +87,7 @@ void symtab_free(struct symtab *st)
 	free(st->end);
 	free(st->name);
 	free(st->len);
+	free(st->bidx);
 	free(st->segs);
 	free(st->cand);
 	uf_arena_release(&st->arena);
@@ -93,6 +103,18 @@ const char *symtab_lookup(const struct symtab *st, uint64_t addr, uint64_t *offs
 	 * loop has a fixed trip count for a given n */
 	size_t lo = 0, n = st->n;
 	const uint64_t *s = st->start;
+	if (st->bidx) {
+		if (addr < st->blo)
+			return NULL;
+		uint64_t b = (addr - st->blo) >> st->bshift;
+		if (b < st->nb) {
+			lo = st->bidx[b];
+			n = st->bidx[b + 1] - lo;
+		} else {
+			lo = st->bidx[st->nb];
+			n = st->n - lo;
+		}
+	}
 	while (n > 0) {
 		size_t half = n / 2;
 		if (s[lo + half] <= addr) {
@@ -312,6 +334,35 @@ static int pack(struct symtab *st)
 			cover = end;
 	}
 	st->n = n;
+	return 0;
+}
+
+/* The bucket index: about one bucket per 4 symbols over [start[0],
+ * end[n-1]); bidx has nb + 1 entries so bucket b's candidates are
+ * [bidx[b], bidx[b+1]].  An address past the last bucket searches
+ * [bidx[nb], n). */
+static int build_buckets(struct symtab *st)
+{
+	uint64_t lo = st->start[0], span = st->end[st->n - 1] - lo;
+	unsigned shift = 0;
+	while ((span >> shift) > st->n / 4)
+		shift++;
+	size_t nb = (size_t)(span >> shift) + 1;
+	st->bidx = malloc((nb + 1) * sizeof *st->bidx);
+	if (!st->bidx)
+		return -ENOMEM;
+	size_t i = 0;
+	for (size_t b = 0; b <= nb; b++) {
+		uint64_t edge;
+		if (b > (UINT64_MAX >> shift) || __builtin_add_overflow(lo, (uint64_t)b << shift, &edge))
+			edge = UINT64_MAX;
+		while (i < st->n && st->start[i] < edge)
+			i++;
+		st->bidx[b] = (uint32_t)i;
+	}
+	st->nb = nb;
+	st->blo = lo;
+	st->bshift = shift;
 	return 0;
 }
 

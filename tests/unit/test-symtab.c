@@ -288,6 +288,58 @@ static void symtab_nm_sizes_from_next_symbol(void **state)
 	symtab_free(st);
 }
 
+/* A table big enough for the bucket index, with clustered and far-apart
+ * symbols, agrees with a linear scan at every probe. */
+static void symtab_big_table_matches_linear_search(void **state)
+{
+	enum { N = 20000 };
+	char p[128];
+	path_of(p, sizeof p, "big.nm");
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	static uint64_t starts[N];
+	uint64_t a = 0x10000, x = 12345;
+	for (int i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		a += i % 1000 == 999 ? (x % (1ull << 40)) : 1 + x % 300; /* clusters */
+		starts[i] = a;
+		fprintf(f, "%016" PRIx64 " %c f%d\n", a, i % 7 == 6 ? 'D' : 'T', i);
+	}
+	fclose(f);
+	struct uf_err err = {0};
+	struct symtab *st = symtab_open_nm(p, &err);
+	assert_non_null(st);
+	for (uint64_t probe = 0; probe < 200000; probe++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t addr = probe % 3 ? starts[x % N] + (x >> 20) % 400 : x % (a + (1ull << 20));
+		/* reference: the last start <= addr, a function, within its end */
+		int lo = -1;
+		for (int l = 0, h = N - 1; l <= h;) {
+			int m = (l + h) / 2;
+			if (starts[m] <= addr)
+				lo = m, l = m + 1;
+			else
+				h = m - 1;
+		}
+		const char *want = NULL;
+		char name[32];
+		if (lo >= 0 && lo % 7 != 6) {
+			uint64_t end = lo + 1 < N ? starts[lo + 1] : starts[lo] + SYMTAB_MAX_GUESS;
+			if (end - starts[lo] > SYMTAB_MAX_GUESS)
+				end = starts[lo] + SYMTAB_MAX_GUESS;
+			snprintf(name, sizeof name, "f%d", lo);
+			if (addr < end)
+				want = name;
+		}
+		const char *got = symtab_lookup(st, addr, NULL, NULL);
+		if (!want)
+			assert_null(got);
+		else
+			assert_string_equal(got, want);
+	}
+	symtab_free(st);
+}
+
 /* nm -n of the real fixture agrees with the ELF table on every start. */
 static void symtab_nm_matches_elf(void **state)
 {
@@ -743,6 +795,7 @@ int main(void)
 		cmocka_unit_test(symtab_table_is_sorted_and_disjoint),
 		cmocka_unit_test(symtab_nm_sizes_from_next_symbol),
 		cmocka_unit_test(symtab_nm_matches_elf),
+		cmocka_unit_test(symtab_big_table_matches_linear_search),
 		cmocka_unit_test(symtab_nm_without_functions_is_error),
 		cmocka_unit_test(symtab_missing_file_is_error),
 		cmocka_unit_test(symtab_not_elf_is_error),
