@@ -202,13 +202,16 @@ struct symtab *symtab_open_nm(const char *path, struct uf_err *err)
 		return NULL;
 	}
 	struct symtab *st = symtab_build_new();
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	int rc = st ? 0 : -ENOMEM;
-	while (rc == 0 && (got = getline(&line, &cap, f)) >= 0)
-		if ((size_t)got <= SYMTAB_MAX_NM_LINE)
-			rc = nm_parse_line(st, line, (size_t)got);
+	char *line = malloc(SYMTAB_MAX_NM_LINE + 2);
+	int rc = st && line ? 0 : -ENOMEM, skipping = 0;
+	/* a fixed buffer: an endless line is skipped, never buffered */
+	while (rc == 0 && fgets(line, SYMTAB_MAX_NM_LINE + 2, f)) {
+		size_t got = strlen(line);
+		int whole = got && line[got - 1] == '\n';
+		if (!skipping && (whole || feof(f)) && got <= SYMTAB_MAX_NM_LINE + 1)
+			rc = nm_parse_line(st, line, got);
+		skipping = !whole;
+	}
 	if (rc == 0 && ferror(f))
 		rc = -EIO;
 	free(line);

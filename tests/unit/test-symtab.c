@@ -361,6 +361,27 @@ static void symtab_nm_matches_elf(void **state)
 	symtab_free(el);
 }
 
+/* A line over SYMTAB_MAX_NM_LINE is skipped whole; the next one counts. */
+static void symtab_nm_long_line_skipped(void **state)
+{
+	char p[128];
+	path_of(p, sizeof p, "long.nm");
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("0000000000001000 T ", f);
+	for (unsigned i = 0; i < 3 * SYMTAB_MAX_NM_LINE; i++)
+		fputc('a', f);
+	fputs("\n0000000000002000 T after_long\n", f);
+	fclose(f);
+	struct uf_err err = {0};
+	struct symtab *st = symtab_open_nm(p, &err);
+	assert_non_null(st);
+	assert_int_equal(symtab_count(st), 1);
+	assert_null(symtab_lookup(st, 0x1000, NULL, NULL));
+	assert_string_equal(symtab_lookup(st, 0x2000, NULL, NULL), "after_long");
+	symtab_free(st);
+}
+
 static void symtab_nm_without_functions_is_error(void **state)
 {
 	char p[128];
@@ -796,6 +817,7 @@ int main(void)
 		cmocka_unit_test(symtab_nm_sizes_from_next_symbol),
 		cmocka_unit_test(symtab_nm_matches_elf),
 		cmocka_unit_test(symtab_big_table_matches_linear_search),
+		cmocka_unit_test(symtab_nm_long_line_skipped),
 		cmocka_unit_test(symtab_nm_without_functions_is_error),
 		cmocka_unit_test(symtab_missing_file_is_error),
 		cmocka_unit_test(symtab_not_elf_is_error),
