@@ -43,6 +43,7 @@ static int collect(struct symtab *st, Elf *e, const struct secinfo *sec, size_t 
 		   Elf64_Word type, size_t *added);
 static int add_sym(struct symtab *st, const GElf_Sym *sym, const char *name,
 		   const struct secinfo *sec, size_t nsec);
+static void read_build_id(struct symtab *st, Elf *e);
 
 /* ---- public ------------------------------------------------------------ */
 
@@ -109,8 +110,12 @@ static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf
 		rc = read_segments(st, e);
 	if (rc == 0)
 		rc = collect(st, e, sec, nsec, SHT_SYMTAB, &added);
-	if (rc == 0 && added == 0)
+	if (rc == 0 && added == 0) {
 		rc = collect(st, e, sec, nsec, SHT_DYNSYM, &added);
+		st->from_dynsym = added > 0;
+	}
+	if (rc == 0)
+		read_build_id(st, e);
 	if (rc == 0)
 		rc = symtab_build_finish(st);
 	if (rc == 0 && st->n == 0 && !allow_empty)
@@ -204,6 +209,29 @@ static int collect(struct symtab *st, Elf *e, const struct secinfo *sec, size_t 
 	}
 	*added = st->ncand - before;
 	return 0;
+}
+
+/* The GNU build-id note, which names the separate debug file
+ * (.build-id/xx/yyyy.debug); libelf bounds-checks each note. */
+static void read_build_id(struct symtab *st, Elf *e)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + noff, "GNU", 4) != 0 ||
+			    nh.n_descsz == 0 || nh.n_descsz > sizeof st->build_id)
+				continue;
+			memcpy(st->build_id, (char *)d->d_buf + doff, nh.n_descsz);
+			st->build_id_len = nh.n_descsz;
+			return;
+		}
+	}
 }
 
 /* Assembler-local labels and ARM/AArch64 mapping symbols are not

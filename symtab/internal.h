@@ -59,6 +59,9 @@ struct symtab {
 
 	struct uf_arena arena;  /* every name */
 	int pie;                /* ET_DYN */
+	int from_dynsym;        /* symbols came from .dynsym (no .symtab) */
+	unsigned char build_id[64];
+	size_t build_id_len;    /* 0: no NT_GNU_BUILD_ID note */
 	struct symtab_seg *segs;
 	size_t nsegs;
 

@@ -36,6 +36,8 @@ struct pm_file {
 	struct symtab *st;      /* symbols; NULL when unreadable */
 	struct symtab *phdrs;   /* program headers for the bias (may be st) */
 	int owned_phdrs;        /* phdrs != st and is ours to free */
+	/* st is the file itself, the -x override, or the debug file found
+	 * by build-id (then phdrs is the file itself) */
 };
 
 struct pm_map {
@@ -60,6 +62,7 @@ static int parse_maps(struct symtab_procmap *m, const char *text, size_t len);
 static int add_line(struct symtab_procmap *m, const char *line, size_t len);
 static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len);
 static struct symtab *load_file(const struct symtab_procmap *m, const char *path);
+static struct symtab *load_debug_file(const struct symtab *real);
 static int map_cmp(const void *a, const void *b);
 static char *read_all(const char *path, size_t *len);
 static size_t strip_deleted(const char *s, size_t len);
@@ -294,9 +297,33 @@ static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len)
 		if (!f->owned_phdrs)
 			symtab_free(real);
 	} else {
-		f->st = f->phdrs = real;
+		struct symtab *dbg = real ? load_debug_file(real) : NULL;
+		f->st = dbg ? dbg : real;
+		f->phdrs = real;
+		f->owned_phdrs = dbg != NULL;
 	}
 	return (uint32_t)m->nfiles++;
+}
+
+/* The separate debug file named by the build-id, when the file itself
+ * has only .dynsym or nothing: DEBUG_DIR/.build-id/xx/yyyy.debug. */
+static struct symtab *load_debug_file(const struct symtab *real)
+{
+	if (!real->build_id_len || !(real->n == 0 || real->from_dynsym))
+		return NULL;
+	const char *root = getenv("UNIPROF_FLAME_DEBUG_DIR");
+	char path[4400], hex[2 * sizeof real->build_id + 1];
+	for (size_t i = 0; i < real->build_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", real->build_id[i]);
+	snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", root && *root ? root : "/usr/lib/debug",
+		 hex, hex + 2);
+	struct uf_err ignored = {0};
+	struct symtab *dbg = symtab_elf_load(path, 0, &ignored);
+	if (dbg && dbg->from_dynsym) { /* not better than what we have */
+		symtab_free(dbg);
+		dbg = NULL;
+	}
+	return dbg;
 }
 
 /* Loads the file through /proc/PID/root (the target's mount namespace),

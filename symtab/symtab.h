@@ -140,7 +140,10 @@ struct symtab_procmap;
  * unknown.  Returns an owned map set (free with symtab_procmap_free).
  * Call it while the process is alive (after attach); symbolizing later
  * does not need the process.  Files are read from /proc/PID/root/PATH
- * first, so a target in another mount namespace works. */
+ * first, so a target in another mount namespace works.  A file with no
+ * .symtab (a stripped distro library) gets its symbols from its separate
+ * debug file when one is installed: $UNIPROF_FLAME_DEBUG_DIR (default
+ * /usr/lib/debug) /.build-id/xx/yyyy.debug, named by its build-id note. */
 struct symtab_procmap *symtab_procmap_open(pid_t pid, const char *exe_override,
 					   struct uf_err *err);
 /* Same from maps text (borrowed) instead of /proc; the main executable is

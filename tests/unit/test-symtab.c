@@ -601,6 +601,31 @@ static void symtab_procmap_exe_override(void **state)
 	symtab_procmap_free(over);
 }
 
+/* A stripped file whose debug file sits under the build-id tree gets
+ * its names from there (how distro libraries with -dbg packages work). */
+static void symtab_procmap_build_id_debug_file(void **state)
+{
+	NEED_CC();
+	if (run("cd %s && id=$(readelf -n fx 2>/dev/null | awk '/Build ID/ {print $3}') && "
+		"[ -n \"$id\" ] && mkdir -p dbg/.build-id/${id%%${id#??}} && "
+		"objcopy --only-keep-debug fx dbg/.build-id/${id%%${id#??}}/${id#??}.debug", dir) != 0)
+		skip();
+	char exe[128], dbgdir[128], buf[256];
+	path_of(exe, sizeof exe, "fx-stripped");
+	path_of(dbgdir, sizeof dbgdir, "dbg");
+	uint64_t g2, s1;
+	pid_t pid = spawn_fixture(exe, &g2, &s1);
+	struct uf_err err = {0};
+	setenv("UNIPROF_FLAME_DEBUG_DIR", dbgdir, 1);
+	struct symtab_procmap *m = symtab_procmap_open(pid, NULL, &err);
+	unsetenv("UNIPROF_FLAME_DEBUG_DIR");
+	reap(pid);
+	assert_non_null(m);
+	assert_string_equal(symtab_procmap_lookup(m, g2, 0, buf, sizeof buf, NULL), "g_two");
+	assert_string_equal(symtab_procmap_lookup(m, s1, 0, buf, sizeof buf, NULL), "zz_alias");
+	symtab_procmap_free(m);
+}
+
 static void symtab_procmap_bad_pid_is_target_error(void **state)
 {
 	struct uf_err err = {0};
@@ -826,6 +851,7 @@ int main(void)
 		cmocka_unit_test(symtab_corrupt_elf_never_crashes),
 		cmocka_unit_test(symtab_procmap_pie_bias),
 		cmocka_unit_test(symtab_procmap_exe_override),
+		cmocka_unit_test(symtab_procmap_build_id_debug_file),
 		cmocka_unit_test(symtab_procmap_bad_pid_is_target_error),
 		cmocka_unit_test(symtab_procmap_from_text),
 		cmocka_unit_test(symtab_raw_roundtrip),
