@@ -30,6 +30,7 @@ static int cand_cmp(const void *a, const void *b);
 static int build_buckets(struct symtab *st);
 static uint64_t cand_end(const struct symtab_cand *c, uint64_t next_start);
 static int pack(struct symtab *st);
+static struct symtab *nm_read(FILE *f, const char *label, struct uf_err *err);
 static int nm_parse_line(struct symtab *st, char *line, size_t len);
 static int nm_hex(const char *s, size_t n, uint64_t *out);
 
@@ -201,33 +202,21 @@ struct symtab *symtab_open_nm(const char *path, struct uf_err *err)
 		symtab_err_errno(err, path, errno);
 		return NULL;
 	}
-	struct symtab *st = symtab_build_new();
-	char *line = malloc(SYMTAB_MAX_NM_LINE + 2);
-	int rc = st && line ? 0 : -ENOMEM, skipping = 0;
-	/* a fixed buffer: an endless line is skipped, never buffered */
-	while (rc == 0 && fgets(line, SYMTAB_MAX_NM_LINE + 2, f)) {
-		size_t got = strlen(line);
-		int whole = got && line[got - 1] == '\n';
-		if (!skipping && (whole || feof(f)) && got <= SYMTAB_MAX_NM_LINE + 1)
-			rc = nm_parse_line(st, line, got);
-		skipping = !whole;
-	}
-	if (rc == 0 && ferror(f))
-		rc = -EIO;
-	free(line);
+	struct symtab *st = nm_read(f, path, err);
 	fclose(f);
-	if (rc == 0)
-		rc = symtab_build_finish(st);
-	if (rc == 0 && st->n == 0)
-		rc = -ENOENT;
-	if (rc < 0) {
-		uf_err_set(err, UF_EINPUT, path, "%s",
-			   rc == -ENOENT ? "no function symbols" :
-			   rc == -E2BIG ? "too many symbols" :
-			   rc == -EIO ? "read error" : "out of memory");
-		symtab_free(st);
+	return st;
+}
+
+struct symtab *symtab_open_nm_mem(const char *buf, size_t len, const char *label,
+				  struct uf_err *err)
+{
+	FILE *f = len ? fmemopen((void *)buf, len, "r") : NULL;
+	if (!f) {
+		uf_err_set(err, UF_EINPUT, label, len ? "out of memory" : "no function symbols");
 		return NULL;
 	}
+	struct symtab *st = nm_read(f, label, err);
+	fclose(f);
 	return st;
 }
 
@@ -367,6 +356,38 @@ static int build_buckets(struct symtab *st)
 	st->blo = lo;
 	st->bshift = shift;
 	return 0;
+}
+
+/* The nm reader over an open stream (borrowed). */
+static struct symtab *nm_read(FILE *f, const char *label, struct uf_err *err)
+{
+	struct symtab *st = symtab_build_new();
+	char *line = malloc(SYMTAB_MAX_NM_LINE + 2);
+	int rc = st && line ? 0 : -ENOMEM, skipping = 0;
+	/* a fixed buffer: an endless line is skipped, never buffered */
+	while (rc == 0 && fgets(line, SYMTAB_MAX_NM_LINE + 2, f)) {
+		size_t got = strlen(line);
+		int whole = got && line[got - 1] == '\n';
+		if (!skipping && (whole || feof(f)) && got <= SYMTAB_MAX_NM_LINE + 1)
+			rc = nm_parse_line(st, line, got);
+		skipping = !whole;
+	}
+	if (rc == 0 && ferror(f))
+		rc = -EIO;
+	free(line);
+	if (rc == 0)
+		rc = symtab_build_finish(st);
+	if (rc == 0 && st->n == 0)
+		rc = -ENOENT;
+	if (rc < 0) {
+		uf_err_set(err, UF_EINPUT, label, "%s",
+			   rc == -ENOENT ? "no function symbols" :
+			   rc == -E2BIG ? "too many symbols" :
+			   rc == -EIO ? "read error" : "out of memory");
+		symtab_free(st);
+		return NULL;
+	}
+	return st;
 }
 
 /* "ADDR TYPE NAME" (nm, nm -n, nm -S without sizes).  Lines that do not

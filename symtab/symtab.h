@@ -88,6 +88,9 @@ struct symtab *symtab_open_elf_mem(const void *buf, size_t len, const char *labe
 /* Opens an `nm -n` (or plain `nm`) output file; lines that do not parse
  * are skipped; none at all is "no function symbols". */
 struct symtab *symtab_open_nm(const char *path, struct uf_err *err);
+/* Same from memory (borrowed); `label` names it in errors. */
+struct symtab *symtab_open_nm_mem(const char *buf, size_t len, const char *label,
+				  struct uf_err *err);
 /* ELF when the file starts with the ELF magic, else nm text. */
 struct symtab *symtab_open_auto(const char *path, struct uf_err *err);
 void symtab_free(struct symtab *st);
