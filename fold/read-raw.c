@@ -16,6 +16,7 @@
  *  3. A stack reaches the trie exactly once: at its terminator, at a
  *     blank line, or at end of input.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -133,7 +134,10 @@ int fold_raw_read_path(fold_trie *t, const char *path, fold_raw_resolve_fn resol
 	int fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
-		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", strerror(e));
+		char why[128];
+		snprintf(why, sizeof why, "%s", strerror(e));
+		why[0] = (char)tolower((unsigned char)why[0]);
+		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", why);
 		return -e;
 	}
 	int rc = fold_raw_read_fd(t, fd, resolve, ctx, &opts, st, cnt, err);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symtab/internal.h"
@@ -36,7 +37,9 @@ struct secinfo {            /* what a symbol needs from its section */
 	int exec;
 };
 
-static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf_err *err);
+static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_empty,
+			   struct uf_err *err);
+static int check_truncated(Elf *e, const GElf_Ehdr *eh, size_t fsize);
 static int read_sections(Elf *e, struct secinfo **sec, size_t *nsec);
 static int read_segments(struct symtab *st, Elf *e);
 static int collect(struct symtab *st, Elf *e, const struct secinfo *sec, size_t nsec,
@@ -59,13 +62,15 @@ struct symtab *symtab_elf_load(const char *path, int allow_empty, struct uf_err 
 		symtab_err_errno(err, path, errno);
 		return NULL;
 	}
+	struct stat sb;
+	size_t fsize = fstat(fd, &sb) == 0 ? (size_t)sb.st_size : SIZE_MAX;
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	struct symtab *st = NULL;
 	if (!e || elf_kind(e) != ELF_K_ELF)
 		uf_err_set(err, UF_EINPUT, path, "not an ELF file");
 	else
-		st = load(e, path, allow_empty, err);
+		st = load(e, fsize, path, allow_empty, err);
 	elf_end(e);
 	close(fd);
 	return st;
@@ -87,7 +92,7 @@ struct symtab *symtab_open_elf_mem(const void *buf, size_t len, const char *labe
 	if (!e || elf_kind(e) != ELF_K_ELF)
 		uf_err_set(err, UF_EINPUT, label, "not an ELF file");
 	else
-		st = load(e, label, 0, err);
+		st = load(e, len, label, 0, err);
 	elf_end(e);
 	free(copy);
 	return st;
@@ -95,7 +100,8 @@ struct symtab *symtab_open_elf_mem(const void *buf, size_t len, const char *labe
 
 /* ---- static helpers ---------------------------------------------------- */
 
-static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf_err *err)
+static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_empty,
+			   struct uf_err *err)
 {
 	GElf_Ehdr eh;
 	struct secinfo *sec = NULL;
@@ -104,6 +110,8 @@ static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf
 	int rc = st ? 0 : -ENOMEM;
 	if (rc == 0 && !gelf_getehdr(e, &eh))
 		rc = -EINVAL;
+	if (rc == 0)
+		rc = check_truncated(e, &eh, fsize);
 	if (rc == 0)
 		rc = read_sections(e, &sec, &nsec);
 	if (rc == 0)
@@ -127,12 +135,36 @@ static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf
 	}
 	if (rc == -EINVAL)
 		uf_err_set(err, UF_EINPUT, label, "corrupt ELF file: %s", elf_errmsg(-1));
+	else if (rc == -EFBIG)
+		uf_err_set(err, UF_EINPUT, label, "truncated ELF file");
 	else
 		uf_err_set(err, UF_EINPUT, label, "%s",
 			   rc == -ENOENT ? "no function symbols" :
 			   rc == -E2BIG ? "too many symbols" : "out of memory");
 	symtab_free(st);
 	return NULL;
+}
+
+/* A file cut short: libelf may then just see fewer sections (and we
+ * would say "no function symbols"); tell the user what happened. */
+static int check_truncated(Elf *e, const GElf_Ehdr *eh, size_t fsize)
+{
+	size_t shnum = eh->e_shnum; /* 0: extended numbering, ask libelf */
+	if (shnum == 0 && elf_getshdrnum(e, &shnum) != 0)
+		shnum = 0;
+	if (eh->e_shoff &&
+	    (eh->e_shoff > fsize || (uint64_t)shnum * eh->e_shentsize > fsize - eh->e_shoff))
+		return -EFBIG;
+	if (eh->e_phoff > fsize || (uint64_t)eh->e_phnum * eh->e_phentsize > fsize - eh->e_phoff)
+		return -EFBIG;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > fsize || sh.sh_size > fsize - sh.sh_offset))
+			return sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM ||
+			       sh.sh_type == SHT_STRTAB ? -EFBIG : 0;
+	}
+	return 0;
 }
 
 static int read_sections(Elf *e, struct secinfo **sec, size_t *nsec)

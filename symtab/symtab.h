@@ -54,7 +54,8 @@
  *
  * Errors: every open fills *err with class UF_EINPUT and `what` = the path
  * (why: "no such file or directory", "not an ELF file", "no function
- * symbols", "corrupt ELF file: ...", "too many symbols", ...), and
+ * symbols", "truncated ELF file", "corrupt ELF file: <libelf's reason>",
+ * "too many symbols", ...), and
  * returns NULL; out of memory also returns NULL with why "out of memory".
  */
 #ifndef UF_SYMTAB_H

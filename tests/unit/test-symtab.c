@@ -463,10 +463,14 @@ static void symtab_truncated_elf_never_crashes(void **state)
 		} else {
 			assert_int_equal(err.cls, UF_EINPUT);
 			assert_true(err.why[0] != 0);
+			/* a whole header: the user is told the file is cut short */
+			if (cut >= 64)
+				assert_string_equal(err.why, "truncated ELF file");
 			errors++;
 		}
 	}
 	assert_true(errors > 0);
+	assert_int_equal(tables, 0); /* section headers come last: every cut loses them */
 	/* one cut through the file system path too */
 	char p[128];
 	path_of(p, sizeof p, "fx-cut");
@@ -474,12 +478,10 @@ static void symtab_truncated_elf_never_crashes(void **state)
 	fwrite(img, 1, len / 2, f);
 	fclose(f);
 	struct uf_err err = {0};
-	struct symtab *st = symtab_open_elf(p, &err);
-	if (!st)
-		assert_int_equal(err.cls, UF_EINPUT);
-	symtab_free(st);
+	assert_null(symtab_open_elf(p, &err));
+	assert_int_equal(err.cls, UF_EINPUT);
+	assert_string_equal(err.why, "truncated ELF file");
 	free(img);
-	(void)tables;
 }
 
 /* Corrupt header fields (section/program header offsets and counts,
