@@ -41,6 +41,9 @@ static const char fixture_src[] =
 	"__attribute__((noinline)) int g_two(int x) { __asm__ volatile(\"\"); return s_one(x) + 2; }\n"
 	"extern int zz_alias(int) __attribute__((alias(\"s_one\")));\n"
 	"__attribute__((noinline)) int g_three(int x) { __asm__ volatile(\"\"); return g_two(x) * 5; }\n"
+	"__asm__(\".text\\n.globl asm_untyped\\nasm_untyped:\\n nop\\n nop\\n ret\\n\"\n"
+	"        \".globl asm_sized\\n.type asm_sized,@function\\nasm_sized:\\n nop\\n\"\n"
+	"        \"inside_label:\\n nop\\n nop\\n ret\\n.size asm_sized, .-asm_sized\\n\");\n"
 	"int main(int argc, char **argv) {\n"
 	"  if (argc > 1) {\n"
 	"    printf(\"%p %p\\n\", (void *)g_two, (void *)s_one); fflush(stdout);\n"
@@ -120,6 +123,9 @@ static int nm_sym(const char *name, uint64_t *start, uint64_t *size)
 		unsigned long long a, s;
 		if (sscanf(line, "%llx %llx %c %255s", &a, &s, &type, sym) == 4 && !strcmp(sym, name)) {
 			*start = a, *size = s;
+			found = 1;
+		} else if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && !strcmp(sym, name)) {
+			*start = a, *size = 0; /* no size: nm -S prints three fields */
 			found = 1;
 		}
 	}
@@ -209,6 +215,22 @@ static void symtab_retaddr_at_function_end(void **state)
 	assert_int_equal(off, s);
 	assert_string_equal(symtab_lookup_ret(st, a + 1, NULL, NULL), "g_two");
 	assert_null(symtab_lookup_ret(st, 0, NULL, NULL));
+	symtab_free(st);
+}
+
+/* Hand-written assembly: an untyped global label in .text is a function;
+ * an untyped label inside a sized function does not cut it. */
+static void symtab_untyped_labels(void **state)
+{
+	NEED_CC();
+	struct symtab *st = open_fx("fx");
+	uint64_t a, s, in;
+	assert_true(nm_sym("asm_untyped", &a, &s));
+	assert_string_equal(symtab_lookup(st, a + 1, NULL, NULL), "asm_untyped");
+	assert_true(nm_sym("inside_label", &in, &s));
+	assert_string_equal(symtab_lookup(st, in, NULL, NULL), "asm_sized");
+	assert_true(nm_sym("asm_sized", &a, &s));
+	assert_string_equal(symtab_lookup(st, a + s - 1, NULL, NULL), "asm_sized");
 	symtab_free(st);
 }
 
@@ -839,6 +861,7 @@ int main(void)
 		cmocka_unit_test(symtab_static_and_global_names),
 		cmocka_unit_test(symtab_alias_prefers_global),
 		cmocka_unit_test(symtab_retaddr_at_function_end),
+		cmocka_unit_test(symtab_untyped_labels),
 		cmocka_unit_test(symtab_unknown_address),
 		cmocka_unit_test(symtab_table_is_sorted_and_disjoint),
 		cmocka_unit_test(symtab_nm_sizes_from_next_symbol),
