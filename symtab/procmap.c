@@ -64,6 +64,7 @@ static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len)
 static struct symtab *load_file(const struct symtab_procmap *m, const char *path);
 static struct symtab *load_debug_file(const struct symtab *real);
 static int map_cmp(const void *a, const void *b);
+static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t nprev);
 static char *read_all(const char *path, size_t *len);
 static size_t strip_deleted(const char *s, size_t len);
 
@@ -138,12 +139,30 @@ int symtab_procmap_refresh(struct symtab_procmap *m, pid_t pid, struct uf_err *e
 			   e == ENOENT ? "no such process" : strerror(e));
 		return -e;
 	}
-	m->nmaps = 0; /* files stay cached: only new paths are loaded */
-	int rc = parse_maps(m, text, len);
+	int rc = symtab_procmap_refresh_text(m, text, len, err);
 	free(text);
-	if (rc < 0)
-		uf_err_set(err, UF_ETARGET, what, "out of memory");
 	return rc;
+}
+
+int symtab_procmap_refresh_text(struct symtab_procmap *m, const char *maps, size_t len,
+				struct uf_err *err)
+{
+	/* files stay cached: only new paths are loaded */
+	struct pm_map *prev = m->maps;
+	size_t nprev = m->nmaps, prev_cap = m->maps_cap;
+	m->maps = NULL;
+	m->nmaps = m->maps_cap = 0;
+	int rc = parse_maps(m, maps, len);
+	if (rc == 0)
+		rc = keep_old(m, prev, nprev);
+	if (rc < 0) {
+		free(m->maps);
+		m->maps = prev, m->nmaps = nprev, m->maps_cap = prev_cap;
+		uf_err_set(err, UF_ETARGET, "maps", "out of memory");
+		return rc;
+	}
+	free(prev);
+	return 0;
 }
 
 void symtab_procmap_free(struct symtab_procmap *m)
@@ -269,6 +288,32 @@ static int add_line(struct symtab_procmap *m, const char *line, size_t len)
 			mp->has_bias = symtab_load_bias(f->phdrs, start, off, &mp->bias) == 0;
 	}
 	m->nmaps++;
+	return 0;
+}
+
+/* Refresh: a mapping gone since the last read (dlclose, munmap) is kept
+ * unless something new overlaps it, so samples taken while it was mapped
+ * still resolve. */
+static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t nprev)
+{
+	size_t nnew = m->nmaps;
+	for (size_t i = 0; i < nprev && m->nmaps < SYMTAB_MAX_MAPS; i++) {
+		const struct pm_map *o = &prev[i];
+		size_t lo = 0, hi = nnew; /* new mappings starting before o's end */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (m->maps[mid].start < o->end)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > 0 && m->maps[lo - 1].end > o->start)
+			continue;
+		if (uf_vec_grow(&m->maps, &m->maps_cap, m->nmaps + 1, sizeof *m->maps))
+			return -ENOMEM;
+		m->maps[m->nmaps++] = *o;
+	}
+	qsort(m->maps, m->nmaps, sizeof *m->maps, map_cmp);
 	return 0;
 }
 

@@ -158,8 +158,14 @@ struct symtab_procmap *symtab_procmap_open_text(const char *maps, size_t len,
 						const char *exe_override,
 						struct uf_err *err);
 /* Re-reads /proc/PID/maps and adds mappings that appeared since (dlopen);
- * files already loaded are not read again.  Returns 0 or negative errno. */
+ * files already loaded are not read again.  A mapping that disappeared
+ * (dlclose, munmap) is kept unless a new one overlaps it, so samples taken
+ * while it was mapped still resolve.  Returns 0 or a negative errno
+ * (UF_ETARGET: the process is gone; the map set is then unchanged). */
 int symtab_procmap_refresh(struct symtab_procmap *m, pid_t pid, struct uf_err *err);
+/* Same from maps text (borrowed). */
+int symtab_procmap_refresh_text(struct symtab_procmap *m, const char *maps, size_t len,
+				struct uf_err *err);
 void symtab_procmap_free(struct symtab_procmap *m);
 
 /* Resolves a runtime address: finds its mapping, subtracts the bias and

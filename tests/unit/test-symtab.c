@@ -577,8 +577,11 @@ static void symtab_procmap_pie_bias(void **state)
 	pid_t pid = spawn_fixture(exe, &g2, &s1);
 	struct uf_err err = {0};
 	struct symtab_procmap *m = symtab_procmap_open(pid, NULL, &err);
-	reap(pid); /* symbolizing needs no live process */
 	assert_non_null(m);
+	assert_int_equal(symtab_procmap_refresh(m, pid, &err), 0);
+	reap(pid); /* symbolizing needs no live process */
+	assert_true(symtab_procmap_refresh(m, pid, &err) < 0); /* gone: the old maps stay */
+	assert_int_equal(err.cls, UF_ETARGET);
 	uint64_t a, s;
 	assert_true(nm_sym("g_two", &a, &s));
 	assert_true(g2 != a); /* really relocated */
@@ -682,6 +685,18 @@ static void symtab_procmap_from_text(void **state)
 	assert_string_equal(got, name);
 	assert_string_equal(symtab_procmap_lookup(m, 0x7ffd0010, SYMTAB_ADDRS, buf, 8, NULL),
 			    "[vdso]+");
+	/* refresh: both old mappings vanished and a new anonymous one
+	 * overlaps the old [vdso]: the exe mapping stays, [vdso] is dropped */
+	const char *later = "7ffd0800-7ffd2000 r-xp 00000000 00:00 0\n";
+	assert_int_equal(symtab_procmap_refresh_text(m, later, strlen(later), &err), 0);
+	assert_string_equal(symtab_procmap_lookup(m, s, 0, buf, sizeof buf, NULL), name);
+	assert_string_equal(symtab_procmap_lookup(m, 0x7ffd0010, SYMTAB_ADDRS, buf, sizeof buf, NULL),
+			    "0x7ffd0010");
+	assert_string_equal(symtab_procmap_lookup(m, 0x7ffd0810, SYMTAB_ADDRS, buf, sizeof buf, NULL),
+			    "[anon]+0x10");
+	size_t nmaps;
+	symtab_procmap_stats(m, &nmaps, NULL);
+	assert_int_equal(nmaps, 2);
 	symtab_procmap_free(m);
 	symtab_free(st);
 }
