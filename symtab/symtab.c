@@ -166,6 +166,23 @@ int symtab_is_pie(const struct symtab *st)
 	return st->pie;
 }
 
+int symtab_check(const struct symtab *st)
+{
+	if (st->n == 0)
+		return 4;
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->start[i] >= st->end[i] || (i && st->start[i] < st->end[i - 1]))
+			return 2;
+		if (st->len[i] > SYMTAB_MAX_NAME || st->name[i][st->len[i]] != 0 ||
+		    strlen(st->name[i]) != st->len[i])
+			return 3;
+		if (symtab_lookup(st, st->start[i], NULL, NULL) != st->name[i] ||
+		    symtab_lookup(st, st->end[i] - 1, NULL, NULL) != st->name[i])
+			return 2;
+	}
+	return 0;
+}
+
 int symtab_load_bias(const struct symtab *st, uint64_t map_start, uint64_t map_off,
 		     uint64_t *bias)
 {

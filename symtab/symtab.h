@@ -116,6 +116,10 @@ const char *symtab_symbol(const struct symtab *st, size_t i, uint64_t *start, ui
  * nm text). */
 int symtab_is_pie(const struct symtab *st);
 
+/* Checks invariants 2-4 above; returns 0 or the number of the broken
+ * one.  For tests and fuzzing: O(n). */
+int symtab_check(const struct symtab *st);
+
 /* Load bias of a mapping: the file is mapped at virtual address
  * `map_start` from file offset `map_off` (both from /proc/PID/maps).  The
  * PT_LOAD segment containing the offset gives

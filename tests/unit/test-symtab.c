@@ -107,6 +107,7 @@ static struct symtab *open_fx(const char *name)
 	struct symtab *st = symtab_open_elf(p, &err);
 	if (!st)
 		fail_msg("%s: %s: %s", name, err.what, err.why);
+	assert_int_equal(symtab_check(st), 0);
 	return st;
 }
 
@@ -292,6 +293,7 @@ static void symtab_nm_sizes_from_next_symbol(void **state)
 	struct uf_err err = {0};
 	struct symtab *st = symtab_open_nm(p, &err);
 	assert_non_null(st);
+	assert_int_equal(symtab_check(st), 0);
 	assert_int_equal(symtab_count(st), 3);
 	uint64_t off;
 	assert_null(symtab_lookup(st, 0xfff, NULL, NULL));
@@ -331,6 +333,7 @@ static void symtab_big_table_matches_linear_search(void **state)
 	struct uf_err err = {0};
 	struct symtab *st = symtab_open_nm(p, &err);
 	assert_non_null(st);
+	assert_int_equal(symtab_check(st), 0);
 	for (uint64_t probe = 0; probe < 200000; probe++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		uint64_t addr = probe % 3 ? starts[x % N] + (x >> 20) % 400 : x % (a + (1ull << 20));
@@ -481,6 +484,7 @@ static void symtab_truncated_elf_never_crashes(void **state)
 		struct symtab *st = symtab_open_elf_mem(img, cut, "cut", &err);
 		if (st) {
 			tables++;
+			assert_int_equal(symtab_check(st), 0);
 			symtab_free(st);
 		} else {
 			assert_int_equal(err.cls, UF_EINPUT);
