@@ -40,6 +40,7 @@ struct secinfo {            /* what a symbol needs from its section */
 static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_empty,
 			   struct uf_err *err);
 static int check_truncated(Elf *e, const GElf_Ehdr *eh, size_t fsize);
+static void load_fail(struct uf_err *err, const char *label, int rc);
 static int read_sections(Elf *e, struct secinfo **sec, size_t *nsec);
 static int read_segments(struct symtab *st, Elf *e);
 static int collect(struct symtab *st, Elf *e, const struct secinfo *sec, size_t nsec,
@@ -133,6 +134,13 @@ static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_em
 		st->pie = eh.e_type == ET_DYN;
 		return st;
 	}
+	load_fail(err, label, rc);
+	symtab_free(st);
+	return NULL;
+}
+
+static void load_fail(struct uf_err *err, const char *label, int rc)
+{
 	if (rc == -EINVAL)
 		uf_err_set(err, UF_EINPUT, label, "corrupt ELF file: %s", elf_errmsg(-1));
 	else if (rc == -EFBIG)
@@ -141,8 +149,6 @@ static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_em
 		uf_err_set(err, UF_EINPUT, label, "%s",
 			   rc == -ENOENT ? "no function symbols" :
 			   rc == -E2BIG ? "too many symbols" : "out of memory");
-	symtab_free(st);
-	return NULL;
 }
 
 /* A file cut short: libelf may then just see fewer sections (and we
