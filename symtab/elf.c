@@ -141,8 +141,10 @@ static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_em
 
 static void load_fail(struct uf_err *err, const char *label, int rc)
 {
+	int e = elf_errno(); /* 0 when our own checks failed, not libelf */
 	if (rc == -EINVAL)
-		uf_err_set(err, UF_EINPUT, label, "corrupt ELF file: %s", elf_errmsg(-1));
+		uf_err_set(err, UF_EINPUT, label, "corrupt ELF file: %s",
+			   e ? elf_errmsg(e) : "inconsistent headers");
 	else if (rc == -EFBIG)
 		uf_err_set(err, UF_EINPUT, label, "truncated ELF file");
 	else
