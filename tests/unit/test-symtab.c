@@ -203,6 +203,33 @@ static void symtab_alias_prefers_global(void **state)
 	symtab_free(st);
 }
 
+/* A Unikraft .dbg image has only LOCAL symbols: all of them still count. */
+static void symtab_local_only_symbols(void **state)
+{
+	NEED_CC();
+	if (run("cd %s && objcopy --wildcard --localize-symbol='*' fx-nopie fx-local", dir) != 0)
+		fail_msg("objcopy failed");
+	char p[128];
+	path_of(p, sizeof p, "fx-local");
+	assert_int_not_equal(run("nm %s | grep -q ' [TW] '", p), 0); /* no global left */
+	struct symtab *st = open_fx("fx-local");
+	struct symtab *ref = open_fx("fx-nopie");
+	assert_int_equal(symtab_count(st), symtab_count(ref));
+	for (size_t i = 0; i < symtab_count(ref); i++) {
+		uint64_t s, e;
+		const char *want = symtab_symbol(ref, i, &s, &e);
+		const char *got = symtab_lookup(st, s, NULL, NULL);
+		assert_non_null(got);
+		/* aliases: s_one and zz_alias are both local now; the shorter wins */
+		if (strcmp(want, "zz_alias") == 0)
+			assert_string_equal(got, "s_one");
+		else
+			assert_string_equal(got, want);
+	}
+	symtab_free(st);
+	symtab_free(ref);
+}
+
 /* A return address one past a function's end belongs to that function. */
 static void symtab_retaddr_at_function_end(void **state)
 {
@@ -879,6 +906,7 @@ int main(void)
 		cmocka_unit_test(symtab_elf_matches_nm),
 		cmocka_unit_test(symtab_static_and_global_names),
 		cmocka_unit_test(symtab_alias_prefers_global),
+		cmocka_unit_test(symtab_local_only_symbols),
 		cmocka_unit_test(symtab_retaddr_at_function_end),
 		cmocka_unit_test(symtab_untyped_labels),
 		cmocka_unit_test(symtab_unknown_address),
