@@ -423,14 +423,22 @@ static void symtab_nm_long_line_skipped(void **state)
 	fputs("0000000000001000 T ", f);
 	for (unsigned i = 0; i < 3 * SYMTAB_MAX_NM_LINE; i++)
 		fputc('a', f);
-	fputs("\n0000000000002000 T after_long\n", f);
+	fputs("\n0000000000002000 T after_long\n0000000000003000 T ", f);
+	for (unsigned i = 0; i < SYMTAB_MAX_NAME + 100; i++) /* fits a line, not a name */
+		fputc('n', f);
+	fputs("\n", f);
 	fclose(f);
 	struct uf_err err = {0};
 	struct symtab *st = symtab_open_nm(p, &err);
 	assert_non_null(st);
-	assert_int_equal(symtab_count(st), 1);
+	assert_int_equal(symtab_count(st), 2);
 	assert_null(symtab_lookup(st, 0x1000, NULL, NULL));
 	assert_string_equal(symtab_lookup(st, 0x2000, NULL, NULL), "after_long");
+	size_t len = 0;
+	const char *cut = symtab_lookup(st, 0x3000, NULL, &len);
+	assert_int_equal(len, SYMTAB_MAX_NAME);
+	assert_int_equal(strlen(cut), SYMTAB_MAX_NAME);
+	assert_int_equal(symtab_check(st), 0);
 	symtab_free(st);
 }
 
