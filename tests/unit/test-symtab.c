@@ -262,6 +262,24 @@ static void symtab_untyped_labels(void **state)
 	symtab_free(st);
 }
 
+/* Bias math on the PIE fixture: its first PT_LOAD is at offset 0 and
+ * vaddr 0, so a mapping of offset 0 at B has bias B; offsets past every
+ * segment have none.  ET_EXEC mapped where linked has bias 0. */
+static void symtab_load_bias_math(void **state)
+{
+	NEED_CC();
+	struct symtab *st = open_fx("fx");
+	uint64_t bias = 0;
+	assert_int_equal(symtab_load_bias(st, 0x555555554000ull, 0, &bias), 0);
+	assert_int_equal(bias, 0x555555554000ull);
+	assert_int_equal(symtab_load_bias(st, 0x555555554000ull, 1ull << 40, &bias), -ENOENT);
+	symtab_free(st);
+	st = open_fx("fx-nopie");
+	assert_int_equal(symtab_load_bias(st, 0x400000, 0, &bias), 0);
+	assert_int_equal(bias, 0);
+	symtab_free(st);
+}
+
 static void symtab_unknown_address(void **state)
 {
 	NEED_CC();
@@ -917,6 +935,7 @@ int main(void)
 		cmocka_unit_test(symtab_local_only_symbols),
 		cmocka_unit_test(symtab_retaddr_at_function_end),
 		cmocka_unit_test(symtab_untyped_labels),
+		cmocka_unit_test(symtab_load_bias_math),
 		cmocka_unit_test(symtab_unknown_address),
 		cmocka_unit_test(symtab_table_is_sorted_and_disjoint),
 		cmocka_unit_test(symtab_nm_sizes_from_next_symbol),
