@@ -20,10 +20,11 @@
  *   symbols (a stripped library).  Undefined,
  *   absolute and empty-named symbols are skipped, as are the assembler's
  *   local labels (".L...") and ARM mapping symbols ("$x", "$d", ...).
- *   nm text: lines "ADDR TYPE NAME"; types t T w W (and i for ifunc) are
- *   functions; the other lines only end the previous function.
+ *   nm text: lines "ADDR TYPE NAME" (nm -n) or "ADDR SIZE TYPE NAME"
+ *   (nm -S); types t T w W (and i for ifunc) are functions; the other
+ *   lines only end the previous function.
  *
- * Sizes: a symbol with st_size 0 (and every nm symbol) extends to the next
+ * Sizes: a symbol with st_size 0 (and an nm symbol without a size) extends to the next
  * symbol's start, capped by the end of its section (ELF) and by
  * SYMTAB_MAX_GUESS bytes (the last nm symbol, a gap before padding).
  *

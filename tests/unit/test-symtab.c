@@ -460,6 +460,23 @@ static void symtab_nm_long_line_skipped(void **state)
 	symtab_free(st);
 }
 
+/* nm -S output (a size column) is read too, and sizes are then used. */
+static void symtab_nm_with_sizes(void **state)
+{
+	char p[128];
+	write_file("sized.nm",
+		   "0000000000001000 0000000000000010 T alpha\n"
+		   "0000000000001040 t beta\n", p, sizeof p);
+	struct uf_err err = {0};
+	struct symtab *st = symtab_open_nm(p, &err);
+	assert_non_null(st);
+	assert_string_equal(symtab_lookup(st, 0x100f, NULL, NULL), "alpha");
+	assert_null(symtab_lookup(st, 0x1010, NULL, NULL)); /* past its size */
+	assert_string_equal(symtab_lookup(st, 0x1041, NULL, NULL), "beta");
+	assert_int_equal(symtab_check(st), 0);
+	symtab_free(st);
+}
+
 static void symtab_nm_without_functions_is_error(void **state)
 {
 	char p[128];
@@ -942,6 +959,7 @@ int main(void)
 		cmocka_unit_test(symtab_nm_matches_elf),
 		cmocka_unit_test(symtab_big_table_matches_linear_search),
 		cmocka_unit_test(symtab_nm_long_line_skipped),
+		cmocka_unit_test(symtab_nm_with_sizes),
 		cmocka_unit_test(symtab_nm_without_functions_is_error),
 		cmocka_unit_test(symtab_missing_file_is_error),
 		cmocka_unit_test(symtab_not_elf_is_error),
