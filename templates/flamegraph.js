@@ -173,8 +173,13 @@
 	}
 
 	function addPruned(g) {
-		const shape = g.querySelector('path') || g.querySelector('rect');
-		const title = g.querySelector('title');
+		let title = g.firstElementChild;
+		let shape = title && title.nextElementSibling;
+		if (!shape || title.localName !== 'title' ||
+		    (shape.localName !== 'path' && shape.localName !== 'rect')) {
+			shape = g.querySelector('path') || g.querySelector('rect');
+			title = g.querySelector('title');
+		}
 		let box = null;
 		if (shape && shape.localName === 'rect') {
 			const a = (n) => parseFloat(shape.getAttribute(n)) || 0;

@@ -14,7 +14,9 @@
  *  1. Frames are written in depth-first pre-order, parents first.
  *  2. Every name is XML-escaped; the output is well-formed XML.
  *
- * Usage: mksvg.js [--inverted] [--minwidth PX] [--synthetic N] [FOLDED] > OUT.svg
+ * Usage: mksvg.js [--inverted] [--minwidth PX] [--synthetic N] [--folded] [FOLDED] > OUT.svg
+ *   --synthetic N  draw a deterministic random tree of about N frames
+ *   --folded       write the tree as folded stacks instead of an SVG
  */
 'use strict';
 const fs = require('fs');
@@ -22,11 +24,12 @@ const path = require('path');
 
 const top = path.resolve(__dirname, '..', '..');
 const args = process.argv.slice(2);
-const opt = { inverted: false, minwidth: 0.1, synthetic: 0, file: null };
+const opt = { inverted: false, minwidth: 0.1, synthetic: 0, folded: false, file: null };
 for (let i = 0; i < args.length; i++) {
 	if (args[i] === '--inverted') opt.inverted = true;
 	else if (args[i] === '--minwidth') opt.minwidth = parseFloat(args[++i]);
 	else if (args[i] === '--synthetic') opt.synthetic = parseInt(args[++i], 10);
+	else if (args[i] === '--folded') opt.folded = true;
 	else opt.file = args[i];
 }
 
@@ -81,6 +84,20 @@ function synthetic(root, n) {
 const root = node('all');
 if (opt.synthetic) synthetic(root, opt.synthetic);
 else readFolded(fs.readFileSync(opt.file || 0, 'utf8'), root);
+
+if (opt.folded) {
+	const lines = [];
+	(function walk(t, pre) {
+		let self = t.count;
+		for (const k of t.kids.values()) {
+			self -= k.count;
+			walk(k, pre.concat(k.name));
+		}
+		if (self > 0 && pre.length) lines.push(pre.join(';') + ' ' + self);
+	}(root, []));
+	process.stdout.write(lines.join('\n') + '\n');
+	process.exit(0);
+}
 
 const W = 1200, xpad = 10, fh = 16, fs_ = 12, fw = 0.59;
 const total = root.count;
