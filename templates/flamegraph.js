@@ -20,9 +20,9 @@
  *     brackets then ">"): the SVG embeds it in CDATA and the build refuses it.
  *  2. Names and URL parameters are data: they reach the DOM only through
  *     textContent and setAttribute, never innerHTML, eval or new Function.
- *  3. Original x/width/fill/label of every frame are saved at init; reset
- *     restores exactly those strings, so an unzoomed, unsearched graph is
- *     byte-for-byte the image the renderer drew.
+ *  3. A frame's original x/width/fill/label strings are saved before the
+ *     script first changes them; reset restores exactly those strings, so
+ *     an unzoomed, unsearched graph is the image the renderer drew.
  *  4. Matched shares come from sample counts parsed from the tooltips, never
  *     from pixel widths; a matched frame inside a matched ancestor is not
  *     counted again; frames hidden by zoom are not counted.
@@ -53,7 +53,6 @@
 		fontsize: num('data-uf-fontsize', 12),
 		fontwidth: num('data-uf-fontwidth', 0.59),
 		inverted: svg.getAttribute('data-uf-inverted') === '1',
-		countname: svg.getAttribute('data-uf-countname') || 'samples',
 		nametype: svg.getAttribute('data-uf-nametype') || 'Function:',
 		searchcolor: svg.getAttribute('data-uf-searchcolor') || 'rgb(230,0,230)',
 		total: num('data-uf-total', 0),
@@ -436,8 +435,10 @@
 		return m;
 	}
 
+	/* "37", "66.67", and "<0.01" rather than "0" for a tiny real match. */
 	function pct(v) {
-		if (!isFinite(v)) return '0';
+		if (!isFinite(v) || v <= 0) return '0';
+		if (v < 0.005) return '<0.01';
 		return v.toFixed(2).replace(/\.?0+$/, '');
 	}
 
