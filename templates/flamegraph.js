@@ -287,8 +287,11 @@
 				F.tx[i] = t.getAttribute('x');
 				F.label[i] = F.cur[i] = t.textContent;
 			}
-			t.setAttribute('x', (x + 3).toFixed(2));
-			setLabel(i, fit(i, w));
+			const label = fit(i, w);
+			/* An empty label needs no position: most frames of a big
+			 * subtree stay too narrow for one. */
+			if (label !== '' || F.cur[i] !== '') t.setAttribute('x', (x + 3).toFixed(2));
+			setLabel(i, label);
 		}
 		F.moved[i] = 1;
 	}
