@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# bench/run.sh — `make bench`: wall time and peak RSS of `render` and `diff`
+# on synthetic and real folded inputs, printed as one table beside the
+# targets from issues 2 and 5.
+#
+# Trade-off: medians of a few runs on a warm page cache, so the figures show
+# the program, not the disk; a cold-cache first run can be slower.
+# Invariants:
+#  1. Never fails the build: exit status is 0 even when a target is missed
+#     or the binary fails (the table says MISSED / FAILED instead).
+#  2. Inputs are generated once by bench/gen-folded.c (fixed seeds) into
+#     build/bench/ and reused while build/bench/inputs.stamp matches the
+#     generator's source and parameters.
+#  3. Outputs go to a private temporary directory that is always removed.
+#
+# Environment (all optional):
+#   BENCH_BIN=PATH      binary to measure (default build/uniprof-flame)
+#   BENCH_RUNS=N        runs per small input (default 20; 100k: 5; 1M: 3)
+#   BENCH_QUICK=1       skip the 1M-stack input and its diff
+#   BENCH_PROFILE=1     afterwards, `perf record` one 1M render; top 10 symbols
+set -u
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=${BENCH_BIN:-$TOP/build/uniprof-flame}
+OUT=$TOP/build/bench
+SHARED=${SHARED:-$TOP/../shared}
+CC=${CC:-cc}
+RUNS=${BENCH_RUNS:-20}
+EXAMPLE=$SHARED/flamegraph-ref/inputs/example-perf.folded
+GEN_VERSION=1
+SEED_100K=3 SEED_1M=2 SEED_TREE=7 N_TREE=2000
+
+mkdir -p "$OUT/logs"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/uf-bench.XXXXXX") || exit 0
+trap 'rm -rf "$TMP"' EXIT
+
+note() { echo "bench: $*" >&2; }
+
+# ---- tools ---------------------------------------------------------------
+
+build_tool() { # NAME: build/bench/NAME from bench/NAME.c when out of date
+	local src=$TOP/bench/$1.c bin=$OUT/$1
+	[ "$bin" -nt "$src" ] && return 0
+	$CC -std=gnu11 -O2 -Wall -Wextra -Werror -o "$bin" "$src" -lm
+}
+
+# ---- inputs --------------------------------------------------------------
+
+gen_stamp() {
+	echo "v$GEN_VERSION $(sha256sum "$TOP/bench/gen-folded.c" | cut -c1-16)" \
+		"100k:$SEED_100K 1m:$SEED_1M tree:$N_TREE:$SEED_TREE quick:${BENCH_QUICK:-0}"
+}
+
+gen_inputs() {
+	local stamp f ok=1
+	stamp=$(gen_stamp)
+	for f in flat-100k flat-100k-b tree-2k; do [ -s "$OUT/$f.folded" ] || ok=0; done
+	if [ "${BENCH_QUICK:-0}" != 1 ]; then
+		for f in flat-1m flat-1m-b; do [ -s "$OUT/$f.folded" ] || ok=0; done
+	fi
+	if [ $ok = 1 ] && [ "$(cat "$OUT/inputs.stamp" 2>/dev/null)" = "$stamp" ]; then
+		note "inputs: cached in $OUT ($(du -sh "$OUT" | cut -f1)); delete inputs.stamp to regenerate"
+		return 0
+	fi
+	rm -f "$OUT/inputs.stamp"
+	note "generating inputs into $OUT (once; about 10 s and 800 MB for the 1M pair)"
+	cd "$OUT" || return 1
+	./gen-folded flat 100000 $SEED_100K flat-100k.folded flat-100k-b.folded >&2 || return 1
+	./gen-folded tree $N_TREE $SEED_TREE tree-2k.folded >&2 || return 1
+	if [ "${BENCH_QUICK:-0}" != 1 ]; then
+		./gen-folded flat 1000000 $SEED_1M flat-1m.folded flat-1m-b.folded >&2 || return 1
+	fi
+	cd - >/dev/null || return 1
+	echo "$stamp" >"$OUT/inputs.stamp"
+}
+
+# ---- measuring -----------------------------------------------------------
+
+# measure LABEL RUNS CMD...: runs CMD RUNS times under rusage; sets
+# M_WALL (median s), M_RSS (max peak RSS, MiB), M_STATUS (first non-zero
+# exit status or 0) and M_OUT (size of $TMP/out.svg after the last run).
+measure() {
+	local label=$1 runs=$2 i rep=$TMP/rusage
+	shift 2
+	: >"$TMP/walls"
+	M_RSS=0 M_STATUS=0
+	for ((i = 0; i < runs; i++)); do
+		rm -f "$TMP/out.svg"
+		if ! "$OUT/rusage" "$rep" "$@" >"$OUT/logs/$label.out" 2>"$OUT/logs/$label.err"; then
+			M_STATUS=127
+			break
+		fi
+		local wall rss status
+		read -r wall rss status <"$rep"
+		echo "$wall" >>"$TMP/walls"
+		[ "$rss" -gt "$M_RSS" ] && M_RSS=$rss
+		if [ "$status" != 0 ]; then M_STATUS=$status; break; fi
+	done
+	M_WALL=$(sort -g "$TMP/walls" | awk '{v[NR]=$1} END{if(NR==0)print "nan"; else if(NR%2)print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}')
+	M_RSS=$(awk -v k="$M_RSS" 'BEGIN{printf "%.1f", k/1024}')
+	M_OUT=$(stat -c %s "$TMP/out.svg" 2>/dev/null || echo 0)
+}
+
+human() { awk -v b="$1" 'BEGIN{ if (b < 1e6) printf "%.0f KB", b/1e3; else printf "%.1f MB", b/1e6 }'; }
+
+# verdict WALL MAX_WALL RSS MAX_RSS: "ok", or MISSED with what (empty max = no target)
+verdict() {
+	awk -v w="$1" -v mw="$2" -v r="$3" -v mr="$4" 'BEGIN{
+		m = ""
+		if (mw != "" && w + 0 > mw + 0) m = m " time"
+		if (mr != "" && r + 0 > mr + 0) m = m " rss"
+		if (mw == "" && mr == "") print "-"; else if (m == "") print "ok"; else print "MISSED (" substr(m, 2) ")"
+	}'
+}
+
+# row LABEL INPUT_BYTES RUNS TARGET_TEXT MAX_WALL MAX_RSS CMD...
+row() {
+	local label=$1 bytes=$2 runs=$3 target=$4 mw=$5 mr=$6 v
+	shift 6
+	measure "$label" "$runs" "$@"
+	if [ "$M_STATUS" != 0 ]; then
+		v="FAILED (exit $M_STATUS): $(head -c 120 "$OUT/logs/$label.err" | head -n 1)"
+	else
+		v=$(verdict "$M_WALL" "$mw" "$M_RSS" "$mr")
+	fi
+	printf '%-14s %10s %4s %9.4f %9s %10s  %-26s %s\n' "$label" "$(human "$bytes")" "$runs" \
+		"$M_WALL" "$M_RSS" "$(human "$M_OUT")" "$target" "$v"
+}
+
+size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+warm() { cat "$@" >/dev/null 2>&1; } # page cache, so runs time the program
+
+has_diff() { "$BIN" --help 2>/dev/null | grep -qE '^[[:space:]]+diff[[:space:]]'; }
+
+# ---- main ----------------------------------------------------------------
+
+main() {
+	local r100 r1m ex=$EXAMPLE s
+	if [ ! -x "$BIN" ]; then
+		note "no binary at $BIN; run 'make' first"
+		return 0
+	fi
+	build_tool gen-folded && build_tool rusage || { note "cannot build bench tools"; return 0; }
+	gen_inputs || { note "input generation failed"; return 0; }
+	echo "uniprof-flame bench: $BIN ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?'))," \
+		"$(nproc) cores, $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "wall = median of RUNS runs (fork+exec included), RSS = highest peak RSS of those runs"
+	printf '%-14s %10s %4s %9s %9s %10s  %-26s %s\n' input size runs "wall s" "RSS MiB" "svg" target verdict
+	if [ -s "$ex" ]; then
+		warm "$ex"
+		"$BIN" render "$ex" -o "$TMP/out.svg" >/dev/null 2>&1 # warm-up, not counted
+		row example-perf "$(size_of "$ex")" "$RUNS" "<= 0.004 s" 0.004 "" \
+			"$BIN" render "$ex" -o "$TMP/out.svg"
+	else
+		echo "example-perf   (skipped: $ex not found)"
+	fi
+	s=$OUT/tree-2k.folded
+	warm "$s"
+	row tree-2k "$(size_of "$s")" "$RUNS" "(none)" "" "" "$BIN" render "$s" -o "$TMP/out.svg"
+	s=$OUT/flat-100k.folded
+	warm "$s"
+	row flat-100k "$(size_of "$s")" 5 "<= 0.17 s, <= 160 MiB" 0.17 160 \
+		"$BIN" render "$s" -o "$TMP/out.svg"
+	r100=$M_WALL
+	if [ "${BENCH_QUICK:-0}" != 1 ]; then
+		s=$OUT/flat-1m.folded
+		warm "$s"
+		row flat-1m "$(size_of "$s")" 3 "<= 1.8 s, <= 768 MiB" 1.8 768 \
+			"$BIN" render "$s" -o "$TMP/out.svg"
+		r1m=$M_WALL
+	fi
+	bench_diff "$r100" "${r1m:-}"
+	[ "${BENCH_PROFILE:-0}" = 1 ] && profile_1m
+	return 0
+}
+
+# bench_diff RENDER_100K_WALL RENDER_1M_WALL: diff rows, target = that render time
+bench_diff() {
+	local n a b t sum
+	if ! has_diff; then
+		echo "diff           (skipped: $BIN has no 'diff' command yet)"
+		return 0
+	fi
+	for n in 100k 1m; do
+		[ "$n" = 1m ] && [ "${BENCH_QUICK:-0}" = 1 ] && continue
+		a=$OUT/flat-$n.folded b=$OUT/flat-$n-b.folded
+		t=$1
+		[ "$n" = 1m ] && t=$2
+		sum=$(($(size_of "$a") + $(size_of "$b")))
+		warm "$a" "$b"
+		row "diff-$n" "$sum" "$([ $n = 1m ] && echo 3 || echo 5)" \
+			"$(printf '<= render %s (%.3f s)' "$n" "$t")" "$t" "" \
+			"$BIN" diff "$a" "$b" -o "$TMP/out.svg"
+	done
+}
+
+# profile_1m: where render time goes on the 1M input (perf, if permitted)
+profile_1m() {
+	local s=$OUT/flat-1m.folded data=$TMP/perf.data
+	[ -s "$s" ] || s=$OUT/flat-100k.folded
+	if ! command -v perf >/dev/null; then
+		note "profile: perf not installed"
+		return 0
+	fi
+	echo
+	echo "profile: perf record -g of '$(basename "$BIN") render $(basename "$s")'; top 10 by self time"
+	if ! perf record -q -g -o "$data" "$BIN" render "$s" -o "$TMP/out.svg" >/dev/null 2>"$OUT/logs/perf.err"; then
+		note "profile: perf record failed: $(head -n 1 "$OUT/logs/perf.err")"
+		return 0
+	fi
+	perf report -i "$data" --no-children --sort symbol --stdio -q -g none 2>/dev/null |
+		grep -v '^$' | head -n 10
+}
+
+main
+exit 0
