@@ -9,8 +9,8 @@
 #  1. Never fails the build: exit status is 0 even when a target is missed
 #     or the binary fails (the table says MISSED / FAILED instead).
 #  2. Inputs are generated once by bench/gen-folded.c (fixed seeds) into
-#     build/bench/ and reused while build/bench/inputs.stamp matches the
-#     generator's source and parameters.
+#     build/bench/ and reused while build/bench/<input>.stamp matches the
+#     generator's source and arguments (about 10 s and 800 MB for 1M).
 #  3. Outputs go to a private temporary directory that is always removed.
 #
 # Environment (all optional):
@@ -46,32 +46,29 @@ build_tool() { # NAME: build/bench/NAME from bench/NAME.c when out of date
 
 # ---- inputs --------------------------------------------------------------
 
-gen_stamp() {
-	echo "v$GEN_VERSION $(sha256sum "$TOP/bench/gen-folded.c" | cut -c1-16)" \
-		"100k:$SEED_100K 1m:$SEED_1M tree:$N_TREE:$SEED_TREE quick:${BENCH_QUICK:-0}"
+# gen_group NAME OUTPUT... -- GEN-ARGS...: runs gen-folded unless NAME.stamp
+# matches the generator's source and arguments and every OUTPUT exists.
+gen_group() {
+	local name=$1 stamp f ok=1 outs=()
+	shift
+	while [ "$1" != -- ]; do outs+=("$1"); shift; done
+	shift
+	stamp="v$GEN_VERSION $(sha256sum "$TOP/bench/gen-folded.c" | cut -c1-16) $*"
+	for f in "${outs[@]}"; do [ -s "$OUT/$f" ] || ok=0; done
+	[ $ok = 1 ] && [ "$(cat "$OUT/$name.stamp" 2>/dev/null)" = "$stamp" ] && return 0
+	rm -f "$OUT/$name.stamp"
+	note "generating $name into $OUT (once)"
+	(cd "$OUT" && ./gen-folded "$@" >&2) || return 1
+	echo "$stamp" >"$OUT/$name.stamp"
 }
 
 gen_inputs() {
-	local stamp f ok=1
-	stamp=$(gen_stamp)
-	for f in flat-100k flat-100k-b tree-2k; do [ -s "$OUT/$f.folded" ] || ok=0; done
-	if [ "${BENCH_QUICK:-0}" != 1 ]; then
-		for f in flat-1m flat-1m-b; do [ -s "$OUT/$f.folded" ] || ok=0; done
-	fi
-	if [ $ok = 1 ] && [ "$(cat "$OUT/inputs.stamp" 2>/dev/null)" = "$stamp" ]; then
-		note "inputs: cached in $OUT ($(du -sh "$OUT" | cut -f1)); delete inputs.stamp to regenerate"
-		return 0
-	fi
-	rm -f "$OUT/inputs.stamp"
-	note "generating inputs into $OUT (once; about 10 s and 800 MB for the 1M pair)"
-	cd "$OUT" || return 1
-	./gen-folded flat 100000 $SEED_100K flat-100k.folded flat-100k-b.folded >&2 || return 1
-	./gen-folded tree $N_TREE $SEED_TREE tree-2k.folded >&2 || return 1
-	if [ "${BENCH_QUICK:-0}" != 1 ]; then
-		./gen-folded flat 1000000 $SEED_1M flat-1m.folded flat-1m-b.folded >&2 || return 1
-	fi
-	cd - >/dev/null || return 1
-	echo "$stamp" >"$OUT/inputs.stamp"
+	gen_group tree-2k tree-2k.folded -- tree $N_TREE $SEED_TREE tree-2k.folded || return 1
+	gen_group flat-100k flat-100k.folded flat-100k-b.folded -- \
+		flat 100000 $SEED_100K flat-100k.folded flat-100k-b.folded || return 1
+	[ "${BENCH_QUICK:-0}" = 1 ] && return 0
+	gen_group flat-1m flat-1m.folded flat-1m-b.folded -- \
+		flat 1000000 $SEED_1M flat-1m.folded flat-1m-b.folded
 }
 
 # ---- measuring -----------------------------------------------------------
