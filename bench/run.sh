@@ -73,13 +73,21 @@ gen_inputs() {
 
 # ---- measuring -----------------------------------------------------------
 
-# measure LABEL RUNS CMD...: runs CMD RUNS times under rusage; sets
-# M_WALL (median s), M_RSS (max peak RSS, MiB), M_STATUS (first non-zero
-# exit status or 0) and M_OUT (size of $TMP/out.svg after the last run).
+# median FILE: median of the numbers in FILE, one a line ("nan" if none)
+median() {
+	sort -g "$1" | awk '{v[NR] = $1} END {
+		if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2];
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# measure LABEL RUNS CMD...: runs CMD RUNS times under rusage; sets M_WALL
+# and M_CPU (medians, s), M_RSS (highest peak RSS, MiB), M_STATUS (first
+# non-zero exit status or 0), M_OUT (bytes of $TMP/out.svg after the last run).
 measure() {
-	local label=$1 runs=$2 i rep=$TMP/rusage
+	local label=$1 runs=$2 i rep=$TMP/rusage wall rss status cpu
 	shift 2
 	: >"$TMP/walls"
+	: >"$TMP/cpus"
 	M_RSS=0 M_STATUS=0
 	for ((i = 0; i < runs; i++)); do
 		rm -f "$TMP/out.svg"
@@ -87,13 +95,14 @@ measure() {
 			M_STATUS=127
 			break
 		fi
-		local wall rss status
-		read -r wall rss status <"$rep"
+		read -r wall rss status cpu <"$rep"
 		echo "$wall" >>"$TMP/walls"
+		echo "$cpu" >>"$TMP/cpus"
 		[ "$rss" -gt "$M_RSS" ] && M_RSS=$rss
 		if [ "$status" != 0 ]; then M_STATUS=$status; break; fi
 	done
-	M_WALL=$(sort -g "$TMP/walls" | awk '{v[NR]=$1} END{if(NR==0)print "nan"; else if(NR%2)print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}')
+	M_WALL=$(median "$TMP/walls")
+	M_CPU=$(median "$TMP/cpus")
 	M_RSS=$(awk -v k="$M_RSS" 'BEGIN{printf "%.1f", k/1024}')
 	M_OUT=$(stat -c %s "$TMP/out.svg" 2>/dev/null || echo 0)
 }
@@ -120,13 +129,21 @@ row() {
 	else
 		v=$(verdict "$M_WALL" "$mw" "$M_RSS" "$mr")
 	fi
-	printf '%-14s %10s %4s %9.4f %9s %10s  %-26s %s\n' "$label" "$(human "$bytes")" "$runs" \
-		"$M_WALL" "$M_RSS" "$(human "$M_OUT")" "$target" "$v"
+	printf '%-14s %10s %4s %9.4f %9.4f %9s %10s  %-26s %s\n' "$label" "$(human "$bytes")" \
+		"$runs" "$M_WALL" "$M_CPU" "$M_RSS" "$(human "$M_OUT")" "$target" "$v"
 }
 
 size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
 warm() { cat "$@" >/dev/null 2>&1; } # page cache, so runs time the program
+
+# load_note: warn when other work competes for the CPUs (figures get noisy)
+load_note() {
+	local load
+	read -r load _ </proc/loadavg
+	awk -v l="$load" -v n="$(nproc)" 'BEGIN { if (l + 0 > n / 2)
+		printf "note: load average %s on %d cores: wall times are inflated; cpu s is steadier\n", l, n }'
+}
 
 has_diff() { "$BIN" --help 2>/dev/null | grep -qE '^[[:space:]]+diff[[:space:]]'; }
 
@@ -142,8 +159,10 @@ main() {
 	gen_inputs || { note "input generation failed"; return 0; }
 	echo "uniprof-flame bench: $BIN ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?'))," \
 		"$(nproc) cores, $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "wall = median of RUNS runs (fork+exec included), RSS = highest peak RSS of those runs"
-	printf '%-14s %10s %4s %9s %9s %10s  %-26s %s\n' input size runs "wall s" "RSS MiB" "svg" target verdict
+	echo "wall, cpu (user+sys) = medians of RUNS runs, fork+exec included; RSS = highest peak of those runs"
+	load_note
+	printf '%-14s %10s %4s %9s %9s %9s %10s  %-26s %s\n' input size runs "wall s" "cpu s" \
+		"RSS MiB" output target verdict
 	if [ -s "$ex" ]; then
 		warm "$ex"
 		"$BIN" render "$ex" -o "$TMP/out.svg" >/dev/null 2>&1 # warm-up, not counted
@@ -168,8 +187,31 @@ main() {
 		r1m=$M_WALL
 	fi
 	bench_diff "$r100" "${r1m:-}"
+	fold_phases
 	[ "${BENCH_PROFILE:-0}" = 1 ] && profile_1m
 	return 0
+}
+
+# fold_phases: one run of bench/fold-phases per input, linked against the
+# release objects of fold/ and util/ that `make` just built.
+fold_phases() {
+	local f libs
+	libs=$(pkg-config --libs libxml-2.0 2>/dev/null)
+	# shellcheck disable=SC2086 # word splitting of the object lists is intended
+	if ! $CC -std=gnu11 -O2 -I"$TOP" -I"$TOP/build/gen" -D_GNU_SOURCE -o "$OUT/fold-phases" \
+		"$TOP/bench/fold-phases.c" "$TOP"/build/rel/fold/*.o "$TOP"/build/rel/util/*.o \
+		$libs -lm 2>"$OUT/logs/fold-phases.build"; then
+		note "fold phases skipped: bench/fold-phases.c does not build against fold.h (see $OUT/logs/fold-phases.build)"
+		return 0
+	fi
+	echo
+	echo "fold/ phases (bench/fold-phases, one run each): read = parse + trie, finish = totals + sibling order,"
+	echo "write = sorted folded text (the fold command), embed = the SVG's trie block without budget"
+	for f in "$EXAMPLE" "$OUT/tree-2k.folded" "$OUT/flat-100k.folded" "$OUT/flat-1m.folded"; do
+		[ -s "$f" ] || continue
+		printf '%-14s %s\n' "$(basename "$f" .folded)" \
+			"$("$OUT/fold-phases" "$f" 2>&1 | head -n 1)"
+	done
 }
 
 # bench_diff RENDER_100K_WALL RENDER_1M_WALL: diff rows, target = that render time

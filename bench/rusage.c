@@ -3,9 +3,11 @@
  *
  *   rusage REPORT CMD [ARG...]
  *
- * Writes one line "WALL_SECONDS PEAK_RSS_KIB STATUS" to the file REPORT,
- * where STATUS is the command's exit status, or 128 + signal number.  The
- * command's own stdout and stderr pass through untouched.
+ * Writes one line "WALL_SECONDS PEAK_RSS_KIB STATUS CPU_SECONDS" to the file
+ * REPORT, where STATUS is the command's exit status, or 128 + signal number,
+ * and CPU_SECONDS is user + system time.  The command's own stdout and
+ * stderr pass through untouched.  CPU time is reported beside wall time
+ * because a busy shared machine inflates wall time far more than CPU time.
  *
  * Why not /usr/bin/time: it is not installed everywhere (package `time`) and
  * prints wall time in 10 ms steps, too coarse for a 4 ms target.  Trade-off:
@@ -35,8 +37,19 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Runs argv; fills wall seconds, peak RSS (KiB) and status; -1 on failure. */
-static int measure(char **argv, double *wall, long *rss_kib, int *status)
+struct result {
+	double wall, cpu;	/* seconds */
+	long rss_kib;
+	int status;
+};
+
+static double tv_sec(struct timeval tv)
+{
+	return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* Runs argv and fills *res; returns -1 when it could not run it. */
+static int measure(char **argv, struct result *res)
 {
 	struct rusage ru;
 	int ws;
@@ -52,27 +65,27 @@ static int measure(char **argv, double *wall, long *rss_kib, int *status)
 	while (wait4(pid, &ws, 0, &ru) < 0)
 		if (errno != EINTR)
 			return -1;
-	*wall = now() - t0;
-	*rss_kib = ru.ru_maxrss;
-	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	res->wall = now() - t0;
+	res->cpu = tv_sec(ru.ru_utime) + tv_sec(ru.ru_stime);
+	res->rss_kib = ru.ru_maxrss;
+	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	double wall;
-	long rss;
-	int status;
+	struct result res;
 	if (argc < 3) {
 		fprintf(stderr, "usage: rusage REPORT CMD [ARG...]\n");
 		return 1;
 	}
-	if (measure(argv + 2, &wall, &rss, &status) < 0) {
+	if (measure(argv + 2, &res) < 0) {
 		fprintf(stderr, "rusage: %s: %s\n", argv[2], strerror(errno));
 		return 1;
 	}
 	FILE *f = fopen(argv[1], "w");
-	if (!f || fprintf(f, "%.6f %ld %d\n", wall, rss, status) < 0 || fclose(f) != 0) {
+	if (!f || fprintf(f, "%.6f %ld %d %.6f\n", res.wall, res.rss_kib, res.status, res.cpu) < 0 ||
+	    fclose(f) != 0) {
 		fprintf(stderr, "rusage: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
