@@ -155,7 +155,10 @@ main() {
 		note "no binary at $BIN; run 'make' first"
 		return 0
 	fi
-	build_tool gen-folded && build_tool rusage || { note "cannot build bench tools"; return 0; }
+	if ! build_tool gen-folded || ! build_tool rusage; then
+		note "cannot build bench tools"
+		return 0
+	fi
 	gen_inputs || { note "input generation failed"; return 0; }
 	echo "uniprof-flame bench: $BIN ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?'))," \
 		"$(nproc) cores, $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')"
