@@ -166,6 +166,8 @@ main() {
 	load_note
 	printf '%-14s %10s %4s %9s %9s %9s %10s  %-26s %s\n' input size runs "wall s" "cpu s" \
 		"RSS MiB" output target verdict
+	# the floor under every row: exec, dynamic loading, --help, exit
+	row startup 0 "$RUNS" "(floor: --help)" "" "" "$BIN" --help
 	if [ -s "$ex" ]; then
 		warm "$ex"
 		"$BIN" render "$ex" -o "$TMP/out.svg" >/dev/null 2>&1 # warm-up, not counted
