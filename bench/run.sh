@@ -18,6 +18,8 @@
 #   BENCH_RUNS=N        runs per small input (default 20; 100k: 5; 1M: 3)
 #   BENCH_QUICK=1       skip the 1M-stack input and its diff
 #   BENCH_PROFILE=1     afterwards, `perf record` one 1M render; top 10 symbols
+#   BENCH_PROFILE=callgrind   instead, callgrind on one 100k render: instruction
+#                       counts, which a busy machine does not disturb
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -193,7 +195,10 @@ main() {
 	fi
 	bench_diff "$r100" "${r1m:-}"
 	fold_phases
-	[ "${BENCH_PROFILE:-0}" = 1 ] && profile_1m
+	case ${BENCH_PROFILE:-0} in
+	1 | perf) profile_1m ;;
+	callgrind) profile_callgrind ;;
+	esac
 	return 0
 }
 
@@ -256,6 +261,38 @@ profile_1m() {
 	fi
 	perf report -i "$data" --sort symbol --stdio -q 2>/dev/null | sed "s/ *- *- *\$//" |
 		grep -v '^$' | head -n 10
+}
+
+# cg_tidy: "COUNT (PCT%) FILE:FUNCTION [OBJECT]" -> "COUNT PCT% BASENAME:FUNCTION", once each
+cg_tidy() {
+	awk '$1 ~ /^[0-9,]+$/ {
+		line = $0; sub(/ *\[[^]]*\] *$/, "", line)
+		pct = line; sub(/^[^(]*\( */, "", pct); sub(/\).*$/, "", pct)
+		name = line; sub(/^[^)]*\) +/, "", name); sub(/^.*\//, "", name)
+		sub(/^\.\//, "", name)
+		if (!seen[name]++) printf "%15s %7s  %s\n", $1, pct, name }'
+}
+
+# profile_callgrind: instruction counts of one 100k render, self and inclusive
+profile_callgrind() {
+	local s=$OUT/flat-100k.folded cg=$TMP/callgrind.out
+	if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
+		note "profile: valgrind not installed"
+		return 0
+	fi
+	echo
+	echo "profile: callgrind of '$(basename "$BIN") render $(basename "$s")' (about a minute)"
+	if ! valgrind --tool=callgrind --callgrind-out-file="$cg" "$BIN" render "$s" -o "$TMP/out.svg" \
+		>/dev/null 2>"$OUT/logs/callgrind.err"; then
+		note "profile: callgrind failed: $(tail -n 1 "$OUT/logs/callgrind.err")"
+		return 0
+	fi
+	echo "top 10 functions by own instructions:"
+	callgrind_annotate "$cg" 2>/dev/null | sed -n '/file:function/,$p' | sed -n '3,$p' |
+		cg_tidy | head -n 10
+	echo "top 10 of the program's own functions by inclusive instructions:"
+	callgrind_annotate --inclusive=yes "$cg" 2>/dev/null | grep -F "$TOP/" | grep -v 'Profiled target' |
+		cg_tidy | grep -v -e ':main$' -e 'below main' | head -n 10
 }
 
 main
