@@ -109,7 +109,7 @@ measure() {
 	M_OUT=$(stat -c %s "$TMP/out.svg" 2>/dev/null || echo 0)
 }
 
-human() { awk -v b="$1" 'BEGIN{ if (b < 1e6) printf "%.0f KB", b/1e3; else printf "%.1f MB", b/1e6 }'; }
+human() { awk -v b="$1" 'BEGIN{ if (b == 0) print "-"; else if (b < 1e6) printf "%.0f KB", b/1e3; else printf "%.1f MB", b/1e6 }'; }
 
 # verdict WALL MAX_WALL RSS MAX_RSS: "ok", or MISSED with what (empty max = no target)
 verdict() {
