@@ -333,3 +333,41 @@ static int seq_push(fold_trie *t, uint32_t node, double count, double before)
 	t->seq_len++;
 	return 0;
 }
+
+/* ---- differentials ------------------------------------------------------- */
+
+int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale)
+{
+	if (after->base)
+		return -EINVAL;
+	after->base = calloc(after->nodes_cap, sizeof *after->base);
+	uint32_t *map = malloc((size_t)before->nnodes * sizeof *map);
+	if (!after->base || !map) {
+		free(map);
+		return -ENOMEM;
+	}
+	map[0] = FOLD_ROOT;
+	for (uint32_t i = 1; i < before->nnodes; i++) {
+		size_t len;
+		const char *s = fold_node_name(before, i, &len);
+		uint32_t nm = fold_trie_intern(after, s, len);
+		map[i] = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(after, map[before->parent[i]], nm);
+		if (map[i] == FOLD_NONE) {
+			free(map);
+			return -ENOMEM;
+		}
+	}
+	for (uint32_t i = 0; i < before->nnodes; i++)
+		after->base[map[i]] += before->self[i] * scale;
+	after->max_line_delta = 0;
+	for (uint32_t i = 0; i < after->nnodes; i++) {
+		double d = after->self[i] - after->base[i];
+		if (d < 0)
+			d = -d;
+		if (d > after->max_line_delta)
+			after->max_line_delta = d;
+	}
+	after->finished = 0;
+	free(map);
+	return 0;
+}

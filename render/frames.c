@@ -8,6 +8,7 @@
  * thousands separators, and P computed from that rounded N.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +23,14 @@ static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2);
 static void with_commas(char *out, size_t size, const char *digits);
 static size_t strip_annotation(const char *s, size_t len);
 static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t size);
+static void color_scale(const struct svg *S, double value, char *buf, size_t size);
+static double frame_delta(const struct svg *S, const struct frame *f);
+static void diff_details(struct svg *S, const struct frame *f);
 static void write_attrs(struct svg *S, const char *spec, const char **title, size_t *tlen);
 
-int svg_write_frames(struct svg *S)
+int svg_write_frames(struct svg *S, const char *id, int hidden)
 {
-	fputs("<g id=\"frames\">\n", S->out);
+	fprintf(S->out, "<g id=\"%s\"%s>\n", id, hidden ? " class=\"hide\"" : "");
 	for (size_t i = 0; i < S->L.n; i++) {
 		int rc = write_frame(S, &S->L.f[i]);
 		if (rc)
@@ -98,10 +102,12 @@ static int write_frame(struct svg *S, const struct frame *f)
 		escape_xml_any(out, o->countname, strlen(o->countname));
 		fprintf(out, ", %s%%", pct);
 		if (S->t->base && !root) {
-			double d = o->negate ? -f->delta : f->delta;
+			double d = frame_delta(S, f);
 			fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / (S->timemax * S->factor));
 		}
 		fputs(")", out);
+		if (S->t->base)
+			diff_details(S, f);
 	}
 	char fill[40];
 	frame_color(S, f, fill, sizeof fill);
@@ -152,6 +158,114 @@ static void write_pruned(struct svg *S, const struct frame *f)
 	fprintf(out, "\" fill=\"%s\"/>\n</g>\n", PRUNED_FILL);
 }
 
+/* ---- differentials ------------------------------------------------------ */
+
+/* The change a frame is coloured by, signed so that > 0 means the user's
+ * AFTER grew: the self change (flamegraph.pl) or the change of the total. */
+static double frame_delta(const struct svg *S, const struct frame *f)
+{
+	double d = S->o->delta == RENDER_DELTA_TOTAL
+			   ? S->t->total[f->node] - S->base_total[f->node]
+			   : f->delta;
+	return S->o->negate ? -d : d;
+}
+
+static void share_text(FILE *out, double v, double total)
+{
+	fprintf(out, "%.2f%%", total > 0 ? 100 * v / total : 0);
+}
+
+/* Second tooltip line: before -> after, total and self, with the change. */
+static void diff_details(struct svg *S, const struct frame *f)
+{
+	FILE *out = S->out;
+	const fold_trie *t = S->t;
+	uint32_t n = f->node;
+	double bt = S->base_total[n], at = t->total[n], bs = t->base[n], as = t->self[n];
+	double btot = S->base_total[0], atot = t->total[0];
+	if (S->o->swapped) { /* the trie holds the user's BEFORE as "after" */
+		double x = bt; bt = at; at = x;
+		x = bs; bs = as; as = x;
+		x = btot; btot = atot; atot = x;
+	}
+	char a[64], b[64];
+	fold_format_count(b, sizeof b, bt * S->factor);
+	fold_format_count(a, sizeof a, at * S->factor);
+	fprintf(out, "\nbefore \xe2\x86\x92 after: total %s \xe2\x86\x92 %s (", b, a);
+	share_text(out, bt, btot);
+	fputs(" \xe2\x86\x92 ", out);
+	share_text(out, at, atot);
+	double pts = (atot > 0 ? 100 * at / atot : 0) - (btot > 0 ? 100 * bt / btot : 0);
+	fprintf(out, ", %s%.2f pts)", pts > 0 ? "+" : "", pts);
+	fold_format_count(b, sizeof b, bs * S->factor);
+	fold_format_count(a, sizeof a, as * S->factor);
+	fprintf(out, "; self %s \xe2\x86\x92 %s", b, a);
+	if (bt == 0 && at > 0)
+		fputs(" (new)", out);
+	else if (at == 0 && bt > 0)
+		fputs(" (gone)", out);
+}
+
+struct diff_palette {
+	int grow[3], shrink[3]; /* full-scale colours; zero change is white */
+	const char *added, *gone, *faint;
+};
+
+static const struct diff_palette red_blue = { { 255, 0, 0 }, { 0, 0, 255 },
+					      "rgb(190,110,250)", "rgb(110,190,110)", "rgb(225,225,225)" };
+static const struct diff_palette colour_blind = { { 230, 97, 1 }, { 33, 102, 172 },
+						  "rgb(178,171,210)", "rgb(166,219,160)", "rgb(225,225,225)" };
+
+static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t size)
+{
+	const struct render_opts *o = S->o;
+	const struct diff_palette *p = o->diff_palette && !strcmp(o->diff_palette, "cb") ? &colour_blind
+											 : &red_blue;
+	double at = S->t->total[f->node], bt = S->base_total[f->node];
+	if (o->delta == RENDER_DELTA_TOTAL && f->node != FOLD_ROOT && ((bt == 0 && at > 0) || (at == 0 && bt > 0))) {
+		int added = (bt == 0) != (o->swapped != 0);
+		snprintf(buf, size, "%s", added ? p->added : p->gone);
+		return;
+	}
+	double d = frame_delta(S, f), max = S->maxdelta;
+	if (o->min_delta > 0 && fabs(d) * 100 < o->min_delta * S->t->total[0]) {
+		snprintf(buf, size, "%s", p->faint);
+		return;
+	}
+	if (p == &red_blue) { /* flamegraph.pl's scale, exactly */
+		color_scale(S, o->delta == RENDER_DELTA_TOTAL ? at - bt : f->delta, buf, size);
+		return;
+	}
+	double k = fmin(fabs(d) / max, 1);
+	const int *c = d > 0 ? p->grow : p->shrink;
+	snprintf(buf, size, "rgb(%d,%d,%d)", (int)(255 - (255 - c[0]) * k), (int)(255 - (255 - c[1]) * k),
+		 (int)(255 - (255 - c[2]) * k));
+}
+
+/* The legend: what the colours of a differential mean. */
+void svg_write_legend(struct svg *S)
+{
+	const struct render_opts *o = S->o;
+	const struct diff_palette *p = o->diff_palette && !strcmp(o->diff_palette, "cb") ? &colour_blind
+											 : &red_blue;
+	char grow[32], shrink[32];
+	snprintf(grow, sizeof grow, "rgb(%d,%d,%d)", p->grow[0], p->grow[1], p->grow[2]);
+	snprintf(shrink, sizeof shrink, "rgb(%d,%d,%d)", p->shrink[0], p->shrink[1], p->shrink[2]);
+	const char *items[][2] = { { grow, "grew" }, { shrink, "shrank" }, { p->added, "new" },
+				   { p->gone, "gone" }, { p->faint, "below min-delta" } };
+	size_t n = o->delta == RENDER_DELTA_TOTAL ? (o->min_delta > 0 ? 5 : 4) : 2;
+	double x = 110, y = o->fontsize * 2 + S->top, sz = o->fontsize * 0.8;
+	fputs("<g id=\"legend\">\n", S->out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(S->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+				"stroke=\"rgb(120,120,120)\" stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			x, y - sz, sz, sz, items[i][0], x + sz + 3, y, items[i][1]);
+		x += sz + 12 + o->fontsize * 0.6 * (double)strlen(items[i][1]);
+	}
+	fprintf(S->out, "<text x=\"%.1f\" y=\"%.1f\">(colour: change of %s samples)</text>\n</g>\n", x, y,
+		o->delta == RENDER_DELTA_TOTAL ? "total" : "self");
+}
+
 /* ---- colours ------------------------------------------------------------ */
 
 static void color_scale(const struct svg *S, double value, char *buf, size_t size)
@@ -180,7 +294,7 @@ static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t 
 	} else if (len == 1 && raw[0] == '-') {
 		snprintf(buf, size, "rgb(200,200,200)");
 	} else if (S->t->base) {
-		color_scale(S, f->delta, buf, size);
+		diff_color(S, f, buf, size);
 	} else if (S->o->palette_file) {
 		const char *c = namemap_get(&S->pal, raw, len);
 		if (c && strlen(c) < size && strspn(c, "rgb(),#0123456789abcdefABCDEF") == strlen(c)) {
