@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "util/fmt.h"
 
 static int needs_escape(unsigned char c);
 static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out);
@@ -103,14 +104,18 @@ static void write_node(struct emit *E, uint32_t node)
 				self -= t->total[c];
 		}
 	}
-	char a[96], b[96];
-	fold_format_count(a, sizeof a, self < 0 ? 0 : self);
-	fprintf(E->out, "%u %u %s", t->depth[node], E->num[t->name[node]], a);
+	char line[256];
+	size_t n = uf_fmt_u64(line, t->depth[node]);
+	line[n++] = ' ';
+	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
+	line[n++] = ' ';
+	n += (size_t)fold_format_count(line + n, 96, self < 0 ? 0 : self);
 	if (t->base) {
-		fold_format_count(b, sizeof b, t->base[node]);
-		fprintf(E->out, " %s", b);
+		line[n++] = ' ';
+		n += (size_t)fold_format_count(line + n, 96, t->base[node]);
 	}
-	fputc('\n', E->out);
+	line[n++] = '\n';
+	fwrite(line, 1, n, E->out);
 }
 
 int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
@@ -135,12 +140,15 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	for (uint32_t i = 0; i < E.nused; i++) {
 		size_t len;
 		const unsigned char *s = (const unsigned char *)fold_trie_name(t, E.order[i], &len);
+		size_t run = 0;
 		for (size_t k = 0; k < len; k++) {
-			if (needs_escape(s[k]))
-				fprintf(out, "%%%02X", s[k]);
-			else
-				fputc(s[k], out);
+			if (!needs_escape(s[k]))
+				continue;
+			fwrite(s + run, 1, k - run, out);
+			fprintf(out, "%%%02X", s[k]);
+			run = k + 1;
 		}
+		fwrite(s + run, 1, len - run, out);
 		fputc('\n', out);
 	}
 	if ((rc = walk_preorder(&E, write_node)) != 0)

@@ -69,7 +69,11 @@ typedef struct fold_trie {
 	double *self;            /* drawn count (AFTER in a differential) */
 	double *base;            /* BEFORE count; NULL unless differential */
 	uint32_t nnodes, nodes_cap;
-	uint32_t *slots;         /* open addressing: node id + 1, 0 = empty */
+	struct fold_slot {       /* open addressing: the key beside the id, so a */
+		uint32_t parent; /* lookup touches one cache line, not three */
+		uint32_t name;
+		uint32_t id;     /* node id + 1, 0 = empty */
+	} *slots;
 	uint32_t slots_mask;
 
 	double max_line_delta;   /* largest |after - before| of one input line */
