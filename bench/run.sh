@@ -204,11 +204,24 @@ main() {
 	fi
 	bench_diff "$r100" "${r1m:-}"
 	fold_phases
+	other_benches
 	case ${BENCH_PROFILE:-0} in
 	1 | perf) profile_1m ;;
 	callgrind) profile_callgrind ;;
 	esac
 	return 0
+}
+
+# other_benches: every other bench/*.sh (other areas' figures, e.g. symtab);
+# each prints its own figures and never fails the build.
+other_benches() {
+	local f
+	for f in "$TOP"/bench/*.sh; do
+		if [ ! -f "$f" ] || [ "$f" = "$TOP/bench/run.sh" ]; then continue; fi
+		echo
+		echo "== bench/$(basename "$f") =="
+		bash "$f" || note "bench/$(basename "$f") exited with status $?"
+	done
 }
 
 # fold_phases: one run of bench/fold-phases per input, linked against the
