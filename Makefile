@@ -60,23 +60,31 @@ all: build/uniprof-flame
 deps-build:
 	@scripts/deps.sh build
 
+# V=1 shows the full commands
+Q := $(if $(V),,@)
+
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 build/rel/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/tests/test-%: tests/unit/test-%.c $(ASAN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(ASAN_OBJS) $(LDLIBS) -lcmocka
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(ASAN_OBJS) $(LDLIBS) -lcmocka
 
 build/bin2c: build-aux/bin2c.c
 	@mkdir -p $(dir $@)
