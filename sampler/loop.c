@@ -1,0 +1,212 @@
+/*
+ * sampler/loop.c — the sampling loop (states in sampler.h).
+ *
+ * Deadline k is start + k * period, computed from k every time, so timing
+ * errors never accumulate.  A deadline that has already passed when the
+ * loop reaches it is missed: the round runs at once, and any further
+ * deadlines that passed too are skipped (and counted), so a slow round
+ * never causes a burst of back-to-back stops.  While the target is
+ * stopped the loop only reads registers and memory into a round buffer;
+ * hashing into the stack set happens after resume.
+ *
+ * Invariants:
+ *  1. Every successful stop() is followed by resume() before the loop
+ *     does anything else (returns, records, sleeps).
+ *  2. The round buffer holds nthreads * max_depth addresses.  It is sized
+ *     before stop() for the most threads seen so far; it grows while the
+ *     target is stopped only in the round where the thread count rises.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sampler/sampler.h"
+#include "util/vec.h"
+
+struct round {
+	uint32_t ids[UF_TARGET_MAX_THREADS];
+	size_t nids;
+	uint64_t *pcs;          /* nids * depth addresses */
+	size_t pcs_cap;
+	size_t *lens;           /* frames per thread, 0 = skipped */
+	size_t lens_cap;
+	unsigned depth;
+};
+
+static uint64_t mono_ns(void);
+static void sleep_until(uint64_t ns);
+static int take_round(struct sampler *s, struct uf_target *t, struct round *r, uint64_t t0,
+		      struct uf_err *err);
+static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, struct uf_err *err);
+static int round_grow(struct round *r, size_t nthreads);
+static void hist_add(struct sampler_stats *st, uint64_t ns);
+
+void sampler_opts_init(struct sampler_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->hz = SAMPLER_DEFAULT_HZ;
+	o->max_depth = SAMPLER_DEFAULT_DEPTH;
+}
+
+int sampler_run(struct sampler *s, struct uf_target *t, const struct sampler_opts *o,
+		struct uf_err *err)
+{
+	struct round *r = calloc(1, sizeof *r);
+	if (!r) {
+		uf_err_set(err, UF_EINPUT, "sampler", "out of memory");
+		return -ENOMEM;
+	}
+	r->depth = o->max_depth < 1 ? 1 : o->max_depth > SAMPLER_MAX_DEPTH ? SAMPLER_MAX_DEPTH
+									  : o->max_depth;
+	double hz = o->hz > 0 && o->hz <= 1e6 ? o->hz : SAMPLER_DEFAULT_HZ;
+	uint64_t period = (uint64_t)(1e9 / hz), start = mono_ns(), last_progress = start;
+	uint64_t limit = o->seconds > 0 ? (uint64_t)(o->seconds * 1e9) : UINT64_MAX;
+	int rc = 0;
+	for (uint64_t k = 0;; k++) {
+		uint64_t dl = start + k * period;
+		if (o->stop && *o->stop) {
+			s->stats.interrupted = 1;
+			break;
+		}
+		if (dl - start >= limit)
+			break;
+		if (t->ops->idle && mono_ns() < dl) {
+			rc = t->ops->idle(t, dl, err);
+			if (rc != 0)
+				break;
+			if (o->stop && *o->stop)
+				continue; /* re-check at the top */
+		}
+		uint64_t now = mono_ns();
+		if (now > dl) {
+			uint64_t behind = (now - dl) / period;
+			s->stats.missed += 1 + behind;
+			k += behind;
+		} else {
+			sleep_until(dl);
+			if (o->stop && *o->stop)
+				continue;
+		}
+		rc = take_round(s, t, r, start, err);
+		if (rc != 0)
+			break;
+		now = mono_ns();
+		s->stats.elapsed_ns = now - start;
+		if (o->progress && now - last_progress >= 250000000ull) {
+			last_progress = now;
+			o->progress(o->progress_ctx, &s->stats);
+		}
+	}
+	s->stats.elapsed_ns = mono_ns() - start;
+	if (rc == UF_TARGET_GONE) {
+		s->stats.target_gone = 1;
+		rc = 0;
+	}
+	free(r->pcs);
+	free(r->lens);
+	free(r);
+	return rc;
+}
+
+/* One round: stop, walk every thread into the buffer, resume, record. */
+static int take_round(struct sampler *s, struct uf_target *t, struct round *r, uint64_t t0,
+		      struct uf_err *err)
+{
+	if (round_grow(r, s->stats.max_threads ? s->stats.max_threads : 1) < 0) {
+		uf_err_set(err, UF_EINPUT, "sampler", "out of memory");
+		return -ENOMEM;
+	}
+	uint64_t a = mono_ns();
+	int rc = t->ops->stop(t, err);
+	if (rc != 0)
+		return rc; /* UF_TARGET_GONE or an error; nothing to resume */
+	int wrc = walk_all(s, t, r, err);
+	rc = t->ops->resume(t, err);
+	uint64_t b = mono_ns();
+	hist_add(&s->stats, b - a);
+	s->stats.samples++;
+	if (wrc < 0)
+		return wrc;
+	for (size_t i = 0; i < r->nids; i++) {
+		if (!r->lens[i])
+			continue;
+		if (sampler_record(s, r->ids[i], a - t0, r->pcs + i * r->depth, r->lens[i]) < 0) {
+			uf_err_set(err, UF_EINPUT, "sampler", "out of memory");
+			return -ENOMEM;
+		}
+	}
+	return rc;
+}
+
+/* While stopped: list threads, read each one's registers, walk its stack.
+ * A thread whose registers cannot be read (it just exited) is skipped. */
+static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, struct uf_err *err)
+{
+	int rc = t->ops->threads(t, r->ids, UF_TARGET_MAX_THREADS, &r->nids, err);
+	if (rc != 0) {
+		r->nids = 0;
+		return rc == UF_TARGET_GONE ? 0 : rc;
+	}
+	if (r->nids > UF_TARGET_MAX_THREADS)
+		r->nids = UF_TARGET_MAX_THREADS;
+	if (round_grow(r, r->nids) < 0) {
+		r->nids = 0;
+		uf_err_set(err, UF_EINPUT, "sampler", "out of memory");
+		return -ENOMEM;
+	}
+	if (r->nids > s->stats.max_threads)
+		s->stats.max_threads = (uint32_t)r->nids;
+	for (size_t i = 0; i < r->nids; i++) {
+		struct uf_regs regs;
+		struct uf_err e2 = { 0 };
+		r->lens[i] = 0;
+		if (t->ops->regs(t, r->ids[i], &regs, &e2) != 0) {
+			s->stats.stop_failures++;
+			continue;
+		}
+		rc = sampler_walk(t, r->ids[i], &regs, r->pcs + i * r->depth, r->depth, &r->lens[i],
+				  &s->stats.walk, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int round_grow(struct round *r, size_t nthreads)
+{
+	if (uf_vec_grow(&r->pcs, &r->pcs_cap, nthreads * r->depth, sizeof *r->pcs) < 0 ||
+	    uf_vec_grow(&r->lens, &r->lens_cap, nthreads, sizeof *r->lens) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static void hist_add(struct sampler_stats *st, uint64_t ns)
+{
+	unsigned b;
+	if (ns < SAMPLER_HIST_SUB) {
+		b = (unsigned)ns;
+	} else {
+		unsigned e = 63 - (unsigned)__builtin_clzll(ns);
+		b = (e - 4) * SAMPLER_HIST_SUB + (unsigned)((ns >> (e - 5)) - SAMPLER_HIST_SUB);
+	}
+	st->hist[b]++;
+	st->stop_sum_ns += ns;
+	if (ns > st->stop_max_ns)
+		st->stop_max_ns = ns;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Absolute sleep; returns early (EINTR) when a signal arrives so the loop
+ * can look at the stop flag. */
+static void sleep_until(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
