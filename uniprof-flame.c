@@ -23,6 +23,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "render", cmd_render, "folded stacks (or our SVG) -> flame graph SVG" },
 	{ "fold", cmd_fold, "merge inputs into sorted folded text" },
+	{ "record", cmd_record, "sample a Linux process (-p PID | -- CMD) -> flame graph" },
 };
 
 static int usage(FILE *to)
