@@ -41,6 +41,8 @@ struct render_opts {
 	int hash;                 /* --hash: colour by name hash (flamegraph.pl) */
 	int random;               /* --random colours */
 	const char *palette_file; /* --cp: read and update this palette.map; NULL = off */
+	int reverse;              /* input stacks leaf first (applied by readers: the CLI
+	                             passes it in struct fold_read_opts) */
 	int inverted;             /* icicle */
 	int flamechart;           /* x axis is input order */
 	int negate;               /* swap differential hues */
