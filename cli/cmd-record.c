@@ -81,6 +81,7 @@ static int parse(struct record *r, int argc, char **argv);
 static int parse_num(const char *opt, const char *arg, double lo, double hi, double *out);
 static int help(void);
 static int start(struct record *r, struct uf_err *err);
+static int open_maps(struct record *r, struct uf_err *err);
 static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
 static int write_raw(struct record *r, struct uf_err *err);
@@ -208,7 +209,9 @@ static int help(void)
 	return 0;
 }
 
-/* Validates -x, attaches or spawns, reads the mappings. */
+/* Validates -x, reads the mappings (before attaching to a running
+ * process, so it is not traced while we parse ELF files; after exec for a
+ * spawned one), attaches or spawns. */
 static int start(struct record *r, struct uf_err *err)
 {
 	if (r->exe) {
@@ -216,6 +219,8 @@ static int start(struct record *r, struct uf_err *err)
 		if (!r->exe_tab)
 			return -EINVAL;
 	}
+	if (!r->cmd && open_maps(r, err) < 0)
+		return -EINVAL;
 	int rc = r->cmd ? ptrace_target_spawn(&r->target, r->cmd, err)
 			: ptrace_target_attach(&r->target, r->pid, err);
 	if (rc < 0)
@@ -226,15 +231,27 @@ static int start(struct record *r, struct uf_err *err)
 		snprintf(r->what, sizeof r->what, "'%s' (pid %d)", r->cmd[0], (int)r->pid);
 	else
 		snprintf(r->what, sizeof r->what, "pid %d", (int)r->pid);
-	struct uf_err e2 = { 0 };
-	r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
-	if (!r->maps && e2.cls == UF_EINPUT) {
-		*err = e2;
+	if (r->cmd && open_maps(r, err) < 0) {
 		r->target.ops->detach(&r->target);
 		return -EINVAL;
 	}
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
+	return 0;
+}
+
+/* Symbols for every mapped file.  Only a bad -x is an error here; a
+ * process whose maps cannot be read yet is retried during sampling. */
+static int open_maps(struct record *r, struct uf_err *err)
+{
+	struct uf_err e2 = { 0 };
+	if (r->maps)
+		return 0;
+	r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
+	if (!r->maps && e2.cls == UF_EINPUT) {
+		*err = e2;
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -246,7 +263,7 @@ static void finish_target(struct record *r)
 	if (r->maps)
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
 	else if (!ptrace_target_info(&r->target)->exited)
-		r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
+		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
 }
 
@@ -350,7 +367,7 @@ static void progress(void *ctx, const struct sampler_stats *st)
 		if (r->maps)
 			symtab_procmap_refresh(r->maps, r->pid, &e2);
 		else
-			r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
+			open_maps(r, &e2);
 	}
 	if (r->quiet || !isatty(2))
 		return;

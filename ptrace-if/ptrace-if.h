@@ -30,7 +30,10 @@
 #include "sampler/target.h"
 #include "util/err.h"
 
-#define PTRACE_IF_STOP_BUDGET_NS 100000000ull /* 100 ms */
+/* A thread that is runnable but not running (more threads than CPUs)
+ * stops only when the scheduler runs it; waiting longer than this would
+ * keep every other thread stopped too. */
+#define PTRACE_IF_STOP_BUDGET_NS 20000000ull /* 20 ms */
 
 /* What the caller may want to know after the run (owned by the target). */
 struct ptrace_info {

@@ -228,8 +228,9 @@ static int p_stop(struct uf_target *t, struct uf_err *err)
 			continue;
 		}
 		uint64_t now = mono_ns();
-		if ((tid < 0 && errno == ECHILD) || now >= until || wait_sigchld(until - now) < 0)
+		if ((tid < 0 && errno == ECHILD) || now >= until || wait_sigchld(until - now) < 0) {
 			break;
+		}
 	}
 	return p->live ? 0 : UF_TARGET_GONE;
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# tests/record/t-pie-so.sh — names resolve in a position-independent
+# executable (load bias from /proc/PID/maps) and in a shared library, both
+# when the program is started by us and when we attach to it with -p.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-record.sh"
+need_ptrace pie-so
+
+for app in app-test-1-pie app-test-1-so; do
+	out="$TMP/$app"
+	if ! "$UF" -q -F 999 -T 4 --folded "$out.folded" -- "$EXAMPLES/$app" 5; then
+		fail "$app: recorded" "exit $?"; continue
+	fi
+	check_truth "$app" "$out.folded" "$TRUTH/app-test-1.truth"
+	# attach to a running copy
+	start_bg "$EXAMPLES/$app" 4 || { fail "$app -p: start"; continue; }
+	if "$UF" -q -F 499 -T 1 --folded "$out.p.folded" -p "$BG_PID" &&
+		has_chain "$out.p.folded" "main;app_test_1_round;function_3"; then
+		pass "$app -p: main;app_test_1_round;function_3 resolved"
+	else
+		fail "$app -p: names" "$(head -3 "$out.p.folded" 2>/dev/null | tr '\n' '|')"
+	fi
+	kill "$BG_PID" 2>/dev/null; wait "$BG_PID" 2>/dev/null
+done
+# --addrs: nothing is [unknown]; unresolved frames name their module
+"$UF" -q -F 999 -T 1 --addrs --folded "$TMP/addrs.folded" -- "$EXAMPLES/app-test-1-so" 2
+if ! grep -q '\[unknown\]' "$TMP/addrs.folded" && grep -q 'libc.so.6+0x' "$TMP/addrs.folded"; then
+	pass "--addrs: module+0xoffset instead of [unknown]"
+else
+	fail "--addrs" "$(grep -m1 '\[unknown\]\|libc' "$TMP/addrs.folded")"
+fi
+exit 0

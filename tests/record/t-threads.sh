@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# tests/record/t-threads.sh — every thread is sampled in every round and
+# its samples are attributed to it: uf-worker-N runs only function_N.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-record.sh"
+need_ptrace threads
+
+f="$TMP/threads.folded"
+if ! "$UF" -F 999 -T 2 --per-thread --folded "$f" -- "$EXAMPLES/app-threads" 3 2>"$TMP/err"; then
+	fail "threads: recorded" "$(tail -1 "$TMP/err")"; exit 0
+fi
+grep -q 'up to 4 threads' "$TMP/err" && pass "threads: 4 threads seen" ||
+	fail "threads: 4 threads seen" "$(head -1 "$TMP/err")"
+rounds=$(awk '/^app-threads-/ { s += $NF } END { print s + 0 }' "$f")
+for n in 1 2 3; do
+	own=$(awk -v r="^uf-worker-$n-" -v fn="function_$n" '$0 ~ r { t += $NF; if ($0 ~ ";" fn " ") h += $NF }
+		END { if (t) printf "%d %d", t, 100 * h / t; else print "0 0" }' "$f")
+	other=$(awk -v r="^uf-worker-$n-" -v fn="function_$n" '$0 ~ r && $0 ~ /;function_[123] / && $0 !~ ";" fn " "' "$f" | wc -l)
+	set -- $own
+	if [ "$1" -ge $((rounds * 8 / 10)) ] && [ "$2" -ge 95 ] && [ "$other" -eq 0 ]; then
+		pass "threads: uf-worker-$n: $1 samples, $2% in function_$n, none elsewhere"
+	else
+		fail "threads: uf-worker-$n" "samples $1 of $rounds rounds, $2% in function_$n, $other foreign stacks"
+	fi
+done
+# merged (no --per-thread): the three workers in 1 : 1 : 1
+"$UF" -q -F 999 -T 1 --folded "$TMP/m.folded" -- "$EXAMPLES/app-threads" 2
+for n in 1 2 3; do
+	got=$(share "$TMP/m.folded" "function_$n" self)
+	within "$got" 25 5 && pass "threads merged: function_$n $got% (~25%)" ||
+		fail "threads merged: function_$n" "got $got%, want 25 +-5"
+done
+exit 0
