@@ -195,13 +195,14 @@ static int is_space(char c)
 }
 
 /* Matches \s(\d+(\.\d*)?)$ at the end of s[0..len); *tok_start is the
- * first byte of the count.  Returns 0 on a match. */
+ * first byte of the count.  Only the trailing run of digits and dots is
+ * scanned, so the test stays cheap on long stacks.  Returns 0 on a match. */
 static int parse_count(const char *s, size_t len, size_t *tok_start, double *v)
 {
 	size_t e = len;
-	while (e > 0 && !is_space(s[e - 1]))
+	while (e > 0 && ((s[e - 1] >= '0' && s[e - 1] <= '9') || s[e - 1] == '.'))
 		e--;
-	if (e == 0 || e == len)
+	if (e == 0 || e == len || !is_space(s[e - 1]))
 		return -1;
 	const char *p = s + e, *end = s + len;
 	uint64_t ip = 0;

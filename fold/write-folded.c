@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "util/fmt.h"
 #include "util/vec.h"
 
 struct walk {
@@ -27,6 +28,11 @@ int fold_format_count(char *buf, size_t size, double v)
 {
 	if (!(v >= 0) || v > 1e300)
 		return snprintf(buf, size, "0");
+	if (v == floor(v) && v < 1e15 && size >= 24) {
+		size_t n = uf_fmt_u64(buf, (uint64_t)v);
+		buf[n] = 0;
+		return (int)n;
+	}
 	if (v == floor(v) && v < 1e18)
 		return snprintf(buf, size, "%.0f", v);
 	for (int d = 1; d <= 40; d++) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "render/svg.h"
+#include "util/fmt.h"
 
 #define PRUNED_FILL "rgb(190,190,190)"
 
@@ -35,6 +36,12 @@ int svg_write_frames(struct svg *S)
 	}
 	fputs("</g>\n", S->out);
 	return 0;
+}
+
+static void put_fixed(FILE *out, double v, int decimals)
+{
+	char buf[32];
+	fwrite(buf, 1, uf_fmt_fixed(buf, v, decimals), out);
 }
 
 static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2)
@@ -98,12 +105,21 @@ static int write_frame(struct svg *S, const struct frame *f)
 	}
 	char fill[40];
 	frame_color(S, f, fill, sizeof fill);
+	/* flamegraph.pl's width is the difference of the rounded edges */
 	char a[32], b[32];
-	snprintf(a, sizeof a, "%.1f", x1);
-	snprintf(b, sizeof b, "%.1f", x2);
-	fprintf(out, "</title><rect x=\"%s\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-		     "rx=\"2\" ry=\"2\"/>\n<text x=\"%.2f\" y=\"%.2f\">",
-		a, y1, strtod(b, NULL) - strtod(a, NULL), y2 - y1, fill, x1 + 3, 3 + (y1 + y2) / 2);
+	a[uf_fmt_fixed(a, x1, 1)] = 0;
+	b[uf_fmt_fixed(b, x2, 1)] = 0;
+	fprintf(out, "</title><rect x=\"%s\" y=\"", a);
+	put_fixed(out, y1, 1);
+	fputs("\" width=\"", out);
+	put_fixed(out, strtod(b, NULL) - strtod(a, NULL), 1);
+	fputs("\" height=\"", out);
+	put_fixed(out, y2 - y1, 1);
+	fprintf(out, "\" fill=\"%s\" rx=\"2\" ry=\"2\"/>\n<text x=\"", fill);
+	put_fixed(out, x1 + 3, 2);
+	fputs("\" y=\"", out);
+	put_fixed(out, 3 + (y1 + y2) / 2, 2);
+	fputs("\">", out);
 	int chars = (int)((x2 - x1) / (o->fontsize * o->fontwidth));
 	if (chars >= 3) {
 		if ((size_t)chars >= S->disp.chars) {

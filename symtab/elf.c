@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symtab/internal.h"
@@ -36,13 +37,17 @@ struct secinfo {            /* what a symbol needs from its section */
 	int exec;
 };
 
-static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf_err *err);
+static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_empty,
+			   struct uf_err *err);
+static int check_truncated(Elf *e, const GElf_Ehdr *eh, size_t fsize);
+static void load_fail(struct uf_err *err, const char *label, int rc);
 static int read_sections(Elf *e, struct secinfo **sec, size_t *nsec);
 static int read_segments(struct symtab *st, Elf *e);
 static int collect(struct symtab *st, Elf *e, const struct secinfo *sec, size_t nsec,
 		   Elf64_Word type, size_t *added);
 static int add_sym(struct symtab *st, const GElf_Sym *sym, const char *name,
 		   const struct secinfo *sec, size_t nsec);
+static void read_build_id(struct symtab *st, Elf *e);
 
 /* ---- public ------------------------------------------------------------ */
 
@@ -58,13 +63,15 @@ struct symtab *symtab_elf_load(const char *path, int allow_empty, struct uf_err 
 		symtab_err_errno(err, path, errno);
 		return NULL;
 	}
+	struct stat sb;
+	size_t fsize = fstat(fd, &sb) == 0 ? (size_t)sb.st_size : SIZE_MAX;
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	struct symtab *st = NULL;
 	if (!e || elf_kind(e) != ELF_K_ELF)
 		uf_err_set(err, UF_EINPUT, path, "not an ELF file");
 	else
-		st = load(e, path, allow_empty, err);
+		st = load(e, fsize, path, allow_empty, err);
 	elf_end(e);
 	close(fd);
 	return st;
@@ -86,7 +93,7 @@ struct symtab *symtab_open_elf_mem(const void *buf, size_t len, const char *labe
 	if (!e || elf_kind(e) != ELF_K_ELF)
 		uf_err_set(err, UF_EINPUT, label, "not an ELF file");
 	else
-		st = load(e, label, 0, err);
+		st = load(e, len, label, 0, err);
 	elf_end(e);
 	free(copy);
 	return st;
@@ -94,7 +101,8 @@ struct symtab *symtab_open_elf_mem(const void *buf, size_t len, const char *labe
 
 /* ---- static helpers ---------------------------------------------------- */
 
-static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf_err *err)
+static struct symtab *load(Elf *e, size_t fsize, const char *label, int allow_empty,
+			   struct uf_err *err)
 {
 	GElf_Ehdr eh;
 	struct secinfo *sec = NULL;
@@ -104,13 +112,19 @@ static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf
 	if (rc == 0 && !gelf_getehdr(e, &eh))
 		rc = -EINVAL;
 	if (rc == 0)
+		rc = check_truncated(e, &eh, fsize);
+	if (rc == 0)
 		rc = read_sections(e, &sec, &nsec);
 	if (rc == 0)
 		rc = read_segments(st, e);
 	if (rc == 0)
 		rc = collect(st, e, sec, nsec, SHT_SYMTAB, &added);
-	if (rc == 0 && added == 0)
+	if (rc == 0 && added == 0) {
 		rc = collect(st, e, sec, nsec, SHT_DYNSYM, &added);
+		st->from_dynsym = added > 0;
+	}
+	if (rc == 0)
+		read_build_id(st, e);
 	if (rc == 0)
 		rc = symtab_build_finish(st);
 	if (rc == 0 && st->n == 0 && !allow_empty)
@@ -120,14 +134,45 @@ static struct symtab *load(Elf *e, const char *label, int allow_empty, struct uf
 		st->pie = eh.e_type == ET_DYN;
 		return st;
 	}
+	load_fail(err, label, rc);
+	symtab_free(st);
+	return NULL;
+}
+
+static void load_fail(struct uf_err *err, const char *label, int rc)
+{
+	int e = elf_errno(); /* 0 when our own checks failed, not libelf */
 	if (rc == -EINVAL)
-		uf_err_set(err, UF_EINPUT, label, "corrupt ELF file: %s", elf_errmsg(-1));
+		uf_err_set(err, UF_EINPUT, label, "corrupt ELF file: %s",
+			   e ? elf_errmsg(e) : "inconsistent headers");
+	else if (rc == -EFBIG)
+		uf_err_set(err, UF_EINPUT, label, "truncated ELF file");
 	else
 		uf_err_set(err, UF_EINPUT, label, "%s",
 			   rc == -ENOENT ? "no function symbols" :
 			   rc == -E2BIG ? "too many symbols" : "out of memory");
-	symtab_free(st);
-	return NULL;
+}
+
+/* A file cut short: libelf may then just see fewer sections (and we
+ * would say "no function symbols"); tell the user what happened. */
+static int check_truncated(Elf *e, const GElf_Ehdr *eh, size_t fsize)
+{
+	size_t shnum = eh->e_shnum; /* 0: extended numbering, ask libelf */
+	if (shnum == 0 && elf_getshdrnum(e, &shnum) != 0)
+		shnum = 0;
+	if (eh->e_shoff &&
+	    (eh->e_shoff > fsize || (uint64_t)shnum * eh->e_shentsize > fsize - eh->e_shoff))
+		return -EFBIG;
+	if (eh->e_phoff > fsize || (uint64_t)eh->e_phnum * eh->e_phentsize > fsize - eh->e_phoff)
+		return -EFBIG;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > fsize || sh.sh_size > fsize - sh.sh_offset))
+			return sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM ||
+			       sh.sh_type == SHT_STRTAB ? -EFBIG : 0;
+	}
+	return 0;
 }
 
 static int read_sections(Elf *e, struct secinfo **sec, size_t *nsec)
@@ -204,6 +249,29 @@ static int collect(struct symtab *st, Elf *e, const struct secinfo *sec, size_t 
 	}
 	*added = st->ncand - before;
 	return 0;
+}
+
+/* The GNU build-id note, which names the separate debug file
+ * (.build-id/xx/yyyy.debug); libelf bounds-checks each note. */
+static void read_build_id(struct symtab *st, Elf *e)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL;) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + noff, "GNU", 4) != 0 ||
+			    nh.n_descsz == 0 || nh.n_descsz > sizeof st->build_id)
+				continue;
+			memcpy(st->build_id, (char *)d->d_buf + doff, nh.n_descsz);
+			st->build_id_len = nh.n_descsz;
+			return;
+		}
+	}
 }
 
 /* Assembler-local labels and ARM/AArch64 mapping symbols are not

@@ -50,8 +50,18 @@ struct symtab {
 	uint32_t *len;
 	size_t n;
 
+	/* bucket index over start[] for big tables (NULL when small):
+	 * bidx[b] = number of starts below blo + (b << bshift) */
+	uint32_t *bidx;
+	size_t nb;
+	uint64_t blo;
+	unsigned bshift;
+
 	struct uf_arena arena;  /* every name */
 	int pie;                /* ET_DYN */
+	int from_dynsym;        /* symbols came from .dynsym (no .symtab) */
+	unsigned char build_id[64];
+	size_t build_id_len;    /* 0: no NT_GNU_BUILD_ID note */
 	struct symtab_seg *segs;
 	size_t nsegs;
 

@@ -36,6 +36,8 @@ struct pm_file {
 	struct symtab *st;      /* symbols; NULL when unreadable */
 	struct symtab *phdrs;   /* program headers for the bias (may be st) */
 	int owned_phdrs;        /* phdrs != st and is ours to free */
+	/* st is the file itself, the -x override, or the debug file found
+	 * by build-id (then phdrs is the file itself) */
 };
 
 struct pm_map {
@@ -60,7 +62,9 @@ static int parse_maps(struct symtab_procmap *m, const char *text, size_t len);
 static int add_line(struct symtab_procmap *m, const char *line, size_t len);
 static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len);
 static struct symtab *load_file(const struct symtab_procmap *m, const char *path);
+static struct symtab *load_debug_file(const struct symtab *real);
 static int map_cmp(const void *a, const void *b);
+static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t nprev);
 static char *read_all(const char *path, size_t *len);
 static size_t strip_deleted(const char *s, size_t len);
 
@@ -135,12 +139,30 @@ int symtab_procmap_refresh(struct symtab_procmap *m, pid_t pid, struct uf_err *e
 			   e == ENOENT ? "no such process" : strerror(e));
 		return -e;
 	}
-	m->nmaps = 0; /* files stay cached: only new paths are loaded */
-	int rc = parse_maps(m, text, len);
+	int rc = symtab_procmap_refresh_text(m, text, len, err);
 	free(text);
-	if (rc < 0)
-		uf_err_set(err, UF_ETARGET, what, "out of memory");
 	return rc;
+}
+
+int symtab_procmap_refresh_text(struct symtab_procmap *m, const char *maps, size_t len,
+				struct uf_err *err)
+{
+	/* files stay cached: only new paths are loaded */
+	struct pm_map *prev = m->maps;
+	size_t nprev = m->nmaps, prev_cap = m->maps_cap;
+	m->maps = NULL;
+	m->nmaps = m->maps_cap = 0;
+	int rc = parse_maps(m, maps, len);
+	if (rc == 0)
+		rc = keep_old(m, prev, nprev);
+	if (rc < 0) {
+		free(m->maps);
+		m->maps = prev, m->nmaps = nprev, m->maps_cap = prev_cap;
+		uf_err_set(err, UF_ETARGET, "maps", "out of memory");
+		return rc;
+	}
+	free(prev);
+	return 0;
 }
 
 void symtab_procmap_free(struct symtab_procmap *m)
@@ -269,6 +291,32 @@ static int add_line(struct symtab_procmap *m, const char *line, size_t len)
 	return 0;
 }
 
+/* Refresh: a mapping gone since the last read (dlclose, munmap) is kept
+ * unless something new overlaps it, so samples taken while it was mapped
+ * still resolve. */
+static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t nprev)
+{
+	size_t nnew = m->nmaps;
+	for (size_t i = 0; i < nprev && m->nmaps < SYMTAB_MAX_MAPS; i++) {
+		const struct pm_map *o = &prev[i];
+		size_t lo = 0, hi = nnew; /* new mappings starting before o's end */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (m->maps[mid].start < o->end)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > 0 && m->maps[lo - 1].end > o->start)
+			continue;
+		if (uf_vec_grow(&m->maps, &m->maps_cap, m->nmaps + 1, sizeof *m->maps))
+			return -ENOMEM;
+		m->maps[m->nmaps++] = *o;
+	}
+	qsort(m->maps, m->nmaps, sizeof *m->maps, map_cmp);
+	return 0;
+}
+
 /* Index of the file entry for `path`, loading it on first sight; NO_FILE
  * past SYMTAB_MAX_FILES, NO_FILE - 1 when out of memory. */
 static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len)
@@ -294,9 +342,33 @@ static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len)
 		if (!f->owned_phdrs)
 			symtab_free(real);
 	} else {
-		f->st = f->phdrs = real;
+		struct symtab *dbg = real ? load_debug_file(real) : NULL;
+		f->st = dbg ? dbg : real;
+		f->phdrs = real;
+		f->owned_phdrs = dbg != NULL;
 	}
 	return (uint32_t)m->nfiles++;
+}
+
+/* The separate debug file named by the build-id, when the file itself
+ * has only .dynsym or nothing: DEBUG_DIR/.build-id/xx/yyyy.debug. */
+static struct symtab *load_debug_file(const struct symtab *real)
+{
+	if (!real->build_id_len || !(real->n == 0 || real->from_dynsym))
+		return NULL;
+	const char *root = getenv("UNIPROF_FLAME_DEBUG_DIR");
+	char path[4400], hex[2 * sizeof real->build_id + 1];
+	for (size_t i = 0; i < real->build_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", real->build_id[i]);
+	snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", root && *root ? root : "/usr/lib/debug",
+		 hex, hex + 2);
+	struct uf_err ignored = {0};
+	struct symtab *dbg = symtab_elf_load(path, 0, &ignored);
+	if (dbg && dbg->from_dynsym) { /* not better than what we have */
+		symtab_free(dbg);
+		dbg = NULL;
+	}
+	return dbg;
 }
 
 /* Loads the file through /proc/PID/root (the target's mount namespace),

@@ -5,6 +5,10 @@
  * Trade-off: all work happens once in symtab_build_finish(); lookups are
  * a branch-light binary search over one array of start addresses, with
  * the ends, names and lengths in parallel arrays touched only on a hit.
+ * Tables over BUCKET_MIN symbols also get a bucket index (4 bytes per 4
+ * symbols) that narrows the search to a few entries first: a 1M-symbol
+ * start array does not fit in cache, and a plain binary search there
+ * costs ~20 cache misses per lookup.
  *
  * Invariants (see symtab.h for the public ones):
  *  1. After finish, start[] is strictly increasing and
@@ -20,9 +24,13 @@
 #include "symtab/internal.h"
 #include "util/vec.h"
 
+#define BUCKET_MIN 4096u
+
 static int cand_cmp(const void *a, const void *b);
+static int build_buckets(struct symtab *st);
 static uint64_t cand_end(const struct symtab_cand *c, uint64_t next_start);
 static int pack(struct symtab *st);
+static struct symtab *nm_read(FILE *f, const char *label, struct uf_err *err);
 static int nm_parse_line(struct symtab *st, char *line, size_t len);
 static int nm_hex(const char *s, size_t n, uint64_t *out);
 
@@ -64,6 +72,8 @@ int symtab_build_finish(struct symtab *st)
 	if (st->ncand)
 		qsort(st->cand, st->ncand, sizeof *st->cand, cand_cmp);
 	int rc = pack(st);
+	if (rc == 0 && st->n >= BUCKET_MIN)
+		rc = build_buckets(st);
 	free(st->cand);
 	st->cand = NULL;
 	st->ncand = st->cand_cap = 0;
@@ -78,6 +88,7 @@ void symtab_free(struct symtab *st)
 	free(st->end);
 	free(st->name);
 	free(st->len);
+	free(st->bidx);
 	free(st->segs);
 	free(st->cand);
 	uf_arena_release(&st->arena);
@@ -93,6 +104,18 @@ const char *symtab_lookup(const struct symtab *st, uint64_t addr, uint64_t *offs
 	 * loop has a fixed trip count for a given n */
 	size_t lo = 0, n = st->n;
 	const uint64_t *s = st->start;
+	if (st->bidx) {
+		if (addr < st->blo)
+			return NULL;
+		uint64_t b = (addr - st->blo) >> st->bshift;
+		if (b < st->nb) {
+			lo = st->bidx[b];
+			n = st->bidx[b + 1] - lo;
+		} else {
+			lo = st->bidx[st->nb];
+			n = st->n - lo;
+		}
+	}
 	while (n > 0) {
 		size_t half = n / 2;
 		if (s[lo + half] <= addr) {
@@ -143,6 +166,23 @@ int symtab_is_pie(const struct symtab *st)
 	return st->pie;
 }
 
+int symtab_check(const struct symtab *st)
+{
+	if (st->n == 0)
+		return 4;
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->start[i] >= st->end[i] || (i && st->start[i] < st->end[i - 1]))
+			return 2;
+		if (st->len[i] > SYMTAB_MAX_NAME || st->name[i][st->len[i]] != 0 ||
+		    strlen(st->name[i]) != st->len[i])
+			return 3;
+		if (symtab_lookup(st, st->start[i], NULL, NULL) != st->name[i] ||
+		    symtab_lookup(st, st->end[i] - 1, NULL, NULL) != st->name[i])
+			return 2;
+	}
+	return 0;
+}
+
 int symtab_load_bias(const struct symtab *st, uint64_t map_start, uint64_t map_off,
 		     uint64_t *bias)
 {
@@ -179,30 +219,21 @@ struct symtab *symtab_open_nm(const char *path, struct uf_err *err)
 		symtab_err_errno(err, path, errno);
 		return NULL;
 	}
-	struct symtab *st = symtab_build_new();
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	int rc = st ? 0 : -ENOMEM;
-	while (rc == 0 && (got = getline(&line, &cap, f)) >= 0)
-		if ((size_t)got <= SYMTAB_MAX_NM_LINE)
-			rc = nm_parse_line(st, line, (size_t)got);
-	if (rc == 0 && ferror(f))
-		rc = -EIO;
-	free(line);
+	struct symtab *st = nm_read(f, path, err);
 	fclose(f);
-	if (rc == 0)
-		rc = symtab_build_finish(st);
-	if (rc == 0 && st->n == 0)
-		rc = -ENOENT;
-	if (rc < 0) {
-		uf_err_set(err, UF_EINPUT, path, "%s",
-			   rc == -ENOENT ? "no function symbols" :
-			   rc == -E2BIG ? "too many symbols" :
-			   rc == -EIO ? "read error" : "out of memory");
-		symtab_free(st);
+	return st;
+}
+
+struct symtab *symtab_open_nm_mem(const char *buf, size_t len, const char *label,
+				  struct uf_err *err)
+{
+	FILE *f = len ? fmemopen((void *)buf, len, "r") : NULL;
+	if (!f) {
+		uf_err_set(err, UF_EINPUT, label, len ? "out of memory" : "no function symbols");
 		return NULL;
 	}
+	struct symtab *st = nm_read(f, label, err);
+	fclose(f);
 	return st;
 }
 
@@ -313,6 +344,67 @@ static int pack(struct symtab *st)
 	}
 	st->n = n;
 	return 0;
+}
+
+/* The bucket index: about one bucket per 4 symbols over [start[0],
+ * end[n-1]); bidx has nb + 1 entries so bucket b's candidates are
+ * [bidx[b], bidx[b+1]].  An address past the last bucket searches
+ * [bidx[nb], n). */
+static int build_buckets(struct symtab *st)
+{
+	uint64_t lo = st->start[0], span = st->end[st->n - 1] - lo;
+	unsigned shift = 0;
+	while ((span >> shift) > st->n / 4)
+		shift++;
+	size_t nb = (size_t)(span >> shift) + 1;
+	st->bidx = malloc((nb + 1) * sizeof *st->bidx);
+	if (!st->bidx)
+		return -ENOMEM;
+	size_t i = 0;
+	for (size_t b = 0; b <= nb; b++) {
+		uint64_t edge;
+		if (b > (UINT64_MAX >> shift) || __builtin_add_overflow(lo, (uint64_t)b << shift, &edge))
+			edge = UINT64_MAX;
+		while (i < st->n && st->start[i] < edge)
+			i++;
+		st->bidx[b] = (uint32_t)i;
+	}
+	st->nb = nb;
+	st->blo = lo;
+	st->bshift = shift;
+	return 0;
+}
+
+/* The nm reader over an open stream (borrowed). */
+static struct symtab *nm_read(FILE *f, const char *label, struct uf_err *err)
+{
+	struct symtab *st = symtab_build_new();
+	char *line = malloc(SYMTAB_MAX_NM_LINE + 2);
+	int rc = st && line ? 0 : -ENOMEM, skipping = 0;
+	/* a fixed buffer: an endless line is skipped, never buffered */
+	while (rc == 0 && fgets(line, SYMTAB_MAX_NM_LINE + 2, f)) {
+		size_t got = strlen(line);
+		int whole = got && line[got - 1] == '\n';
+		if (!skipping && (whole || feof(f)) && got <= SYMTAB_MAX_NM_LINE + 1)
+			rc = nm_parse_line(st, line, got);
+		skipping = !whole;
+	}
+	if (rc == 0 && ferror(f))
+		rc = -EIO;
+	free(line);
+	if (rc == 0)
+		rc = symtab_build_finish(st);
+	if (rc == 0 && st->n == 0)
+		rc = -ENOENT;
+	if (rc < 0) {
+		uf_err_set(err, UF_EINPUT, label, "%s",
+			   rc == -ENOENT ? "no function symbols" :
+			   rc == -E2BIG ? "too many symbols" :
+			   rc == -EIO ? "read error" : "out of memory");
+		symtab_free(st);
+		return NULL;
+	}
+	return st;
 }
 
 /* "ADDR TYPE NAME" (nm, nm -n, nm -S without sizes).  Lines that do not

@@ -54,7 +54,8 @@
  *
  * Errors: every open fills *err with class UF_EINPUT and `what` = the path
  * (why: "no such file or directory", "not an ELF file", "no function
- * symbols", "corrupt ELF file: ...", "too many symbols", ...), and
+ * symbols", "truncated ELF file", "corrupt ELF file: <libelf's reason>",
+ * "too many symbols", ...), and
  * returns NULL; out of memory also returns NULL with why "out of memory".
  */
 #ifndef UF_SYMTAB_H
@@ -88,6 +89,9 @@ struct symtab *symtab_open_elf_mem(const void *buf, size_t len, const char *labe
 /* Opens an `nm -n` (or plain `nm`) output file; lines that do not parse
  * are skipped; none at all is "no function symbols". */
 struct symtab *symtab_open_nm(const char *path, struct uf_err *err);
+/* Same from memory (borrowed); `label` names it in errors. */
+struct symtab *symtab_open_nm_mem(const char *buf, size_t len, const char *label,
+				  struct uf_err *err);
 /* ELF when the file starts with the ELF magic, else nm text. */
 struct symtab *symtab_open_auto(const char *path, struct uf_err *err);
 void symtab_free(struct symtab *st);
@@ -111,6 +115,10 @@ const char *symtab_symbol(const struct symtab *st, size_t i, uint64_t *start, ui
 /* 1 when the ELF file is position-independent (ET_DYN), else 0 (ET_EXEC,
  * nm text). */
 int symtab_is_pie(const struct symtab *st);
+
+/* Checks invariants 2-4 above; returns 0 or the number of the broken
+ * one.  For tests and fuzzing: O(n). */
+int symtab_check(const struct symtab *st);
 
 /* Load bias of a mapping: the file is mapped at virtual address
  * `map_start` from file offset `map_off` (both from /proc/PID/maps).  The
@@ -140,7 +148,10 @@ struct symtab_procmap;
  * unknown.  Returns an owned map set (free with symtab_procmap_free).
  * Call it while the process is alive (after attach); symbolizing later
  * does not need the process.  Files are read from /proc/PID/root/PATH
- * first, so a target in another mount namespace works. */
+ * first, so a target in another mount namespace works.  A file with no
+ * .symtab (a stripped distro library) gets its symbols from its separate
+ * debug file when one is installed: $UNIPROF_FLAME_DEBUG_DIR (default
+ * /usr/lib/debug) /.build-id/xx/yyyy.debug, named by its build-id note. */
 struct symtab_procmap *symtab_procmap_open(pid_t pid, const char *exe_override,
 					   struct uf_err *err);
 /* Same from maps text (borrowed) instead of /proc; the main executable is
@@ -151,8 +162,14 @@ struct symtab_procmap *symtab_procmap_open_text(const char *maps, size_t len,
 						const char *exe_override,
 						struct uf_err *err);
 /* Re-reads /proc/PID/maps and adds mappings that appeared since (dlopen);
- * files already loaded are not read again.  Returns 0 or negative errno. */
+ * files already loaded are not read again.  A mapping that disappeared
+ * (dlclose, munmap) is kept unless a new one overlaps it, so samples taken
+ * while it was mapped still resolve.  Returns 0 or a negative errno
+ * (UF_ETARGET: the process is gone; the map set is then unchanged). */
 int symtab_procmap_refresh(struct symtab_procmap *m, pid_t pid, struct uf_err *err);
+/* Same from maps text (borrowed). */
+int symtab_procmap_refresh_text(struct symtab_procmap *m, const char *maps, size_t len,
+				struct uf_err *err);
 void symtab_procmap_free(struct symtab_procmap *m);
 
 /* Resolves a runtime address: finds its mapping, subtracts the bias and
