@@ -17,6 +17,7 @@
  *     error or no sample at all.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -82,6 +83,7 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, dou
 static int help(void);
 static int start(struct record *r, struct uf_err *err);
 static int open_maps(struct record *r, struct uf_err *err);
+static int maps_readable(pid_t pid);
 static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
 static int write_raw(struct record *r, struct uf_err *err);
@@ -245,7 +247,7 @@ static int start(struct record *r, struct uf_err *err)
 static int open_maps(struct record *r, struct uf_err *err)
 {
 	struct uf_err e2 = { 0 };
-	if (r->maps)
+	if (r->maps || !maps_readable(r->pid))
 		return 0;
 	r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
 	if (!r->maps && e2.cls == UF_EINPUT) {
@@ -260,11 +262,25 @@ static int open_maps(struct record *r, struct uf_err *err)
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
-	if (r->maps)
+	if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
 	else if (!ptrace_target_info(&r->target)->exited)
 		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
+}
+
+/* A process that has exited (a zombie) has empty maps; symtab cannot use
+ * them, so they are not worth opening. */
+static int maps_readable(pid_t pid)
+{
+	char path[64], c;
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, &c, 1);
+	close(fd);
+	return n == 1;
 }
 
 static int write_outputs(struct record *r, struct uf_err *err)
@@ -364,7 +380,7 @@ static void progress(void *ctx, const struct sampler_stats *st)
 	if (st->elapsed_ns - r->last_refresh >= 1000000000ull || !r->last_refresh) {
 		struct uf_err e2 = { 0 };
 		r->last_refresh = st->elapsed_ns ? st->elapsed_ns : 1;
-		if (r->maps)
+		if (r->maps && maps_readable(r->pid))
 			symtab_procmap_refresh(r->maps, r->pid, &e2);
 		else
 			open_maps(r, &e2);

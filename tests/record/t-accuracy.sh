@@ -9,16 +9,12 @@
 need_ptrace accuracy
 
 for app in app-test-1 app-test-2; do
-	out="$TMP/$app"
-	if "$UF" -F 999 -T 5 -o "$out.svg" --folded "$out.folded" -- "$EXAMPLES/$app" 6 \
-		2>"$out.err"; then
-		pass "$app: recorded"
-	else
-		fail "$app: recorded" "exit $?: $(tail -1 "$out.err")"; continue
-	fi
+	out="$TMP/$app"; OUT=$out
+	record_truth "$app" "$TRUTH/$app.truth" \
+		"$UF" -F 999 -T 5 -o "$out.svg" --folded "$out.folded" -- "$EXAMPLES/$app" 6 \
+		2>"$out.err" || continue
 	n=$(awk '{ s += $NF } END { print s + 0 }' "$out.folded")
 	if [ "$n" -ge 1000 ]; then pass "$app: $n samples"; else fail "$app: samples" "only $n"; fi
-	check_truth "$app" "$out.folded" "$TRUTH/$app.truth"
 	grep -q 'stopped per sample: median' "$out.err" && pass "$app: summary" ||
 		fail "$app: summary" "no stop-time line on stderr"
 	grep -q '<svg' "$out.svg" && grep -q 'function_' "$out.svg" && pass "$app: svg" ||

@@ -18,7 +18,7 @@ grep -q 'exited with status 0' "$TMP/spawn.err" && pass "spawn: exit status repo
 grep -q function_3 "$TMP/spawn.svg" && pass "spawn: SVG written" || fail "spawn: SVG written"
 
 # a program that exits with a status
-"$UF" -q -F 99 -T 5 --folded "$TMP/false.folded" -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; exit 7'
+"$UF" -q -F 99 -T 10 --folded "$TMP/false.folded" -- sh -c '"$1" 1; exit 7' sh "$EXAMPLES/app-test-1"
 rc=$?
 [ "$rc" -eq 0 ] && [ -s "$TMP/false.folded" ] && pass "spawn: program's own status does not fail the recording" ||
 	fail "spawn: nonzero program" "exit $rc"

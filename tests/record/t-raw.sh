@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib-record.sh"
 need_ptrace raw
 
-"$UF" -q -F 999 -T 1 --raw "$TMP/t.raw" --folded "$TMP/t.folded" -- "$EXAMPLES/app-test-1" 2
+"$UF" -q -F 999 -T 2 --raw "$TMP/t.raw" --folded "$TMP/t.folded" -- "$EXAMPLES/app-test-1" 3
 head -1 "$TMP/t.raw" | grep -q '^#unikernel stack tracer' && pass "raw: header" || fail "raw: header"
 bad=$(awk 'NR > 2 && !/^(0x[0-9a-f]+|1|)$/' "$TMP/t.raw" | head -1)
 [ -z "$bad" ] && pass "raw: only addresses, counts and blank lines" || fail "raw: line format" "$bad"
@@ -26,7 +26,7 @@ e3=$(awk -v a="$f3" '$1 ~ /^[0-9a-f]+$/ && $1 > a { print $1; exit }' "$TMP/syms
 hits=$(awk -v lo="$f3" -v hi="$e3" 'BEGIN { blk = 1 }
 	blk && /^0x/ { a = substr($0, 3); a = sprintf("%016s", a); gsub(/ /, "0", a); if (a >= lo && a < hi) h++ }
 	{ blk = ($0 == "") } END { print h + 0 }' "$TMP/t.raw")
-awk -v h="$hits" -v n="$n" 'BEGIN { exit !(n > 0 && h / n > 0.5 && h / n < 0.7) }' &&
+awk -v h="$hits" -v n="$n" 'BEGIN { exit !(n > 0 && h / n > 0.4 && h / n < 0.8) }' &&
 	pass "raw: $hits of $n leaf PCs inside function_3 per nm -n" ||
 	fail "raw: leaf PCs" "$hits of $n inside function_3 [$f3,$e3)"
 exit 0

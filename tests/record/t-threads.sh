@@ -23,11 +23,12 @@ for n in 1 2 3; do
 		fail "threads: uf-worker-$n" "samples $1 of $rounds rounds, $2% in function_$n, $other foreign stacks"
 	fi
 done
-# merged (no --per-thread): the three workers in 1 : 1 : 1
+# merged (no --per-thread): the three workers in 1 : 1 : 1 (loosely: under
+# load a thread that is not scheduled within the stop budget misses a round)
 "$UF" -q -F 999 -T 1 --folded "$TMP/m.folded" -- "$EXAMPLES/app-threads" 2
 for n in 1 2 3; do
 	got=$(share "$TMP/m.folded" "function_$n" self)
-	within "$got" 25 5 && pass "threads merged: function_$n $got% (~25%)" ||
-		fail "threads merged: function_$n" "got $got%, want 25 +-5"
+	within "$got" 25 10 && pass "threads merged: function_$n $got% (~25%)" ||
+		fail "threads merged: function_$n" "got $got%, want 25 +-10"
 done
 exit 0
