@@ -9,9 +9,9 @@
 
 int main(int argc, char **argv)
 {
-	double secs = uf_seconds(argc, argv), end = uf_now() + secs;
-	do
+	struct uf_run run;
+	uf_run_init(&run, argc, argv);
+	while (uf_run_more(&run))
 		app_test_2_round();
-	while (secs <= 0 || uf_now() < end);
 	return 0;
 }

@@ -14,8 +14,8 @@
 #include "../workloads/workloads.h"
 #include "main-common.h"
 
-static double g_end;
-static double g_secs;
+static int g_argc;
+static char **g_argv;
 
 static void *worker(void *arg)
 {
@@ -23,21 +23,23 @@ static void *worker(void *arg)
 	char name[16];
 	snprintf(name, sizeof name, "uf-worker-%d", n);
 	pthread_setname_np(pthread_self(), name);
-	do {
+	struct uf_run run;
+	uf_run_init(&run, g_argc, g_argv);
+	while (uf_run_more(&run)) {
 		switch (n) {
 		case 1: function_1(); break;
 		case 2: function_2(); break;
 		default: function_3(); break;
 		}
-	} while (g_secs <= 0 || uf_now() < g_end);
+	}
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	pthread_t th[3];
-	g_secs = uf_seconds(argc, argv);
-	g_end = uf_now() + g_secs;
+	g_argc = argc;
+	g_argv = argv;
 	for (long i = 0; i < 3; i++)
 		if (pthread_create(&th[i], NULL, worker, (void *)(i + 1)) != 0)
 			return 1;
