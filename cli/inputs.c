@@ -2,6 +2,7 @@
  * cli/inputs.c — see cli/inputs.h.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,4 +49,60 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 		return -EINVAL;
 	}
 	return 0;
+}
+
+struct reader_job {
+	const char *path;
+	fold_trie *t;
+	struct uf_err err;
+	int rc;
+};
+
+static void *read_job(void *arg)
+{
+	struct reader_job *j = arg;
+	char *paths[] = { (char *)j->path };
+	j->rc = cli_read_inputs(j->t, paths, 1, 0, &j->err);
+	return NULL;
+}
+
+int cli_read_diff(const char *before, const char *after, int normalize, int swap,
+		  fold_trie **out, struct uf_err *err)
+{
+	struct reader_job a = { .path = before, .t = fold_trie_new() };
+	struct reader_job b = { .path = after, .t = fold_trie_new() };
+	int rc = -ENOMEM;
+	*out = NULL;
+	if (!a.t || !b.t) {
+		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		goto out;
+	}
+	pthread_t th;
+	int threaded = strcmp(before, "-") && strcmp(after, "-") &&
+		       pthread_create(&th, NULL, read_job, &a) == 0;
+	if (!threaded)
+		read_job(&a);
+	read_job(&b);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (a.rc || b.rc) {
+		*err = a.rc ? a.err : b.err;
+		rc = a.rc ? a.rc : b.rc;
+		goto out;
+	}
+	fold_trie *drawn = swap ? a.t : b.t, *base = swap ? b.t : a.t;
+	double scale = normalize ? drawn->total[0] / base->total[0] : 1;
+	if ((rc = fold_trie_diff_into(drawn, base, scale)) != 0 || (rc = fold_trie_finish(drawn)) != 0) {
+		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		goto out;
+	}
+	*out = drawn;
+	if (swap)
+		a.t = NULL;
+	else
+		b.t = NULL;
+out:
+	fold_trie_free(a.t);
+	fold_trie_free(b.t);
+	return rc;
 }

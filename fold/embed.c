@@ -24,37 +24,27 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "util/fmt.h"
 
 static int needs_escape(unsigned char c);
 static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out);
 static size_t node_line_bytes(const fold_trie *t, uint32_t i);
 static int dbl_desc(const void *a, const void *b);
 
-int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
+struct emit {
+	const fold_trie *t;
+	FILE *out;
+	double thr;
+	uint32_t *num;      /* name id -> number in the block, UINT32_MAX = unused */
+	uint32_t *order;    /* number -> name id */
+	uint32_t nused;
+	uint32_t kept;
+};
+
+/* Calls visit() on every kept node in pre-order, children in entry order. */
+static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t node))
 {
-	if (!t->finished)
-		return -EINVAL;
-	memset(info, 0, sizeof *info);
-	info->nodes_total = t->nnodes;
-	size_t est = 0;
-	double thr = budget ? threshold_for_budget(t, budget, &est) : 0;
-	uint32_t kept = 0;
-	for (uint32_t i = 0; i < t->nnodes; i++)
-		kept += i == 0 || t->total[i] >= thr;
-	long start = ftell(out);
-	fprintf(out, "uf-trie/1 %u %u %d %d\n", t->nnames, kept, t->base != NULL, kept < t->nnodes);
-	for (uint32_t n = 0; n < t->nnames; n++) {
-		size_t len;
-		const unsigned char *s = (const unsigned char *)fold_trie_name(t, n, &len);
-		for (size_t k = 0; k < len; k++) {
-			if (needs_escape(s[k]))
-				fprintf(out, "%%%02X", s[k]);
-			else
-				fputc(s[k], out);
-		}
-		fputc('\n', out);
-	}
-	/* Pre-order walk: each node once, children in entry order. */
+	const fold_trie *t = E->t;
 	uint32_t *stack = malloc(((size_t)t->maxdepth + 2) * sizeof *stack);
 	uint32_t *next = malloc(((size_t)t->maxdepth + 2) * sizeof *next);
 	if (!stack || !next) {
@@ -63,59 +53,116 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 		return -ENOMEM;
 	}
 	uint32_t sp = 0;
+	visit(E, FOLD_ROOT);
 	stack[sp] = FOLD_ROOT;
 	next[sp++] = t->eoff[0];
-	char a[96], b[96];
-	for (uint32_t node = FOLD_ROOT;;) {
-		/* own count: total minus kept children's totals */
-		double self = t->total[node];
-		uint32_t ne;
-		const uint32_t *e = fold_trie_entries(t, node, &ne);
-		for (uint32_t k = 0; k < ne; k++)
-			if (!(e[k] & FOLD_ENTRY_SELF) || t->eoff[(e[k] & ~FOLD_ENTRY_SELF) + 1] ==
-							       t->eoff[e[k] & ~FOLD_ENTRY_SELF]) {
-				uint32_t c = e[k] & ~FOLD_ENTRY_SELF;
-				if (t->total[c] >= thr)
-					self -= t->total[c];
-			}
-		if (thr == 0)
-			self = t->self[node];
-		fold_format_count(a, sizeof a, self < 0 ? 0 : self);
-		fprintf(out, "%u %u %s", t->depth[node], t->name[node], a);
-		if (t->base) {
-			fold_format_count(b, sizeof b, t->base[node]);
-			fprintf(out, " %s", b);
+	while (sp) {
+		uint32_t top = stack[sp - 1];
+		if (next[sp - 1] == t->eoff[top + 1]) {
+			sp--;
+			continue;
 		}
-		fputc('\n', out);
-		/* advance to the next node in pre-order */
-		node = FOLD_NONE;
-		while (sp && node == FOLD_NONE) {
-			uint32_t top = stack[sp - 1];
-			if (next[sp - 1] == t->eoff[top + 1]) {
-				sp--;
-				continue;
-			}
-			uint32_t en = t->ent[next[sp - 1]++], c = en & ~FOLD_ENTRY_SELF;
-			int has_kids = t->eoff[c + 1] > t->eoff[c];
-			if ((en & FOLD_ENTRY_SELF) && has_kids)
-				continue; /* visited through its subtree entry */
-			if (t->total[c] < thr)
-				continue;
-			node = c;
-		}
-		if (node == FOLD_NONE)
-			break;
-		stack[sp] = node;
-		next[sp++] = t->eoff[node];
+		uint32_t en = t->ent[next[sp - 1]++], c = en & ~FOLD_ENTRY_SELF;
+		if ((en & FOLD_ENTRY_SELF) && t->eoff[c + 1] > t->eoff[c])
+			continue; /* visited through its subtree entry */
+		if (t->total[c] < E->thr)
+			continue;
+		visit(E, c);
+		stack[sp] = c;
+		next[sp++] = t->eoff[c];
 	}
 	free(stack);
 	free(next);
+	return 0;
+}
+
+/* Pass 1: number the names in order of first use, so the block does not
+ * depend on the order names were first seen in the input. */
+static void number_names(struct emit *E, uint32_t node)
+{
+	uint32_t nm = E->t->name[node];
+	if (E->num[nm] == UINT32_MAX) {
+		E->num[nm] = E->nused;
+		E->order[E->nused++] = nm;
+	}
+	E->kept++;
+}
+
+/* Pass 2: "DEPTH NAME SELF [BASE]"; SELF keeps the samples of pruned children. */
+static void write_node(struct emit *E, uint32_t node)
+{
+	const fold_trie *t = E->t;
+	double self = t->self[node];
+	if (E->thr > 0) {
+		self = t->total[node];
+		uint32_t ne;
+		const uint32_t *e = fold_trie_entries(t, node, &ne);
+		for (uint32_t k = 0; k < ne; k++) {
+			uint32_t c = e[k] & ~FOLD_ENTRY_SELF;
+			int has_kids = t->eoff[c + 1] > t->eoff[c];
+			if ((!(e[k] & FOLD_ENTRY_SELF) || !has_kids) && t->total[c] >= E->thr)
+				self -= t->total[c];
+		}
+	}
+	char line[256];
+	size_t n = uf_fmt_u64(line, t->depth[node]);
+	line[n++] = ' ';
+	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
+	line[n++] = ' ';
+	n += (size_t)fold_format_count(line + n, 96, self < 0 ? 0 : self);
+	if (t->base) {
+		line[n++] = ' ';
+		n += (size_t)fold_format_count(line + n, 96, t->base[node]);
+	}
+	line[n++] = '\n';
+	fwrite(line, 1, n, E->out);
+}
+
+int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
+{
+	if (!t->finished)
+		return -EINVAL;
+	memset(info, 0, sizeof *info);
+	info->nodes_total = t->nnodes;
+	size_t est = 0;
+	struct emit E = { .t = t, .out = out };
+	E.thr = budget ? threshold_for_budget(t, budget, &est) : 0;
+	E.num = malloc((size_t)t->nnames * sizeof *E.num);
+	E.order = malloc((size_t)t->nnames * sizeof *E.order);
+	int rc = -ENOMEM;
+	if (!E.num || !E.order)
+		goto out;
+	memset(E.num, 0xff, (size_t)t->nnames * sizeof *E.num);
+	if ((rc = walk_preorder(&E, number_names)) != 0)
+		goto out;
+	long start = ftell(out);
+	fprintf(out, "uf-trie/1 %u %u %d %d\n", E.nused, E.kept, t->base != NULL, E.kept < t->nnodes);
+	for (uint32_t i = 0; i < E.nused; i++) {
+		size_t len;
+		const unsigned char *s = (const unsigned char *)fold_trie_name(t, E.order[i], &len);
+		size_t run = 0;
+		for (size_t k = 0; k < len; k++) {
+			if (!needs_escape(s[k]))
+				continue;
+			fwrite(s + run, 1, k - run, out);
+			fprintf(out, "%%%02X", s[k]);
+			run = k + 1;
+		}
+		fwrite(s + run, 1, len - run, out);
+		fputc('\n', out);
+	}
+	if ((rc = walk_preorder(&E, write_node)) != 0)
+		goto out;
 	fputs("end\n", out);
-	info->nodes_written = kept;
-	info->min_total = thr;
+	info->nodes_written = E.kept;
+	info->min_total = E.thr;
 	long end = ftell(out);
 	info->bytes = start >= 0 && end >= start ? (size_t)(end - start) : est;
-	return ferror(out) ? -EIO : 0;
+	rc = ferror(out) ? -EIO : 0;
+out:
+	free(E.num);
+	free(E.order);
+	return rc;
 }
 
 static int needs_escape(unsigned char c)
@@ -158,8 +205,9 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *by
 		return INFINITY; /* keep only the root */
 	memcpy(tot, t->total, (size_t)t->nnodes * sizeof *tot);
 	qsort(tot, t->nnodes, sizeof *tot, dbl_desc);
-	size_t avg = bytes / t->nnodes + 1;
-	size_t room = budget > names ? (budget - names) / avg : 1;
+	/* a kept node costs its line and, at worst, its name once more */
+	size_t avg = (bytes + names) / t->nnodes + 1;
+	size_t room = budget / avg;
 	if (room < 1)
 		room = 1;
 	if (room > t->nnodes)

@@ -69,7 +69,11 @@ typedef struct fold_trie {
 	double *self;            /* drawn count (AFTER in a differential) */
 	double *base;            /* BEFORE count; NULL unless differential */
 	uint32_t nnodes, nodes_cap;
-	uint32_t *slots;         /* open addressing: node id + 1, 0 = empty */
+	struct fold_slot {       /* open addressing: the key beside the id, so a */
+		uint32_t parent; /* lookup touches one cache line, not three */
+		uint32_t name;
+		uint32_t id;     /* node id + 1, 0 = empty */
+	} *slots;
 	uint32_t slots_mask;
 
 	double max_line_delta;   /* largest |after - before| of one input line */
@@ -134,6 +138,11 @@ static inline const uint32_t *fold_trie_entries(const fold_trie *t, uint32_t nod
 
 /* Adds every path of `src` into `dst` (both borrowed); -ENOMEM on failure. */
 int fold_trie_merge(fold_trie *dst, const fold_trie *src);
+/* Turns `after` into a differential whose BEFORE counts are `before`'s
+ * self counts times `scale` (1, or total(after)/total(before) to compare
+ * shares).  `after` must not be differential yet; `before` is borrowed.
+ * Returns 0 or -ENOMEM. */
+int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale);
 
 /* Checks the invariants above; returns 0 or the number of the broken one. */
 int fold_trie_check(const fold_trie *t);

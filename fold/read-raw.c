@@ -26,7 +26,7 @@
 
 #include "fold/raw.h"
 
-#define CACHE_SIZE 4096u
+#define CACHE_SIZE 65536u
 #define CHUNK (1u << 20)
 
 struct raw_reader {
@@ -278,7 +278,7 @@ static uint32_t frame_addr(struct raw_reader *r, uint64_t addr)
 {
 	int is_ret = r->nframes > 0;
 	uint64_t key = addr << 1 | (uint64_t)is_ret;
-	size_t slot = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (CACHE_SIZE - 1);
+	size_t slot = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 48) & (CACHE_SIZE - 1);
 	if (r->cval[slot] != FOLD_NONE && r->ckey[slot] == key)
 		return r->cval[slot];
 	char hex[24];

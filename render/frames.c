@@ -8,6 +8,7 @@
  * thousands separators, and P computed from that rounded N.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +23,14 @@ static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2);
 static void with_commas(char *out, size_t size, const char *digits);
 static size_t strip_annotation(const char *s, size_t len);
 static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t size);
+static void color_scale(const struct svg *S, double value, char *buf, size_t size);
+static double frame_delta(const struct svg *S, const struct frame *f);
+static void diff_details(struct svg *S, const struct frame *f);
 static void write_attrs(struct svg *S, const char *spec, const char **title, size_t *tlen);
 
-int svg_write_frames(struct svg *S)
+int svg_write_frames(struct svg *S, const char *id, int hidden)
 {
-	fputs("<g id=\"frames\">\n", S->out);
+	fprintf(S->out, "<g id=\"%s\"%s>\n", id, hidden ? " class=\"hide\"" : "");
 	for (size_t i = 0; i < S->L.n; i++) {
 		int rc = write_frame(S, &S->L.f[i]);
 		if (rc)
@@ -61,12 +65,25 @@ static void count_text(const struct svg *S, double samples, char *txt, size_t ts
 		       size_t psize, int whole)
 {
 	char num[64];
-	snprintf(num, sizeof num, "%.0f", samples * S->factor);
-	with_commas(txt, tsize, num);
-	if (whole)
-		snprintf(pct, psize, "100");
+	double v = samples * S->factor;
+	/* nearbyint() rounds half to even like printf's %.0f; below 2^53
+	 * the integer is exact, so this equals flamegraph.pl's sprintf */
+	double r = nearbyint(v);
+	if (r >= 0 && r < 9e15)
+		num[uf_fmt_u64(num, (uint64_t)r)] = 0;
 	else
-		snprintf(pct, psize, "%.2f", 100 * strtod(num, NULL) / (S->timemax * S->factor));
+		snprintf(num, sizeof num, "%.0f", v);
+	with_commas(txt, tsize, num);
+	if (whole) {
+		snprintf(pct, psize, "100");
+	} else {
+		char p[40];
+		size_t n = uf_fmt_fixed(p, 100 * strtod(num, NULL) / (S->timemax * S->factor), 2);
+		if (n >= psize)
+			n = psize - 1;
+		memcpy(pct, p, n);
+		pct[n] = 0;
+	}
 }
 
 static int write_frame(struct svg *S, const struct frame *f)
@@ -94,28 +111,38 @@ static int write_frame(struct svg *S, const struct frame *f)
 		escape_xml_any(out, title, tlen);
 	} else {
 		escape_xml(out, S->disp.buf, S->disp.len);
-		fprintf(out, " (%s ", txt);
-		escape_xml_any(out, o->countname, strlen(o->countname));
-		fprintf(out, ", %s%%", pct);
+		fputs(" (", out);
+		fputs(txt, out);
+		fputc(' ', out);
+		escape_xml(out, S->countname.buf, S->countname.len);
+		fputs(", ", out);
+		fputs(pct, out);
+		fputc('%', out);
 		if (S->t->base && !root) {
-			double d = o->negate ? -f->delta : f->delta;
+			double d = frame_delta(S, f);
 			fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / (S->timemax * S->factor));
 		}
 		fputs(")", out);
+		if (S->t->base)
+			diff_details(S, f);
 	}
 	char fill[40];
 	frame_color(S, f, fill, sizeof fill);
 	/* flamegraph.pl's width is the difference of the rounded edges */
 	char a[32], b[32];
-	a[uf_fmt_fixed(a, x1, 1)] = 0;
-	b[uf_fmt_fixed(b, x2, 1)] = 0;
-	fprintf(out, "</title><rect x=\"%s\" y=\"", a);
+	size_t na = uf_fmt_fixed(a, x1, 1), nb = uf_fmt_fixed(b, x2, 1);
+	a[na] = b[nb] = 0;
+	fputs("</title><rect x=\"", out);
+	fwrite(a, 1, na, out);
+	fputs("\" y=\"", out);
 	put_fixed(out, y1, 1);
 	fputs("\" width=\"", out);
 	put_fixed(out, strtod(b, NULL) - strtod(a, NULL), 1);
 	fputs("\" height=\"", out);
 	put_fixed(out, y2 - y1, 1);
-	fprintf(out, "\" fill=\"%s\" rx=\"2\" ry=\"2\"/>\n<text x=\"", fill);
+	fputs("\" fill=\"", out);
+	fputs(fill, out);
+	fputs("\" rx=\"2\" ry=\"2\"/>\n<text x=\"", out);
 	put_fixed(out, x1 + 3, 2);
 	fputs("\" y=\"", out);
 	put_fixed(out, 3 + (y1 + y2) / 2, 2);
@@ -147,9 +174,127 @@ static void write_pruned(struct svg *S, const struct frame *f)
 	const double *r = S->L.runs + f->runs_off;
 	for (uint32_t i = 0; i < f->runs_n; i++) {
 		double x1 = S->xpad + r[2 * i] * S->wpt, x2 = S->xpad + r[2 * i + 1] * S->wpt;
-		fprintf(out, "M%.1f %.1fh%.1fv%.1fh%.1fz", x1, y1, x2 - x1, y2 - y1, x1 - x2);
+		fputc('M', out);
+		put_fixed(out, x1, 1);
+		fputc(' ', out);
+		put_fixed(out, y1, 1);
+		fputc('h', out);
+		put_fixed(out, x2 - x1, 1);
+		fputc('v', out);
+		put_fixed(out, y2 - y1, 1);
+		fputc('h', out);
+		put_fixed(out, x1 - x2, 1);
+		fputc('z', out);
 	}
 	fprintf(out, "\" fill=\"%s\"/>\n</g>\n", PRUNED_FILL);
+}
+
+/* ---- differentials ------------------------------------------------------ */
+
+/* The change a frame is coloured by, signed so that > 0 means the user's
+ * AFTER grew: the self change (flamegraph.pl) or the change of the total. */
+static double frame_delta(const struct svg *S, const struct frame *f)
+{
+	double d = S->o->delta == RENDER_DELTA_TOTAL
+			   ? S->t->total[f->node] - S->base_total[f->node]
+			   : f->delta;
+	return S->o->negate ? -d : d;
+}
+
+static void share_text(FILE *out, double v, double total)
+{
+	fprintf(out, "%.2f%%", total > 0 ? 100 * v / total : 0);
+}
+
+/* Second tooltip line: before -> after, total and self, with the change. */
+static void diff_details(struct svg *S, const struct frame *f)
+{
+	FILE *out = S->out;
+	const fold_trie *t = S->t;
+	uint32_t n = f->node;
+	double bt = S->base_total[n], at = t->total[n], bs = t->base[n], as = t->self[n];
+	double btot = S->base_total[0], atot = t->total[0];
+	if (S->o->swapped) { /* the trie holds the user's BEFORE as "after" */
+		double x = bt; bt = at; at = x;
+		x = bs; bs = as; as = x;
+		x = btot; btot = atot; atot = x;
+	}
+	char a[64], b[64];
+	fold_format_count(b, sizeof b, bt * S->factor);
+	fold_format_count(a, sizeof a, at * S->factor);
+	fprintf(out, "\nbefore \xe2\x86\x92 after: total %s \xe2\x86\x92 %s (", b, a);
+	share_text(out, bt, btot);
+	fputs(" \xe2\x86\x92 ", out);
+	share_text(out, at, atot);
+	double pts = (atot > 0 ? 100 * at / atot : 0) - (btot > 0 ? 100 * bt / btot : 0);
+	fprintf(out, ", %s%.2f pts)", pts > 0 ? "+" : "", pts);
+	fold_format_count(b, sizeof b, bs * S->factor);
+	fold_format_count(a, sizeof a, as * S->factor);
+	fprintf(out, "; self %s \xe2\x86\x92 %s", b, a);
+	if (bt == 0 && at > 0)
+		fputs(" (new)", out);
+	else if (at == 0 && bt > 0)
+		fputs(" (gone)", out);
+}
+
+struct diff_palette {
+	int grow[3], shrink[3]; /* full-scale colours; zero change is white */
+	const char *added, *gone, *faint;
+};
+
+static const struct diff_palette red_blue = { { 255, 0, 0 }, { 0, 0, 255 },
+					      "rgb(190,110,250)", "rgb(110,190,110)", "rgb(225,225,225)" };
+static const struct diff_palette colour_blind = { { 230, 97, 1 }, { 33, 102, 172 },
+						  "rgb(178,171,210)", "rgb(166,219,160)", "rgb(225,225,225)" };
+
+static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t size)
+{
+	const struct render_opts *o = S->o;
+	const struct diff_palette *p = o->diff_palette && !strcmp(o->diff_palette, "cb") ? &colour_blind
+											 : &red_blue;
+	double at = S->t->total[f->node], bt = S->base_total[f->node];
+	if (o->delta == RENDER_DELTA_TOTAL && f->node != FOLD_ROOT && ((bt == 0 && at > 0) || (at == 0 && bt > 0))) {
+		int added = (bt == 0) != (o->swapped != 0);
+		snprintf(buf, size, "%s", added ? p->added : p->gone);
+		return;
+	}
+	double d = frame_delta(S, f), max = S->maxdelta;
+	if (o->min_delta > 0 && fabs(d) * 100 < o->min_delta * S->t->total[0]) {
+		snprintf(buf, size, "%s", p->faint);
+		return;
+	}
+	if (p == &red_blue) { /* flamegraph.pl's scale, exactly */
+		color_scale(S, o->delta == RENDER_DELTA_TOTAL ? at - bt : f->delta, buf, size);
+		return;
+	}
+	double k = fmin(fabs(d) / max, 1);
+	const int *c = d > 0 ? p->grow : p->shrink;
+	snprintf(buf, size, "rgb(%d,%d,%d)", (int)(255 - (255 - c[0]) * k), (int)(255 - (255 - c[1]) * k),
+		 (int)(255 - (255 - c[2]) * k));
+}
+
+/* The legend: what the colours of a differential mean. */
+void svg_write_legend(struct svg *S)
+{
+	const struct render_opts *o = S->o;
+	const struct diff_palette *p = o->diff_palette && !strcmp(o->diff_palette, "cb") ? &colour_blind
+											 : &red_blue;
+	char grow[32], shrink[32];
+	snprintf(grow, sizeof grow, "rgb(%d,%d,%d)", p->grow[0], p->grow[1], p->grow[2]);
+	snprintf(shrink, sizeof shrink, "rgb(%d,%d,%d)", p->shrink[0], p->shrink[1], p->shrink[2]);
+	const char *items[][2] = { { grow, "grew" }, { shrink, "shrank" }, { p->added, "new" },
+				   { p->gone, "gone" }, { p->faint, "below min-delta" } };
+	size_t n = o->delta == RENDER_DELTA_TOTAL ? (o->min_delta > 0 ? 5 : 4) : 2;
+	double x = 110, y = o->fontsize * 2 + S->top, sz = o->fontsize * 0.8;
+	fputs("<g id=\"legend\">\n", S->out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(S->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+				"stroke=\"rgb(120,120,120)\" stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			x, y - sz, sz, sz, items[i][0], x + sz + 3, y, items[i][1]);
+		x += sz + 12 + o->fontsize * 0.6 * (double)strlen(items[i][1]);
+	}
+	fprintf(S->out, "<text x=\"%.1f\" y=\"%.1f\">(colour: change of %s samples)</text>\n</g>\n", x, y,
+		o->delta == RENDER_DELTA_TOTAL ? "total" : "self");
 }
 
 /* ---- colours ------------------------------------------------------------ */
@@ -180,7 +325,7 @@ static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t 
 	} else if (len == 1 && raw[0] == '-') {
 		snprintf(buf, size, "rgb(200,200,200)");
 	} else if (S->t->base) {
-		color_scale(S, f->delta, buf, size);
+		diff_color(S, f, buf, size);
 	} else if (S->o->palette_file) {
 		const char *c = namemap_get(&S->pal, raw, len);
 		if (c && strlen(c) < size && strspn(c, "rgb(),#0123456789abcdefABCDEF") == strlen(c)) {

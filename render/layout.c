@@ -44,6 +44,8 @@ struct flow {
 	double *scratch;         /* pruned spans of open frames */
 	size_t nscratch, scratch_cap;
 	int diff;
+	const double *count;     /* widths: self, or base for the BEFORE layer */
+	const double *seq_count;
 };
 
 static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, double count, double delta);
@@ -53,10 +55,14 @@ static int walk_trie(struct flow *F, uint32_t *path);
 static int walk_sequence(struct flow *F, uint32_t *path);
 static int frame_seq_cmp(const void *a, const void *b);
 
-int layout_build(const fold_trie *t, int flamechart, double minwidth_time, struct layout *L)
+int layout_build(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
+		 struct layout *L)
 {
 	memset(L, 0, sizeof *L);
-	struct flow F = { .t = t, .L = L, .minwidth = minwidth_time, .diff = t->base != NULL };
+	use_base = use_base && t->base;
+	struct flow F = { .t = t, .L = L, .minwidth = minwidth_time, .diff = t->base != NULL,
+			  .count = use_base ? t->base : t->self,
+			  .seq_count = use_base && t->seq_base ? t->seq_base : t->seq_count };
 	uint32_t *path = malloc(((size_t)t->maxdepth + 2) * sizeof *path);
 	F.open = calloc((size_t)t->maxdepth + 2, sizeof *F.open);
 	int rc = -ENOMEM;
@@ -93,8 +99,8 @@ static int walk_trie(struct flow *F, uint32_t *path)
 		return -ENOMEM;
 	int rc = 0;
 	path[0] = FOLD_ROOT;
-	if (t->self[0] != 0)
-		rc = flow_line(F, path, 0, t->self[0], t->base ? t->self[0] - t->base[0] : 0);
+	if (F->count[0] != 0)
+		rc = flow_line(F, path, 0, F->count[0], t->base ? t->self[0] - t->base[0] : 0);
 	uint32_t d = 0;
 	next[0] = t->eoff[0];
 	while (rc == 0) {
@@ -107,7 +113,7 @@ static int walk_trie(struct flow *F, uint32_t *path)
 		uint32_t e = t->ent[next[d]++], c = e & ~FOLD_ENTRY_SELF;
 		path[d + 1] = c;
 		if (e & FOLD_ENTRY_SELF) {
-			rc = flow_line(F, path, d + 1, t->self[c], t->base ? t->self[c] - t->base[c] : 0);
+			rc = flow_line(F, path, d + 1, F->count[c], t->base ? t->self[c] - t->base[c] : 0);
 		} else {
 			d++;
 			next[d] = t->eoff[c];
@@ -126,7 +132,7 @@ static int walk_sequence(struct flow *F, uint32_t *path)
 		for (uint32_t k = d + 1; k-- > 0; n = t->parent[n])
 			path[k] = n;
 		double delta = t->seq_base ? t->seq_count[i] - t->seq_base[i] : 0;
-		int rc = flow_line(F, path, d, t->seq_count[i], delta);
+		int rc = flow_line(F, path, d, F->seq_count[i], delta);
 		if (rc)
 			return rc;
 	}

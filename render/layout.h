@@ -39,9 +39,11 @@ struct layout {
 };
 
 /* Lays out the finished trie.  Frames narrower than minwidth_time (in
- * samples) are dropped and summarized on their parent.  Returns 0 or
+ * samples) are dropped and summarized on their parent.  With use_base, a
+ * differential is laid out by its BEFORE counts.  Returns 0 or
  * -ENOMEM; release with layout_release(). */
-int layout_build(const fold_trie *t, int flamechart, double minwidth_time, struct layout *L);
+int layout_build(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
+		 struct layout *L);
 void layout_release(struct layout *L);
 
 #endif

@@ -43,7 +43,8 @@ int namemap_add(struct namemap *m, const char *name, size_t len, const char *val
 const char *namemap_get(const struct namemap *m, const char *name, size_t len)
 {
 	struct namemap_entry key = { (char *)name, len, NULL };
-	struct namemap_entry *hit = bsearch(&key, m->e, m->sorted, sizeof *m->e, entry_cmp);
+	struct namemap_entry *hit =
+		m->sorted ? bsearch(&key, m->e, m->sorted, sizeof *m->e, entry_cmp) : NULL;
 	if (hit)
 		return hit->value;
 	for (size_t i = m->sorted; i < m->n; i++)

@@ -63,7 +63,18 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	int rc = svg_setup(&S, err);
 	if (rc == 0) {
 		svg_header(&S);
-		rc = svg_write_frames(&S);
+		rc = svg_write_frames(&S, "frames", 0);
+	}
+	if (rc == 0 && S.Lb.f) { /* the BEFORE layer, drawn to its own total */
+		struct layout keep = S.L;
+		double tm = S.timemax, wpt = S.wpt;
+		S.L = S.Lb;
+		S.timemax = S.timemax_b;
+		S.wpt = S.wpt_b;
+		rc = svg_write_frames(&S, "frames-before", 1);
+		S.L = keep;
+		S.timemax = tm;
+		S.wpt = wpt;
 	}
 	if (rc == 0)
 		rc = svg_embed(&S);
@@ -103,6 +114,8 @@ static void choose_background(struct svg *S)
 		}
 }
 
+static int setup_diff(struct svg *S);
+
 static int svg_setup(struct svg *S, struct uf_err *err)
 {
 	const struct render_opts *o = S->o;
@@ -126,17 +139,24 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	S->wpt = (o->width - 2 * S->xpad) / S->timemax;
 	S->factor = o->factor;
 	double minw = o->minwidth_pct ? S->timemax * o->minwidth / 100 : o->minwidth / S->wpt;
-	int rc = layout_build(t, o->flamechart, minw, &S->L);
+	S->maxdelta = t->max_line_delta > 1 ? t->max_line_delta : 1;
+	int rc = layout_build(t, o->flamechart, minw, 0, &S->L);
+	if (rc == 0 && t->base)
+		rc = setup_diff(S);
 	if (rc)
 		return rc;
-	uint32_t rows = S->L.depthmax + 1;
-	S->extra_rows = S->L.pruned_depthmax > S->L.depthmax ? S->L.pruned_depthmax - S->L.depthmax : 0;
+	uint32_t depthmax = S->L.depthmax, pdepth = S->L.pruned_depthmax;
+	if (S->Lb.f) {
+		depthmax = depthmax > S->Lb.depthmax ? depthmax : S->Lb.depthmax;
+		pdepth = pdepth > S->Lb.pruned_depthmax ? pdepth : S->Lb.pruned_depthmax;
+	}
+	uint32_t rows = depthmax + 1;
+	S->extra_rows = pdepth > depthmax ? pdepth - depthmax : 0;
 	S->imageheight = rows * o->frameheight + S->ypad1 + S->ypad2 + S->ypad3;
 	S->top = o->inverted ? 0 : -(double)S->extra_rows * o->frameheight;
 	S->height = S->imageheight + S->extra_rows * o->frameheight;
 	if (o->inverted)
 		S->imageheight += S->extra_rows * o->frameheight;
-	S->maxdelta = t->max_line_delta > 1 ? t->max_line_delta : 1;
 	S->mode = o->random ? PALETTE_RANDOM : o->hash ? PALETTE_HASH : PALETTE_NAME;
 	if (o->random)
 		palette_rng_seed(&S->rng, (uint32_t)(uintptr_t)S ^ (uint32_t)clock());
@@ -146,15 +166,43 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	if (o->nameattr_file && (rc = namemap_load(&S->attrs, o->nameattr_file, "\t", 0, err)))
 		return rc;
 	S->rep->total = S->timemax;
-	return 0;
+	return escape_display(&S->countname, o->countname, strlen(o->countname));
+}
+
+/* BEFORE totals per subtree, the colour scale, and the BEFORE layer. */
+static int setup_diff(struct svg *S)
+{
+	const fold_trie *t = S->t;
+	const struct render_opts *o = S->o;
+	S->base_total = malloc((size_t)t->nnodes * sizeof *S->base_total);
+	if (!S->base_total)
+		return -ENOMEM;
+	memcpy(S->base_total, t->base, (size_t)t->nnodes * sizeof *S->base_total);
+	for (uint32_t i = t->nnodes - 1; i > 0; i--)
+		S->base_total[t->parent[i]] += S->base_total[i];
+	if (o->delta == RENDER_DELTA_TOTAL) {
+		double m = 0;
+		for (uint32_t i = 1; i < t->nnodes; i++)
+			m = fmax(m, fabs(t->total[i] - S->base_total[i]));
+		S->maxdelta = m > 0 ? m : 1;
+	}
+	if (!o->before_layer || !(S->base_total[0] > 0))
+		return 0;
+	S->timemax_b = S->base_total[0];
+	S->wpt_b = (o->width - 2 * S->xpad) / S->timemax_b;
+	double minw = o->minwidth_pct ? S->timemax_b * o->minwidth / 100 : o->minwidth / S->wpt_b;
+	return layout_build(t, o->flamechart, minw, 1, &S->Lb);
 }
 
 static void svg_release(struct svg *S)
 {
 	layout_release(&S->L);
+	layout_release(&S->Lb);
+	free(S->base_total);
 	namemap_release(&S->pal);
 	namemap_release(&S->attrs);
 	free(S->disp.buf);
+	free(S->countname.buf);
 }
 
 /* ---- header ------------------------------------------------------------- */
@@ -235,6 +283,11 @@ static void svg_header(struct svg *S)
 	text_el(S, "matched", W - S->xpad - 100, bottom, "", " ");
 	if (S->rep->total_ignored)
 		fprintf(out, "<!-- --total was below the real total and was ignored -->\n");
+	if (S->t->base)
+		svg_write_legend(S);
+	if (S->Lb.f)
+		text_el(S, "showbefore", W - S->xpad - 190, fs * 2 + top, "",
+			o->swapped ? "Show after" : "Show before");
 }
 
 /* ---- footer ------------------------------------------------------------- */

@@ -34,9 +34,17 @@ struct svg {
 	struct namemap pal;   /* --cp */
 	struct namemap attrs; /* --nameattr */
 	struct display disp;  /* scratch */
+	struct display countname; /* --countname, displayable */
+	/* differentials */
+	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
+	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */
+	double timemax_b, wpt_b;
 };
 
-/* Writes <g id="frames"> and its content.  Returns 0 or -ENOMEM. */
-int svg_write_frames(struct svg *S);
+/* Writes <g id="ID"> (hidden: class "hide") with the frames of S->L.
+ * Returns 0 or -ENOMEM. */
+int svg_write_frames(struct svg *S, const char *id, int hidden);
+/* The legend of a differential's colours, in the header row. */
+void svg_write_legend(struct svg *S);
 
 #endif

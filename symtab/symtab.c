@@ -407,30 +407,31 @@ static struct symtab *nm_read(FILE *f, const char *label, struct uf_err *err)
 	return st;
 }
 
-/* "ADDR TYPE NAME" (nm, nm -n, nm -S without sizes).  Lines that do not
- * parse are skipped, not errors: nm prints headers ("file.o:") and
- * undefined symbols with blank addresses. */
+/* "ADDR TYPE NAME" (nm, nm -n) or "ADDR SIZE TYPE NAME" (nm -S).  Lines
+ * that do not parse are skipped, not errors: nm prints headers
+ * ("file.o:") and undefined symbols with blank addresses. */
 static int nm_parse_line(struct symtab *st, char *line, size_t len)
 {
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		line[--len] = 0;
-	char *sp1 = memchr(line, ' ', len);
-	if (!sp1 || sp1 - line > 16 || (size_t)(sp1 - line) + 3 > len || sp1[2] != ' ')
+	uint64_t addr, size = 0;
+	const char *p = memchr(line, ' ', len);
+	if (!p || nm_hex(line, (size_t)(p - line), &addr))
 		return 0;
-	uint64_t addr;
-	if (nm_hex(line, (size_t)(sp1 - line), &addr))
+	const char *q = memchr(p + 1, ' ', len - (size_t)(p + 1 - line));
+	if (q && q - p > 2 && nm_hex(p + 1, (size_t)(q - p - 1), &size) == 0)
+		p = q; /* nm -S: a size column */
+	if ((size_t)(p - line) + 3 > len || p[2] != ' ' || p[1] == 0)
 		return 0;
-	char type = sp1[1];
-	const char *name = sp1 + 3;
+	char type = p[1];
+	const char *name = p + 3;
 	size_t nlen = len - (size_t)(name - line);
-	if (nlen == 0)
-		return 0;
-	int func = strchr("tTwWi", type) != NULL;
-	if (type == 'U' || type == 'u' || type == 'v' || type == 'V' || type == 'N')
+	if (nlen == 0 || strchr("UuvVN", type))
 		return 0; /* undefined or debug: no address meaning */
+	int func = strchr("tTwWi", type) != NULL;
 	int bind = (type == 'w' || type == 'W') ? SYMB_WEAK :
 		   (type >= 'A' && type <= 'Z') ? SYMB_GLOBAL : SYMB_LOCAL;
-	return symtab_build_add(st, addr, 0, UINT64_MAX, name, nlen, bind,
+	return symtab_build_add(st, addr, size, UINT64_MAX, name, nlen, bind,
 				func ? SYMK_FUNC : SYMK_END);
 }
 

@@ -6,7 +6,9 @@
  *
  * A symtab is a flat array of function symbols sorted by address, each
  * with a half-open range [start, end), plus one arena holding every name.
- * A lookup is one binary search.  The main trade-off: a table is built
+ * A lookup is one binary search (tables over 4096 symbols first narrow it
+ * with a bucket index, so a 1M-symbol table costs a few cache misses, not
+ * twenty).  The main trade-off: a table is built
  * once, up front (O(n log n)), and is read-only afterwards, so lookups are
  * fast, allocation-free and safe from several threads at once.
  *
@@ -14,13 +16,15 @@
  *   ELF: STT_FUNC and STT_GNU_IFUNC, LOCAL ones included (a Unikraft .dbg
  *   has only local symbols), and STT_NOTYPE symbols with a name in an
  *   executable (SHF_EXECINSTR) section (hand-written assembly).  From
- *   .symtab, or from .dynsym when there is no .symtab.  Undefined,
+ *   .symtab, or from .dynsym when .symtab is absent or has no function
+ *   symbols (a stripped library).  Undefined,
  *   absolute and empty-named symbols are skipped, as are the assembler's
  *   local labels (".L...") and ARM mapping symbols ("$x", "$d", ...).
- *   nm text: lines "ADDR TYPE NAME"; types t T w W (and i for ifunc) are
- *   functions; the other lines only end the previous function.
+ *   nm text: lines "ADDR TYPE NAME" (nm -n) or "ADDR SIZE TYPE NAME"
+ *   (nm -S); types t T w W (and i for ifunc) are functions; the other
+ *   lines only end the previous function.
  *
- * Sizes: a symbol with st_size 0 (and every nm symbol) extends to the next
+ * Sizes: a symbol with st_size 0 (and an nm symbol without a size) extends to the next
  * symbol's start, capped by the end of its section (ELF) and by
  * SYMTAB_MAX_GUESS bytes (the last nm symbol, a gap before padding).
  *
@@ -30,9 +34,10 @@
  * "__getpid"), (4) larger size, (5) shorter name, (6) byte order of the
  * name — so the choice never depends on symbol table order.
  *
- * Overlaps (a sized symbol nested in or overlapping another): the range of
- * the earlier one is cut at the later one's start, so every address maps
- * to at most one symbol and the innermost-starting one wins.
+ * Overlaps: an untyped label inside a sized function is dropped (it is a
+ * jump target, not a function); a typed function nested in or
+ * overlapping another cuts the earlier one at its start, so every address
+ * maps to at most one symbol.
  *
  * Return addresses: the address a frame returns to may lie just past its
  * function's end (a call as the last instruction, e.g. to a noreturn
@@ -55,8 +60,7 @@
  * Errors: every open fills *err with class UF_EINPUT and `what` = the path
  * (why: "no such file or directory", "not an ELF file", "no function
  * symbols", "truncated ELF file", "corrupt ELF file: <libelf's reason>",
- * "too many symbols", ...), and
- * returns NULL; out of memory also returns NULL with why "out of memory".
+ * "too many symbols", "out of memory") and returns NULL.
  */
 #ifndef UF_SYMTAB_H
 #define UF_SYMTAB_H

@@ -73,3 +73,17 @@ expect_err fold_symbols_truncated_elf "truncated ELF file" "$UF" fold --symbols 
 printf '#only a header\n\n' >"$TMP/empty.raw"
 expect_err fold_symbols_empty_trace "no valid stacks" "$UF" fold --symbols "$TMP/prog" "$TMP/empty.raw"
 expect_err fold_symbols_missing_trace "cannot open: no such file or directory" "$UF" fold --symbols "$TMP/prog" "$TMP/nope.raw"
+
+# golden: a hand-made trace in uniprof's layout (two vCPUs per round, a
+# cut walk, an address outside every symbol, pre-symbolized frames, an
+# empty stack) with an nm table; UF_BLESS=1 rewrites the expected file
+data="$UF_TOP/tests/data/symtab"
+"$UF" fold --symbols "$data/app.nm" "$data/uniprof.raw" >"$TMP/golden.out" 2>/dev/null
+if [ "${UF_BLESS:-}" = 1 ]; then cp "$TMP/golden.out" "$data/expected/uniprof.folded"; fi
+if cmp -s "$TMP/golden.out" "$data/expected/uniprof.folded"; then pass fold_symbols_golden
+else fail fold_symbols_golden "$(diff "$data/expected/uniprof.folded" "$TMP/golden.out" | head -4 | tr '\n' ' ')"; fi
+# stacks in reverse order (blank-line separated blocks): identical bytes
+awk 'BEGIN { RS = ""; ORS = "\n\n" } { b[NR] = $0 } END { for (i = NR; i >= 1; i--) print b[i] }' \
+	"$data/uniprof.raw" >"$TMP/reversed.raw"
+"$UF" fold --symbols "$data/app.nm" "$TMP/reversed.raw" 2>/dev/null | cmp -s - "$TMP/golden.out" \
+	&& pass fold_symbols_order_independent || fail fold_symbols_order_independent "output depends on stack order"

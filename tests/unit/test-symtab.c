@@ -262,6 +262,24 @@ static void symtab_untyped_labels(void **state)
 	symtab_free(st);
 }
 
+/* Bias math on the PIE fixture: its first PT_LOAD is at offset 0 and
+ * vaddr 0, so a mapping of offset 0 at B has bias B; offsets past every
+ * segment have none.  ET_EXEC mapped where linked has bias 0. */
+static void symtab_load_bias_math(void **state)
+{
+	NEED_CC();
+	struct symtab *st = open_fx("fx");
+	uint64_t bias = 0;
+	assert_int_equal(symtab_load_bias(st, 0x555555554000ull, 0, &bias), 0);
+	assert_int_equal(bias, 0x555555554000ull);
+	assert_int_equal(symtab_load_bias(st, 0x555555554000ull, 1ull << 40, &bias), -ENOENT);
+	symtab_free(st);
+	st = open_fx("fx-nopie");
+	assert_int_equal(symtab_load_bias(st, 0x400000, 0, &bias), 0);
+	assert_int_equal(bias, 0);
+	symtab_free(st);
+}
+
 static void symtab_unknown_address(void **state)
 {
 	NEED_CC();
@@ -423,14 +441,39 @@ static void symtab_nm_long_line_skipped(void **state)
 	fputs("0000000000001000 T ", f);
 	for (unsigned i = 0; i < 3 * SYMTAB_MAX_NM_LINE; i++)
 		fputc('a', f);
-	fputs("\n0000000000002000 T after_long\n", f);
+	fputs("\n0000000000002000 T after_long\n0000000000003000 T ", f);
+	for (unsigned i = 0; i < SYMTAB_MAX_NAME + 100; i++) /* fits a line, not a name */
+		fputc('n', f);
+	fputs("\n", f);
 	fclose(f);
 	struct uf_err err = {0};
 	struct symtab *st = symtab_open_nm(p, &err);
 	assert_non_null(st);
-	assert_int_equal(symtab_count(st), 1);
+	assert_int_equal(symtab_count(st), 2);
 	assert_null(symtab_lookup(st, 0x1000, NULL, NULL));
 	assert_string_equal(symtab_lookup(st, 0x2000, NULL, NULL), "after_long");
+	size_t len = 0;
+	const char *cut = symtab_lookup(st, 0x3000, NULL, &len);
+	assert_int_equal(len, SYMTAB_MAX_NAME);
+	assert_int_equal(strlen(cut), SYMTAB_MAX_NAME);
+	assert_int_equal(symtab_check(st), 0);
+	symtab_free(st);
+}
+
+/* nm -S output (a size column) is read too, and sizes are then used. */
+static void symtab_nm_with_sizes(void **state)
+{
+	char p[128];
+	write_file("sized.nm",
+		   "0000000000001000 0000000000000010 T alpha\n"
+		   "0000000000001040 t beta\n", p, sizeof p);
+	struct uf_err err = {0};
+	struct symtab *st = symtab_open_nm(p, &err);
+	assert_non_null(st);
+	assert_string_equal(symtab_lookup(st, 0x100f, NULL, NULL), "alpha");
+	assert_null(symtab_lookup(st, 0x1010, NULL, NULL)); /* past its size */
+	assert_string_equal(symtab_lookup(st, 0x1041, NULL, NULL), "beta");
+	assert_int_equal(symtab_check(st), 0);
 	symtab_free(st);
 }
 
@@ -909,12 +952,14 @@ int main(void)
 		cmocka_unit_test(symtab_local_only_symbols),
 		cmocka_unit_test(symtab_retaddr_at_function_end),
 		cmocka_unit_test(symtab_untyped_labels),
+		cmocka_unit_test(symtab_load_bias_math),
 		cmocka_unit_test(symtab_unknown_address),
 		cmocka_unit_test(symtab_table_is_sorted_and_disjoint),
 		cmocka_unit_test(symtab_nm_sizes_from_next_symbol),
 		cmocka_unit_test(symtab_nm_matches_elf),
 		cmocka_unit_test(symtab_big_table_matches_linear_search),
 		cmocka_unit_test(symtab_nm_long_line_skipped),
+		cmocka_unit_test(symtab_nm_with_sizes),
 		cmocka_unit_test(symtab_nm_without_functions_is_error),
 		cmocka_unit_test(symtab_missing_file_is_error),
 		cmocka_unit_test(symtab_not_elf_is_error),
