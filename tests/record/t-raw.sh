@@ -29,4 +29,14 @@ hits=$(awk -v lo="$f3" -v hi="$e3" 'BEGIN { blk = 1 }
 awk -v h="$hits" -v n="$n" 'BEGIN { exit !(n > 0 && h / n > 0.4 && h / n < 0.8) }' &&
 	pass "raw: $hits of $n leaf PCs inside function_3 per nm -n" ||
 	fail "raw: leaf PCs" "$hits of $n inside function_3 [$f3,$e3)"
+# uniprof-flame fold reads the trace back with the program's symbols: the
+# same count per workload function as the recording's own folded output
+"$UF" fold --symbols "$EXAMPLES/app-test-1" "$TMP/t.raw" > "$TMP/back.folded" 2>"$TMP/back.err"
+ok=1
+for fn in function_1 function_2 function_3; do
+	a=$(awk -v f=";$fn" 'index($0, f " ") { s += $NF } END { print s + 0 }' "$TMP/t.folded")
+	b=$(awk -v f=";$fn" 'index($0, f " ") { s += $NF } END { print s + 0 }' "$TMP/back.folded")
+	[ "$a" -eq "$b" ] && [ "$a" -gt 0 ] || { ok=0; fail "raw: fold --symbols $fn" "recorded $a, read back $b"; }
+done
+[ $ok = 1 ] && pass "raw: fold --symbols reads it back with the same counts"
 exit 0
