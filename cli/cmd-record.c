@@ -79,6 +79,7 @@ static const struct option own_opts[] = {
 static volatile sig_atomic_t stop_flag;
 
 static int parse(struct record *r, int argc, char **argv);
+static int check_args(struct record *r, int argc, char **argv);
 static int parse_num(const char *opt, const char *arg, double lo, double hi, double *out);
 static int help(void);
 static int start(struct record *r, struct uf_err *err);
@@ -166,8 +167,12 @@ static int parse(struct record *r, int argc, char **argv)
 		}
 	}
 	free(opts);
-	if (rc)
-		return rc;
+	return rc ? rc : check_args(r, argc, argv);
+}
+
+/* What getopt cannot check: one target, at least one output. */
+static int check_args(struct record *r, int argc, char **argv)
+{
 	int dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
 	if (optind < argc && !dashdash)
 		return cli_usage("record ", "unexpected argument '%s' (a command goes after --)",

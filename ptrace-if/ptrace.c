@@ -78,6 +78,9 @@ static const struct uf_target_ops ptrace_ops = {
 
 static struct ptr *ptr_new(struct uf_target *t, pid_t pid);
 static int seize_all(struct ptr *p, struct uf_err *err);
+static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err);
+static void child_exec(const int go[2], const int fail[2], char *const argv[])
+	__attribute__((noreturn));
 static struct thr *thr_find(struct ptr *p, pid_t tid);
 static struct thr *thr_add(struct ptr *p, pid_t tid);
 static void on_status(struct ptr *p, pid_t tid, int status);
@@ -130,20 +133,8 @@ int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *
 		return -errno;
 	}
 	pid_t pid = fork();
-	if (pid == 0) {
-		char c;
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		close(go[1]);
-		while (read(go[0], &c, 1) < 0 && errno == EINTR)
-			;
-		execvp(argv[0], argv);
-		int e = errno;
-		ssize_t w = write(fail[1], &e, sizeof e);
-		(void)w;
-		_exit(127);
-	}
+	if (pid == 0)
+		child_exec(go, fail, argv);
 	close(go[0]);
 	close(fail[1]);
 	int rc = pid < 0 ? -errno : 0;
@@ -156,7 +147,9 @@ int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *
 	}
 	close(go[1]); /* the child execs now (or dies with us on error) */
 	int e = 0;
-	ssize_t got = pid > 0 ? read(fail[0], &e, sizeof e) : 0;
+	ssize_t got = 0;
+	while (pid > 0 && (got = read(fail[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
 	close(fail[0]);
 	if (!rc && got == (ssize_t)sizeof e) {
 		uf_err_set(err, UF_ETARGET, argv[0], "cannot run: %s", strerror(e));
@@ -346,6 +339,24 @@ static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err)
 
 /* ---- helpers ------------------------------------------------------------ */
 
+/* In the child: wait until the parent has seized us (it closes the pipe),
+ * then exec; report an exec failure's errno through `fail`. */
+static void child_exec(const int go[2], const int fail[2], char *const argv[])
+{
+	char c;
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	close(go[1]);
+	while (read(go[0], &c, 1) < 0 && errno == EINTR)
+		;
+	execvp(argv[0], argv);
+	int e = errno;
+	ssize_t w = write(fail[1], &e, sizeof e);
+	(void)w;
+	_exit(127);
+}
+
 static struct ptr *ptr_new(struct uf_target *t, pid_t pid)
 {
 	struct ptr *p = calloc(1, sizeof *p);
@@ -382,25 +393,12 @@ static int seize_all(struct ptr *p, struct uf_err *err)
 			pid_t tid = (pid_t)atoi(de->d_name);
 			if (tid <= 0 || thr_find(p, tid))
 				continue;
-			long opts = PTRACE_O_TRACECLONE;
-			if (ptrace(PTRACE_SEIZE, tid, 0, (void *)opts) < 0) {
-				if (errno == ESRCH)
-					continue; /* the thread just exited */
-				int e = errno;
+			int rc = seize_one(p, tid, what, err);
+			if (rc < 0) {
 				closedir(d);
-				uf_err_set(err, UF_ETARGET, what, "cannot trace: %s%s", strerror(e),
-					   e == EPERM ? " (another tracer, or not permitted: "
-					   "see /proc/sys/kernel/yama/ptrace_scope)" : "");
-				return -e;
+				return rc;
 			}
-			struct thr *h = thr_add(p, tid);
-			if (!h) {
-				closedir(d);
-				uf_err_set(err, UF_ETARGET, what, "out of memory");
-				return -ENOMEM;
-			}
-			read_comm(p, h);
-			added = 1;
+			added |= rc;
 		}
 		closedir(d);
 	}
@@ -409,6 +407,28 @@ static int seize_all(struct ptr *p, struct uf_err *err)
 		return -ESRCH;
 	}
 	return 0;
+}
+
+/* Returns 1 when tid was seized, 0 when it has just exited, or <0. */
+static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err)
+{
+	long opts = PTRACE_O_TRACECLONE;
+	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)opts) < 0) {
+		int e = errno;
+		if (e == ESRCH)
+			return 0;
+		uf_err_set(err, UF_ETARGET, what, "cannot trace: %s%s", strerror(e),
+			   e == EPERM ? " (another tracer, or not permitted: "
+			   "see /proc/sys/kernel/yama/ptrace_scope)" : "");
+		return -e;
+	}
+	struct thr *h = thr_add(p, tid);
+	if (!h) {
+		uf_err_set(err, UF_ETARGET, what, "out of memory");
+		return -ENOMEM;
+	}
+	read_comm(p, h);
+	return 1;
 }
 
 static struct thr *thr_find(struct ptr *p, pid_t tid)

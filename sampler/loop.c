@@ -34,8 +34,17 @@ struct round {
 	unsigned depth;
 };
 
+/* Deadline k is start + k * period; nothing after start + limit. */
+struct clock {
+	uint64_t start, period, limit;
+};
+
+#define RUN_DONE 2 /* wait_turn: the run is over (time, stop flag) */
+
 static uint64_t mono_ns(void);
 static void sleep_until(uint64_t ns);
+static int wait_turn(struct sampler *s, struct uf_target *t, const struct sampler_opts *o,
+		     const struct clock *c, uint64_t *k, struct uf_err *err);
 static int take_round(struct sampler *s, struct uf_target *t, struct round *r, uint64_t t0,
 		      struct uf_err *err);
 static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, struct uf_err *err);
@@ -60,53 +69,60 @@ int sampler_run(struct sampler *s, struct uf_target *t, const struct sampler_opt
 	r->depth = o->max_depth < 1 ? 1 : o->max_depth > SAMPLER_MAX_DEPTH ? SAMPLER_MAX_DEPTH
 									  : o->max_depth;
 	double hz = o->hz > 0 && o->hz <= 1e6 ? o->hz : SAMPLER_DEFAULT_HZ;
-	uint64_t period = (uint64_t)(1e9 / hz), start = mono_ns(), last_progress = start;
-	uint64_t limit = o->seconds > 0 ? (uint64_t)(o->seconds * 1e9) : UINT64_MAX;
+	struct clock c = { mono_ns(), (uint64_t)(1e9 / hz), UINT64_MAX };
+	if (o->seconds > 0)
+		c.limit = (uint64_t)(o->seconds * 1e9);
+	uint64_t last_progress = c.start;
 	int rc = 0;
-	for (uint64_t k = 0;; k++) {
-		uint64_t dl = start + k * period;
-		if (o->stop && *o->stop) {
-			s->stats.interrupted = 1;
-			break;
-		}
-		if (dl - start >= limit)
-			break;
-		if (t->ops->idle && mono_ns() < dl) {
-			rc = t->ops->idle(t, dl, err);
-			if (rc != 0)
-				break;
-			if (o->stop && *o->stop)
-				continue; /* re-check at the top */
-		}
+	for (uint64_t k = 0; rc == 0; k++) {
+		rc = wait_turn(s, t, o, &c, &k, err);
+		if (rc == 0)
+			rc = take_round(s, t, r, c.start, err);
 		uint64_t now = mono_ns();
-		if (now > dl) {
-			uint64_t behind = (now - dl) / period;
-			s->stats.missed += 1 + behind;
-			k += behind;
-		} else {
-			sleep_until(dl);
-			if (o->stop && *o->stop)
-				continue;
-		}
-		rc = take_round(s, t, r, start, err);
-		if (rc != 0)
-			break;
-		now = mono_ns();
-		s->stats.elapsed_ns = now - start;
-		if (o->progress && now - last_progress >= 250000000ull) {
+		s->stats.elapsed_ns = now - c.start;
+		if (rc == 0 && o->progress && now - last_progress >= 250000000ull) {
 			last_progress = now;
 			o->progress(o->progress_ctx, &s->stats);
 		}
 	}
-	s->stats.elapsed_ns = mono_ns() - start;
-	if (rc == UF_TARGET_GONE) {
+	if (rc == UF_TARGET_GONE)
 		s->stats.target_gone = 1;
-		rc = 0;
-	}
 	free(r->pcs);
 	free(r->lens);
 	free(r);
-	return rc;
+	return rc == UF_TARGET_GONE || rc == RUN_DONE ? 0 : rc;
+}
+
+/* Waits for deadline *k.  Returns 0 to take a sample now, RUN_DONE when
+ * the time is up or the stop flag is set, UF_TARGET_GONE, or <0. */
+static int wait_turn(struct sampler *s, struct uf_target *t, const struct sampler_opts *o,
+		     const struct clock *c, uint64_t *k, struct uf_err *err)
+{
+	uint64_t dl = c->start + *k * c->period;
+	if (o->stop && *o->stop) {
+		s->stats.interrupted = 1;
+		return RUN_DONE;
+	}
+	if (dl - c->start >= c->limit)
+		return RUN_DONE;
+	if (t->ops->idle && mono_ns() < dl) {
+		int rc = t->ops->idle(t, dl, err);
+		if (rc != 0)
+			return rc;
+	}
+	uint64_t now = mono_ns();
+	if (now > dl) { /* late: sample now, skip the deadlines already gone */
+		uint64_t behind = (now - dl) / c->period;
+		s->stats.missed += 1 + behind;
+		*k += behind;
+	} else {
+		sleep_until(dl);
+	}
+	if (o->stop && *o->stop) {
+		s->stats.interrupted = 1;
+		return RUN_DONE;
+	}
+	return 0;
 }
 
 /* One round: stop, walk every thread into the buffer, resume, record. */

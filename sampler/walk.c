@@ -31,6 +31,9 @@ static int window_load(struct uf_target *t, uint32_t id, struct window *w, uint6
 		       struct sampler_walk_stats *st, struct uf_err *err);
 static int window_record(const struct window *w, uint64_t fp, uint64_t *next, uint64_t *ret);
 static uint64_t strip_pac(enum uf_arch arch, uint64_t addr);
+static int frame_record(struct uf_target *t, uint32_t id, struct window *w, unsigned *reads,
+			uint64_t fp, uint64_t *next, uint64_t *ret, struct sampler_walk_stats *st,
+			struct uf_err *err);
 
 int sampler_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r, uint64_t *pcs,
 		 size_t max, size_t *n, struct sampler_walk_stats *st, struct uf_err *err)
@@ -44,38 +47,46 @@ int sampler_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r, uint
 	if (max == 0)
 		return SAMPLER_WALK_DEPTH;
 	pcs[(*n)++] = strip_pac(r->arch, r->pc);
-	while (fp != 0) {
+	while (fp != 0 && end == SAMPLER_WALK_COMPLETE) {
 		uint64_t next, ret;
-		if ((fp & 7) || fp < lo || fp - r->sp > SAMPLER_MAX_WINDOW - 16) {
+		if ((fp & 7) || fp < lo || fp - r->sp > SAMPLER_MAX_WINDOW - 16)
 			end = SAMPLER_WALK_BAD_FP;
-			break;
-		}
-		if (*n >= max) {
+		else if (*n >= max)
 			end = SAMPLER_WALK_DEPTH;
+		else if ((end = frame_record(t, id, &w, &reads, fp, &next, &ret, st, err)) < 0)
+			return end;
+		else if (end == SAMPLER_WALK_COMPLETE && (ret = strip_pac(r->arch, ret)) == 0)
 			break;
+		else if (end == SAMPLER_WALK_COMPLETE) {
+			pcs[(*n)++] = ret;
+			lo = fp + 16;
+			fp = next;
 		}
-		if (window_record(&w, fp, &next, &ret) < 0) {
-			int rc = reads < SAMPLER_MAX_READS ? window_load(t, id, &w, fp, st, err) : 0;
-			reads++;
-			if (rc < 0)
-				return rc;
-			if (window_record(&w, fp, &next, &ret) < 0) {
-				end = SAMPLER_WALK_UNREADABLE;
-				break;
-			}
-		}
-		ret = strip_pac(r->arch, ret);
-		if (ret == 0)
-			break;
-		pcs[(*n)++] = ret;
-		lo = fp + 16;
-		fp = next;
 	}
 	if (st) {
 		st->ends[end]++;
 		st->frames += *n;
 	}
 	return end;
+}
+
+/* The record at fp, from the window or (within the read budget) from a
+ * fresh window starting at fp.  Returns SAMPLER_WALK_COMPLETE when read,
+ * SAMPLER_WALK_UNREADABLE, or <0 on a target error. */
+static int frame_record(struct uf_target *t, uint32_t id, struct window *w, unsigned *reads,
+			uint64_t fp, uint64_t *next, uint64_t *ret, struct sampler_walk_stats *st,
+			struct uf_err *err)
+{
+	if (window_record(w, fp, next, ret) == 0)
+		return SAMPLER_WALK_COMPLETE;
+	if (*reads >= SAMPLER_MAX_READS)
+		return SAMPLER_WALK_UNREADABLE;
+	(*reads)++;
+	int rc = window_load(t, id, w, fp, st, err);
+	if (rc < 0)
+		return rc;
+	return window_record(w, fp, next, ret) == 0 ? SAMPLER_WALK_COMPLETE
+						    : SAMPLER_WALK_UNREADABLE;
 }
 
 /* Copies [addr, end of addr's page + one page) from the target.  A short
