@@ -32,6 +32,19 @@ wait "$BG_PID"; trc=$?
 grep -q t2_function_4 "$TMP/attach.folded" && grep -q '<svg' "$TMP/attach.svg" &&
 	pass "attach, target exits: outputs written" || fail "attach, target exits: outputs"
 
+# a signal sent to the traced target is passed on (not swallowed by the
+# tracer): SIGTERM kills it mid-run, and the recording says so
+start_bg "$EXAMPLES/app-test-1" 30 || fail "signal: start"
+"$UF" -F 499 -T 20 --folded "$TMP/killed.folded" -p "$BG_PID" 2>"$TMP/killed.err" & uf=$!
+sleep 1.5
+kill -TERM "$BG_PID"
+wait "$uf"; rc=$?
+wait "$BG_PID"; trc=$?
+[ "$trc" -eq 143 ] && pass "signal to target passed on (killed by SIGTERM)" ||
+	fail "signal to target passed on" "target status $trc"
+[ "$rc" -eq 0 ] && [ -s "$TMP/killed.folded" ] && pass "signal: recording ends, output written" ||
+	fail "signal: recording" "exit $rc: $(tail -1 "$TMP/killed.err")"
+
 # a target that is gone before the first sample: exit 3
 "$UF" -q -T 1 --folded "$TMP/none.folded" -- true 2>"$TMP/none.err"; rc=$?
 [ "$rc" -eq 3 ] && grep -q 'no samples' "$TMP/none.err" && pass "no sample at all: exit 3" ||

@@ -31,4 +31,9 @@ if grep -q '\[unknown\]' "$TMP/plain.folded" && ! grep -q '\[unknown\]' "$TMP/ad
 else
 	fail "--addrs" "$(head -2 "$TMP/addrs.folded" | tr '\n' '|')"
 fi
+# -x: a stripped program symbolized with its unstripped twin
+"$UF" -q -F 999 -T 1 -x "$EXAMPLES/app-test-1-pie" --folded "$TMP/x.folded" -- "$TMP/stripped-app" 2
+has_chain "$TMP/x.folded" "main;app_test_1_round;function_2" &&
+	pass "-x: stripped program resolves through -x ELF" ||
+	fail "-x: stripped program" "$(head -2 "$TMP/x.folded" | tr '\n' '|')"
 exit 0

@@ -7,7 +7,18 @@ need_ptrace threads
 
 f="$TMP/threads.folded"
 if ! "$UF" -F 999 -T 2 --per-thread --folded "$f" -- "$EXAMPLES/app-threads" 3 2>"$TMP/err"; then
-	fail "threads: recorded" "$(tail -1 "$TMP/err")"; exit 0
+	fail "threads: recorded" "$(tail -1 "$TMP/err")"; # attach to a process whose threads already run: every one is seized
+start_bg "$EXAMPLES/app-threads" 4 || fail "threads -p: start"
+sleep 0.3
+"$UF" -F 499 -T 1 --per-thread --folded "$TMP/p.folded" -p "$BG_PID" 2>"$TMP/p.err"
+ok=1
+for n in 1 2 3; do
+	grep -q "^uf-worker-$n-$BG_PID/[0-9]*;.*;function_$n " "$TMP/p.folded" || ok=0
+done
+[ $ok = 1 ] && grep -q 'up to 4 threads' "$TMP/p.err" && pass "threads -p: all 4 threads seized and named" ||
+	fail "threads -p" "$(cut -c1-60 "$TMP/p.folded" | tr '\n' '|')"
+kill "$BG_PID" 2>/dev/null; wait "$BG_PID" 2>/dev/null
+exit 0
 fi
 grep -q 'up to 4 threads' "$TMP/err" && pass "threads: 4 threads seen" ||
 	fail "threads: 4 threads seen" "$(head -1 "$TMP/err")"
@@ -31,4 +42,15 @@ for n in 1 2 3; do
 	within "$got" 25 10 && pass "threads merged: function_$n $got% (~25%)" ||
 		fail "threads merged: function_$n" "got $got%, want 25 +-10"
 done
+# attach to a process whose threads already run: every one is seized
+start_bg "$EXAMPLES/app-threads" 4 || fail "threads -p: start"
+sleep 0.3
+"$UF" -F 499 -T 1 --per-thread --folded "$TMP/p.folded" -p "$BG_PID" 2>"$TMP/p.err"
+ok=1
+for n in 1 2 3; do
+	grep -q "^uf-worker-$n-$BG_PID/[0-9]*;.*;function_$n " "$TMP/p.folded" || ok=0
+done
+[ $ok = 1 ] && grep -q 'up to 4 threads' "$TMP/p.err" && pass "threads -p: all 4 threads seized and named" ||
+	fail "threads -p" "$(cut -c1-60 "$TMP/p.folded" | tr '\n' '|')"
+kill "$BG_PID" 2>/dev/null; wait "$BG_PID" 2>/dev/null
 exit 0
