@@ -12,6 +12,9 @@
 #     (wall and CPU), and from the recorder's summary the median of the
 #     per-run median / p99 / max stop time per sample and missed deadlines
 #   - the load average, since a loaded machine dominates every figure.
+# On a busy machine wall times measure the scheduler, not the profiler:
+# BENCH_NICE=-20 (root) runs the program and the recorder at nice -20, so
+# they get a CPU almost to themselves without real-time priorities.
 # Never fails the build: any error prints a note and exits 0.
 set -u
 cd "$(dirname "$0")/.."
@@ -26,9 +29,12 @@ fi
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "nan" }'; }
 
-run_alone() { UF_EXAMPLE_TIME=1 "$APP" -r "$ROUNDS" 2>&1 >/dev/null | grep '^elapsed'; }
+NICE=()
+[ -n "${BENCH_NICE:-}" ] && NICE=(nice -n "$BENCH_NICE")
+run_alone() { UF_EXAMPLE_TIME=1 "${NICE[@]}" "$APP" -r "$ROUNDS" 2>&1 >/dev/null | grep '^elapsed'; }
 run_profiled() { # HZ -> "elapsed E cpu C" then the two summary lines
-	UF_EXAMPLE_TIME=1 "$UFB" -F "$1" --folded "$OUT/p.folded" -- "$APP" -r "$ROUNDS" 2>&1 >/dev/null
+	UF_EXAMPLE_TIME=1 "${NICE[@]}" "$UFB" -F "$1" --folded "$OUT/p.folded" -- "$APP" -r "$ROUNDS" \
+		2>&1 >/dev/null
 }
 
 : > "$OUT/alone"; : > "$OUT/99"; : > "$OUT/999"
@@ -46,8 +52,8 @@ done
 
 col() { awk -v c="$2" '{ print $c }' "$OUT/$1" | median; }
 base_w=$(col alone 2); base_c=$(col alone 4)
-printf 'bench/record: app-test-1 -r %s, %s repetitions, load average %s\n' "$ROUNDS" "$REPS" \
-	"$(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'bench/record: app-test-1 -r %s, %s repetitions, nice %s, load average %s\n' "$ROUNDS" \
+	"$REPS" "${BENCH_NICE:-0}" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %10s %10s %9s %9s %11s %9s %11s %8s %8s\n' mode wall_s cpu_s slow_wall slow_cpu \
 	stop_med_us stop_p99 stop_max_us missed samples
 printf '%-8s %10.3f %10.3f %9s %9s\n' alone "$base_w" "$base_c" - -
