@@ -211,7 +211,7 @@ static int help(void)
 	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
 	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
-	       "  -q, --quiet          no progress line, no summary\n\nrender options:\n");
+	       "  -q, --quiet          no progress line, no summary\n\n");
 	cli_render_help(stdout);
 	return 0;
 }
@@ -410,7 +410,8 @@ static void summary(const struct record *r)
 		(double)st->elapsed_ns / 1e9, st->missed);
 	fprintf(stderr,
 		"uniprof-flame: stopped per sample: median %.1f us, p99 %.1f us, max %.1f us; "
-		"walks: %" PRIu64 " complete, %" PRIu64 " at max depth, %" PRIu64 " cut short\n",
+		"walks: %" PRIu64 " complete, %" PRIu64 " at max depth, %" PRIu64
+		" ended early (no frame pointer further up)\n",
 		(double)sampler_stats_stop_quantile(st, 0.5) / 1e3,
 		(double)sampler_stats_stop_quantile(st, 0.99) / 1e3, (double)st->stop_max_ns / 1e3,
 		walks ? w->ends[SAMPLER_WALK_COMPLETE] : 0, w->ends[SAMPLER_WALK_DEPTH],
