@@ -33,6 +33,20 @@ struct raw_in {            /* options of the raw-trace path */
 static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri, int reverse,
 			   struct uf_err *err);
 
+/* fold --diff A B: the union of both inputs' stacks with both counts. */
+static int fold_diff(int n, char **paths, int normalize, const char *out)
+{
+	if (n != 2)
+		return cli_usage("fold ", "--diff takes two inputs, A and B");
+	fold_trie *t;
+	struct uf_err err = { 0 };
+	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, &t, &err);
+	if (rc == 0)
+		rc = cli_write_folded(t, out, &err);
+	fold_trie_free(t);
+	return rc ? cli_fail(&err) : 0;
+}
+
 static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame fold [options] [FILE...|-] [-o OUT.folded]\n\n"
@@ -43,6 +57,9 @@ static void usage(FILE *to)
 	      "                      (an ELF file or `nm -n` output)\n"
 	      "      --raw           inputs are uniprof raw traces (no symbol file)\n"
 	      "      --addrs         with --symbols: unresolved addresses as 0xADDR\n"
+	      "      --diff A B      write difffolded.pl's three-column differential\n"
+	      "                      (\"stack COUNT_A COUNT_B\") of two inputs\n"
+	      "      --normalize     with --diff: scale A to B's total (exact shares)\n"
 	      "  -h, --help          this help\n",
 	      to);
 }
@@ -55,11 +72,13 @@ int cmd_fold(int argc, char **argv)
 		{ "symbols", required_argument, 0, 's' },
 		{ "raw", no_argument, 0, 'R' },
 		{ "addrs", no_argument, 0, 'A' },
+		{ "diff", no_argument, 0, 'D' },
+		{ "normalize", no_argument, 0, 'N' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = "-";
-	int c, reverse = 0, raw = 0;
+	int c, reverse = 0, raw = 0, diff = 0, normalize = 0;
 	struct raw_in ri = { 0 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -69,10 +88,14 @@ int cmd_fold(int argc, char **argv)
 		case 's': ri.symbols = optarg; raw = 1; break;
 		case 'R': raw = 1; break;
 		case 'A': ri.addrs = 1; break;
+		case 'D': diff = 1; break;
+		case 'N': normalize = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_usage("fold ", "bad option");
 		}
 	}
+	if (diff)
+		return fold_diff(argc - optind, argv + optind, normalize, out);
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)

@@ -137,3 +137,9 @@ done
 "$UF" diff "$TMP/a.folded" >/dev/null 2>&1; r1=$?
 "$UF" diff --delta=both "$TMP/a.folded" "$TMP/b.folded" >/dev/null 2>&1; r2=$?
 [ "$r1$r2" = 11 ] && pass "diff usage errors exit 1" || fail "diff usage errors" "$r1 $r2"
+
+# 9. fold --diff writes difffolded.pl's three columns
+"$UF" fold --diff "$TMP/b.folded" "$TMP/a.folded" > "$TMP/three"
+check "fold --diff: three-column differential, union of stacks" cmp -s "$TMP/three" "$TMP/t.want"
+"$UF" fold --diff --normalize "$TMP/b.folded" "$TMP/a.folded" | awk '{a+=$(NF-1); b+=$NF} END {d = a - b; exit !(d < 1e-6 && d > -1e-6)}' &&
+	pass "fold --diff --normalize: equal totals (exact shares)" || fail "fold --diff --normalize" ""
