@@ -25,7 +25,7 @@ open(sys.argv[1], 'wb').write(hdr + img)
 PY
 if "$TMP/fuzz" -max_total_time="${FUZZ_SECONDS:-20}" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
 	"$TMP/corpus" >"$TMP/fuzz.log" 2>&1; then
-	pass "$name ($(grep -o 'stat::number_of_executed_runs: *[0-9]*' "$TMP/fuzz.log" | grep -o '[0-9]*$' || echo '?') runs)"
+	pass "$name ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$TMP/fuzz.log" | grep -o '[0-9]*$' || echo '?') runs)"
 else
 	fail $name "crash: $(grep -m1 -E 'ERROR|SUMMARY|deadly' "$TMP/fuzz.log")"
 fi
