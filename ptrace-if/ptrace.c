@@ -197,7 +197,8 @@ static int p_stop(struct uf_target *t, struct uf_err *err)
 {
 	struct ptr *p = t->priv;
 	size_t waiting = 0;
-	drain(p);
+	/* no drain first: a stop not yet reported is collected below like
+	 * the interrupt stops (PTRACE_INTERRUPT on it succeeds) */
 	for (size_t i = 0; i < p->nthr; i++) {
 		struct thr *h = &p->thr[i];
 		if (h->gone || h->stopped)

@@ -69,7 +69,9 @@ struct sampler_walk_stats {
 
 /* Walks the frame-pointer chain of thread `id` starting at `r` (x86-64
  * and AArch64 share the record layout [fp] = caller fp, [fp+8] = return
- * address).  Writes at most `max` addresses, leaf first, into pcs
+ * address).  It asks the target for windows of up to 2 * SAMPLER_CHUNK
+ * bytes; a backend may return fewer (an unmapped page, a packet-size
+ * limit) and the walker reads again from the next record it needs.  Writes at most `max` addresses, leaf first, into pcs
  * (caller-owned) and their number into *n (>= 1: pcs[0] = r->pc).
  * Returns how the walk ended (enum sampler_walk_end), or <0 with *err when
  * the target failed in a way other than an unreadable address.  `st` may
