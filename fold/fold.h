@@ -158,6 +158,7 @@ struct fold_read_stats {
 	uint64_t lines;       /* lines read, blank ones included */
 	uint64_t bad;         /* invalid lines skipped */
 	char first_bad[300];  /* "FILE:LINE" of the first one */
+	uint64_t first_bad_line; /* its line number within what this call read */
 	uint64_t truncated;   /* stacks cut at FOLD_MAX_DEPTH */
 	int approximate;      /* input was rebuilt from drawn geometry */
 	char approx_why[256]; /* what was lost, when approximate */
@@ -168,6 +169,12 @@ struct fold_read_stats {
  * lines are counted in *st; only I/O and memory failures are errors. */
 int fold_read_folded_fd(fold_trie *t, int fd, const struct fold_read_opts *o,
 			struct fold_read_stats *st, struct uf_err *err);
+/* Same, for the byte range [off, off+len) of a file read with pread(): a
+ * range must start at a line start and end at a line end; line numbers
+ * in *st count from the range's start. */
+int fold_read_folded_range(fold_trie *t, int fd, uint64_t off, uint64_t len,
+			   const struct fold_read_opts *o, struct fold_read_stats *st,
+			   struct uf_err *err);
 /* Same, from memory. */
 int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			 const struct fold_read_opts *o, struct fold_read_stats *st,
