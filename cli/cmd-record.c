@@ -92,6 +92,7 @@ static void on_signal(int sig);
 static void signals(int install);
 static void progress(void *ctx, const struct sampler_stats *st);
 static void summary(const struct record *r);
+static void wait_program(const struct record *r);
 static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size);
 
@@ -123,6 +124,8 @@ int cmd_record(int argc, char **argv)
 	signals(0);
 	if (r.attached && !r.quiet)
 		summary(&r);
+	if (r.attached && r.cmd)
+		wait_program(&r);
 	sampler_release(&r.s);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
@@ -396,6 +399,22 @@ static void progress(void *ctx, const struct sampler_stats *st)
 	fprintf(stderr, "\r\033[K%.1f s  %" PRIu64 " samples  %.0f/s  %" PRIu64 " missed", s,
 		st->samples, s > 0 ? (double)st->samples / s : 0.0, st->missed);
 	r->progress_shown = 1;
+}
+
+/* Spawn mode, -T over: the program is our child and still runs in our
+ * terminal's process group; wait for it like a shell would (Ctrl-C now
+ * reaches it with the default action) instead of leaving it behind.  After
+ * a signal to us we do not wait: the user asked us to end. */
+static void wait_program(const struct record *r)
+{
+	const struct ptrace_info *pi = ptrace_target_info(&r->target);
+	int st;
+	if (!pi || pi->exited || r->s.stats.interrupted || waitpid(r->pid, &st, WNOHANG) != 0)
+		return;
+	if (!r->quiet)
+		fprintf(stderr, "uniprof-flame: outputs written; waiting for %s to exit\n", r->what);
+	while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
+		;
 }
 
 static void summary(const struct record *r)

@@ -17,6 +17,18 @@ grep -q 'exited with status 0' "$TMP/spawn.err" && pass "spawn: exit status repo
 	fail "spawn: exit status reported" "$(cat "$TMP/spawn.err")"
 grep -q function_3 "$TMP/spawn.svg" && pass "spawn: SVG written" || fail "spawn: SVG written"
 
+# -T shorter than the program: outputs are written, then the recorder
+# waits for its child instead of leaving it running behind the shell
+start=$(date +%s.%N)
+"$UF" -F 99 -T 0.3 --folded "$TMP/short.folded" -- "$EXAMPLES/app-test-1" 2 2>"$TMP/short.err"
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+if awk -v t="$took" 'BEGIN { exit !(t >= 1.9) }' && [ -s "$TMP/short.folded" ] &&
+	grep -q 'waiting for' "$TMP/short.err" && ! pgrep -f "$EXAMPLES/app-test-1 2\$" >/dev/null; then
+	pass "spawn, -T over: waits for the program (${took}s), no stray process"
+else
+	fail "spawn, -T over" "took ${took}s: $(tail -1 "$TMP/short.err")"
+fi
+
 # a program that exits with a status
 "$UF" -q -F 99 -T 10 --folded "$TMP/false.folded" -- sh -c '"$1" 1; exit 7' sh "$EXAMPLES/app-test-1"
 rc=$?
