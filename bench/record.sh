@@ -10,7 +10,8 @@
 # so the profiler's start-up and symbol loading are not counted.  Prints:
 #   - per mode: median wall time, median CPU time, slowdown vs. alone
 #     (wall and CPU), and from the recorder's summary the median of the
-#     per-run median / p99 / max stop time per sample and missed deadlines
+#     per-run median / p99 / max stop time per sample, the median time all
+#     threads were frozen, missed deadlines and samples
 #   - the load average, since a loaded machine dominates every figure.
 # On a busy machine wall times measure the scheduler, not the profiler:
 # BENCH_NICE=-20 (root) runs the program and the recorder at nice -20, so
@@ -43,7 +44,7 @@ for r in $(seq "$REPS"); do
 	for hz in 99 999; do
 		run_profiled "$hz" > "$OUT/run.txt" || true
 		e=$(awk '/^elapsed/ { print $2, $4 }' "$OUT/run.txt")
-		stop=$(sed -n 's/.*median \([0-9.]*\) us, p99 \([0-9.]*\) us, max \([0-9.]*\) us.*/\1 \2 \3/p' "$OUT/run.txt")
+		stop=$(sed -n 's/.*median \([0-9.]*\) us, p99 \([0-9.]*\) us, max \([0-9.]*\) us (all threads frozen: median \([0-9.]*\) us.*/\1 \2 \3 \4/p' "$OUT/run.txt")
 		miss=$(sed -n 's/.*, \([0-9]*\) missed deadlines.*/\1/p' "$OUT/run.txt")
 		samp=$(sed -n 's/.*: \([0-9]*\) samples (.*/\1/p' "$OUT/run.txt")
 		echo "$e $stop ${miss:-nan} ${samp:-nan}" >> "$OUT/$hz"
@@ -54,14 +55,14 @@ col() { awk -v c="$2" '{ print $c }' "$OUT/$1" | median; }
 base_w=$(col alone 2); base_c=$(col alone 4)
 printf 'bench/record: app-test-1 -r %s, %s repetitions, nice %s, load average %s\n' "$ROUNDS" \
 	"$REPS" "${BENCH_NICE:-0}" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %10s %10s %9s %9s %11s %9s %11s %8s %8s\n' mode wall_s cpu_s slow_wall slow_cpu \
-	stop_med_us stop_p99 stop_max_us missed samples
+printf '%-8s %10s %10s %9s %9s %11s %9s %11s %10s %8s %8s\n' mode wall_s cpu_s slow_wall slow_cpu \
+	stop_med_us stop_p99 stop_max_us frozen_med missed samples
 printf '%-8s %10.3f %10.3f %9s %9s\n' alone "$base_w" "$base_c" - -
 for hz in 99 999; do
 	w=$(col $hz 1); c=$(col $hz 2)
-	printf '%-8s %10.3f %10.3f %8.2f%% %8.2f%% %11.1f %9.1f %11.1f %8s %8s\n' "${hz}Hz" "$w" "$c" \
+	printf '%-8s %10.3f %10.3f %8.2f%% %8.2f%% %11.1f %9.1f %11.1f %10.1f %8s %8s\n' "${hz}Hz" "$w" "$c" \
 		"$(awk -v a="$w" -v b="$base_w" 'BEGIN { print 100 * (a / b - 1) }')" \
 		"$(awk -v a="$c" -v b="$base_c" 'BEGIN { print 100 * (a / b - 1) }')" \
-		"$(col $hz 3)" "$(col $hz 4)" "$(col $hz 5)" "$(col $hz 6)" "$(col $hz 7)"
+		"$(col $hz 3)" "$(col $hz 4)" "$(col $hz 5)" "$(col $hz 6)" "$(col $hz 7)" "$(col $hz 8)"
 done
 exit 0

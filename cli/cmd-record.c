@@ -428,11 +428,15 @@ static void summary(const struct record *r)
 		r->what, st->samples, st->thread_samples, st->max_threads,
 		(double)st->elapsed_ns / 1e9, st->missed);
 	fprintf(stderr,
-		"uniprof-flame: stopped per sample: median %.1f us, p99 %.1f us, max %.1f us; "
-		"walks: %" PRIu64 " complete, %" PRIu64 " at max depth, %" PRIu64
+		"uniprof-flame: stopped per sample: median %.1f us, p99 %.1f us, max %.1f us "
+		"(all threads frozen: median %.1f us, p99 %.1f us)\n",
+		(double)sampler_hist_quantile(&st->stop, 0.5) / 1e3,
+		(double)sampler_hist_quantile(&st->stop, 0.99) / 1e3, (double)st->stop.max_ns / 1e3,
+		(double)sampler_hist_quantile(&st->frozen, 0.5) / 1e3,
+		(double)sampler_hist_quantile(&st->frozen, 0.99) / 1e3);
+	fprintf(stderr,
+		"uniprof-flame: walks: %" PRIu64 " complete, %" PRIu64 " at max depth, %" PRIu64
 		" ended early (no frame pointer further up)\n",
-		(double)sampler_stats_stop_quantile(st, 0.5) / 1e3,
-		(double)sampler_stats_stop_quantile(st, 0.99) / 1e3, (double)st->stop_max_ns / 1e3,
 		walks ? w->ends[SAMPLER_WALK_COMPLETE] : 0, w->ends[SAMPLER_WALK_DEPTH],
 		w->ends[SAMPLER_WALK_BAD_FP] + w->ends[SAMPLER_WALK_UNREADABLE]);
 	const struct ptrace_info *pi = ptrace_target_info(&r->target);

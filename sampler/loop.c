@@ -49,7 +49,6 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r, u
 		      struct uf_err *err);
 static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, struct uf_err *err);
 static int round_grow(struct round *r, size_t nthreads);
-static void hist_add(struct sampler_stats *st, uint64_t ns);
 
 void sampler_opts_init(struct sampler_opts *o)
 {
@@ -137,10 +136,12 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r, u
 	int rc = t->ops->stop(t, err);
 	if (rc != 0)
 		return rc; /* UF_TARGET_GONE or an error; nothing to resume */
+	uint64_t frozen = mono_ns();
 	int wrc = walk_all(s, t, r, err);
 	rc = t->ops->resume(t, err);
 	uint64_t b = mono_ns();
-	hist_add(&s->stats, b - a);
+	sampler_hist_add(&s->stats.stop, b - a);
+	sampler_hist_add(&s->stats.frozen, b - frozen);
 	s->stats.samples++;
 	if (wrc < 0)
 		return wrc;
@@ -195,21 +196,6 @@ static int round_grow(struct round *r, size_t nthreads)
 	    uf_vec_grow(&r->lens, &r->lens_cap, nthreads, sizeof *r->lens) < 0)
 		return -ENOMEM;
 	return 0;
-}
-
-static void hist_add(struct sampler_stats *st, uint64_t ns)
-{
-	unsigned b;
-	if (ns < SAMPLER_HIST_SUB) {
-		b = (unsigned)ns;
-	} else {
-		unsigned e = 63 - (unsigned)__builtin_clzll(ns);
-		b = (e - 4) * SAMPLER_HIST_SUB + (unsigned)((ns >> (e - 5)) - SAMPLER_HIST_SUB);
-	}
-	st->hist[b]++;
-	st->stop_sum_ns += ns;
-	if (ns > st->stop_max_ns)
-		st->stop_max_ns = ns;
 }
 
 static uint64_t mono_ns(void)

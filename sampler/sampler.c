@@ -1,6 +1,6 @@
 /*
  * sampler/sampler.c — one recording: threads, (thread, stack) counts, the
- * per-sample sequence and the stop-time histogram.
+ * per-sample sequence and the duration histograms.
  *
  * A sample is counted in an open-addressing table keyed by
  * (thread index, stack id), so memory grows with distinct pairs, not with
@@ -62,18 +62,32 @@ int sampler_record(struct sampler *s, uint32_t tid, uint64_t t_ns, const uint64_
 	return 0;
 }
 
-uint64_t sampler_stats_stop_quantile(const struct sampler_stats *st, double q)
+void sampler_hist_add(struct sampler_hist *h, uint64_t ns)
 {
-	uint64_t total = 0, seen = 0;
-	for (unsigned b = 0; b < SAMPLER_HIST_BUCKETS; b++)
-		total += st->hist[b];
-	if (!total)
+	unsigned b;
+	if (ns < SAMPLER_HIST_SUB) {
+		b = (unsigned)ns;
+	} else {
+		unsigned e = 63 - (unsigned)__builtin_clzll(ns);
+		b = (e - 4) * SAMPLER_HIST_SUB + (unsigned)((ns >> (e - 5)) - SAMPLER_HIST_SUB);
+	}
+	h->b[b]++;
+	h->n++;
+	h->sum_ns += ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
+uint64_t sampler_hist_quantile(const struct sampler_hist *h, double q)
+{
+	uint64_t seen = 0;
+	if (!h->n)
 		return 0;
-	uint64_t rank = (uint64_t)(q * (double)total + 0.999999);
+	uint64_t rank = (uint64_t)(q * (double)h->n + 0.999999);
 	if (rank < 1)
 		rank = 1;
 	for (unsigned b = 0; b < SAMPLER_HIST_BUCKETS; b++) {
-		seen += st->hist[b];
+		seen += h->b[b];
 		if (seen < rank)
 			continue;
 		if (b < SAMPLER_HIST_SUB)
@@ -81,9 +95,9 @@ uint64_t sampler_stats_stop_quantile(const struct sampler_stats *st, double q)
 		unsigned e = b / SAMPLER_HIST_SUB + 4, m = b % SAMPLER_HIST_SUB;
 		uint64_t lo = (uint64_t)(SAMPLER_HIST_SUB + m) << (e - 5);
 		uint64_t mid = lo + ((1ull << (e - 5)) >> 1);
-		return mid < st->stop_max_ns ? mid : st->stop_max_ns;
+		return mid < h->max_ns ? mid : h->max_ns;
 	}
-	return st->stop_max_ns;
+	return h->max_ns;
 }
 
 /* Index of backend thread `tid`, added on first sight.  Linear search from

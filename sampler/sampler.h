@@ -117,9 +117,19 @@ struct sampler_event {
 	uint32_t stack;    /* stack id */
 };
 
-/* Log-linear histogram of stop times: about 3 % resolution, fixed size. */
+/* Log-linear histogram of durations: about 3 % resolution, fixed size. */
 #define SAMPLER_HIST_SUB 32u
 #define SAMPLER_HIST_BUCKETS (64u * SAMPLER_HIST_SUB)
+
+struct sampler_hist {
+	uint64_t b[SAMPLER_HIST_BUCKETS];
+	uint64_t max_ns, sum_ns, n;
+};
+
+void sampler_hist_add(struct sampler_hist *h, uint64_t ns);
+/* Quantile q in [0,1], in ns (bucket midpoint, at most the maximum); 0
+ * when empty. */
+uint64_t sampler_hist_quantile(const struct sampler_hist *h, double q);
 
 struct sampler_stats {
 	uint64_t samples;          /* sampling rounds (target stops) */
@@ -127,17 +137,16 @@ struct sampler_stats {
 	uint64_t missed;           /* deadlines already past when reached */
 	uint64_t stop_failures;    /* rounds where stop/regs failed and were skipped */
 	uint64_t elapsed_ns;       /* first deadline to end */
-	uint64_t stop_max_ns;      /* longest stop */
-	uint64_t stop_sum_ns;
-	uint64_t hist[SAMPLER_HIST_BUCKETS];
+	/* Per round: `stop` runs from the stop request to the end of resume
+	 * (what the target may lose, including waiting for a thread to get a
+	 * CPU); `frozen` from the moment every thread was stopped to the end
+	 * of resume (registers, walks, resume: our own cost). */
+	struct sampler_hist stop, frozen;
 	struct sampler_walk_stats walk;
 	uint32_t max_threads;      /* most threads seen in one round */
 	int target_gone;           /* the run ended because the target went away */
 	int interrupted;           /* the run ended on the stop flag */
 };
-
-/* Quantile q in [0,1] of the stop time, in ns (bucket midpoint). */
-uint64_t sampler_stats_stop_quantile(const struct sampler_stats *st, double q);
 
 struct sampler_thread {
 	uint32_t id;               /* backend id (Linux tid, vCPU number) */

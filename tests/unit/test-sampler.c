@@ -229,21 +229,42 @@ static void sampler_writes_uniprof_raw(void **state)
 
 static void sampler_stop_quantiles(void **state)
 {
-	struct sampler_stats st;
-	memset(&st, 0, sizeof st);
-	assert_int_equal(sampler_stats_stop_quantile(&st, 0.5), 0);
-	/* fill through the loop's own histogram via a tiny replay run is
-	 * timing dependent; set buckets directly: 99 x ~10 us, 1 x ~1 ms */
-	unsigned e = 13, b10 = (e - 4) * SAMPLER_HIST_SUB + (unsigned)((10000 >> (e - 5)) - 32);
-	st.hist[b10] = 99;
-	e = 19;
-	unsigned b1m = (e - 4) * SAMPLER_HIST_SUB + (unsigned)((1000000 >> (e - 5)) - 32);
-	st.hist[b1m] = 1;
-	st.stop_max_ns = 1000000;
-	uint64_t med = sampler_stats_stop_quantile(&st, 0.5);
-	assert_true(med > 9700 && med < 10300);
-	assert_true(sampler_stats_stop_quantile(&st, 0.99) < 10300);
-	assert_true(sampler_stats_stop_quantile(&st, 1.0) > 970000);
+	struct sampler_hist h;
+	memset(&h, 0, sizeof h);
+	assert_int_equal(sampler_hist_quantile(&h, 0.5), 0);
+	for (int i = 0; i < 99; i++)
+		sampler_hist_add(&h, 10000 + (uint64_t)i);
+	sampler_hist_add(&h, 1000000);
+	uint64_t med = sampler_hist_quantile(&h, 0.5);
+	assert_true(med > 9700 && med < 10400);
+	assert_true(sampler_hist_quantile(&h, 0.99) < 10400);
+	assert_int_equal(sampler_hist_quantile(&h, 1.0), 1000000);
+	assert_int_equal(h.max_ns, 1000000);
+	/* exact below 32 ns, and every value lands within ~3 % */
+	memset(&h, 0, sizeof h);
+	sampler_hist_add(&h, 7);
+	assert_int_equal(sampler_hist_quantile(&h, 0.5), 7);
+	for (uint64_t v = 33; v < (1ull << 40); v = v * 3 + 1) {
+		memset(&h, 0, sizeof h);
+		sampler_hist_add(&h, v);
+		sampler_hist_add(&h, v);
+		h.max_ns = UINT64_MAX; /* look at the bucket, not the clamp */
+		uint64_t q = sampler_hist_quantile(&h, 0.5);
+		assert_true(q >= v - v / 30 - 1 && q <= v + v / 30 + 1);
+	}
+}
+
+static void sampler_times_every_round(void **state)
+{
+	struct replay_target *r = script(4);
+	struct sampler s;
+	sampler_init(&s, 0);
+	run(&s, r, 2000, NULL);
+	assert_int_equal(s.stats.stop.n, 4);
+	assert_int_equal(s.stats.frozen.n, 4);
+	assert_true(s.stats.frozen.sum_ns <= s.stats.stop.sum_ns);
+	sampler_release(&s);
+	replay_free(r);
 }
 
 int main(void)
@@ -257,6 +278,7 @@ int main(void)
 		cmocka_unit_test(sampler_fold_keeps_time_order),
 		cmocka_unit_test(sampler_writes_uniprof_raw),
 		cmocka_unit_test(sampler_stop_quantiles),
+		cmocka_unit_test(sampler_times_every_round),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
