@@ -84,6 +84,7 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, dou
 static int help(void);
 static int start(struct record *r, struct uf_err *err);
 static int open_maps(struct record *r, struct uf_err *err);
+static int check_output(const char *path, struct uf_err *err);
 static int maps_readable(pid_t pid);
 static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
@@ -224,6 +225,10 @@ static int help(void)
  * spawned one), attaches or spawns. */
 static int start(struct record *r, struct uf_err *err)
 {
+	const char *outs[3] = { r->out_svg, r->out_folded, r->out_raw };
+	for (int i = 0; i < 3; i++)
+		if (outs[i] && check_output(outs[i], err) < 0)
+			return -EINVAL;
 	if (r->exe) {
 		r->exe_tab = symtab_open_elf(r->exe, err);
 		if (!r->exe_tab)
@@ -248,6 +253,23 @@ static int start(struct record *r, struct uf_err *err)
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
 	return 0;
+}
+
+/* An output whose directory is missing or not writable fails now, not
+ * after a long recording (the file itself is written at the end). */
+static int check_output(const char *path, struct uf_err *err)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	if (access(slash ? dir : ".", W_OK) == 0)
+		return 0;
+	uf_err_set(err, UF_EINPUT, path, "cannot write here: %s", strerror(errno));
+	return -errno;
 }
 
 /* Symbols for every mapped file.  Only a bad -x is an error here; a

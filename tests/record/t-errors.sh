@@ -41,6 +41,8 @@ expect "already traced pid" 3 "uniprof-flame: pid $BG_PID: cannot trace" \
 wait "$first"
 kill "$BG_PID" 2>/dev/null; wait "$BG_PID" 2>/dev/null
 
+expect "output directory missing" 2 "uniprof-flame: .*/no-such-dir/o.svg: cannot write here" \
+	"$UF" -T 1 -o "$TMP/no-such-dir/o.svg" -- "$EXAMPLES/app-test-1" 1
 expect "command not found" 3 "cannot run" "$UF" -T 1 -o "$TMP/c.svg" -- "$TMP/no-such-program"
 expect "no target" 1 "name one target" "$UF" -o "$TMP/u.svg"
 expect "no output" 1 "no output" "$UF" -p 1
