@@ -95,6 +95,9 @@ typedef struct fold_trie {
 
 /* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */
 fold_trie *fold_trie_new(void);
+/* Makes room for about `nodes` nodes up front (a hint: readers of big
+ * files save the rehashes and copies of growing).  Returns 0 or -ENOMEM. */
+int fold_trie_reserve(fold_trie *t, uint32_t nodes);
 void fold_trie_free(fold_trie *t);
 
 /* Interns `len` bytes (borrowed); returns the name id, FOLD_NONE on OOM

@@ -19,6 +19,7 @@
 
 static int grow_names(fold_trie *t);
 static int grow_nodes(fold_trie *t);
+static int grow_nodes_to(fold_trie *t, size_t want);
 static int rehash_names(fold_trie *t, uint32_t nslots);
 static int rehash_nodes(fold_trie *t, uint32_t nslots);
 static int seq_push(fold_trie *t, uint32_t node, double count, double before);
@@ -44,6 +45,18 @@ fold_trie *fold_trie_new(void)
 fail:
 	fold_trie_free(t);
 	return NULL;
+}
+
+int fold_trie_reserve(fold_trie *t, uint32_t nodes)
+{
+	if (nodes > FOLD_MAX_NODES / 2)
+		nodes = FOLD_MAX_NODES / 2;
+	uint32_t slots = t->slots_mask + 1;
+	while ((uint64_t)nodes * 8 > (uint64_t)slots * 5 && slots < (1u << 31))
+		slots *= 2;
+	if (slots > t->slots_mask + 1 && rehash_nodes(t, slots))
+		return -ENOMEM;
+	return nodes > t->nodes_cap ? grow_nodes_to(t, nodes) : 0;
 }
 
 void fold_trie_free(fold_trie *t)
@@ -255,7 +268,11 @@ static int grow_nodes(fold_trie *t)
 {
 	if (t->nnodes < t->nodes_cap)
 		return 0;
-	size_t want = t->nodes_cap ? (size_t)t->nodes_cap * 2 : 1024;
+	return grow_nodes_to(t, t->nodes_cap ? (size_t)t->nodes_cap * 2 : 1024);
+}
+
+static int grow_nodes_to(fold_trie *t, size_t want)
+{
 	if (want > FOLD_MAX_NODES)
 		want = FOLD_MAX_NODES;
 	void **arrs[] = { (void **)&t->parent, (void **)&t->name, (void **)&t->depth };
