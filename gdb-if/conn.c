@@ -31,6 +31,7 @@ static int connect_addr(struct gdb_conn *c, const char *addr, struct uf_err *err
 static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struct uf_err *err);
 static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err);
 static int write_all(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err);
+static int write_bytes(struct gdb_conn *c, const char *p, size_t n, struct uf_err *err);
 static int fail(struct gdb_conn *c, struct uf_err *err, const char *fmt, const char *arg);
 
 /* ---- public ---------------------------------------------------------- */
@@ -89,7 +90,7 @@ int gdb_conn_flush(struct gdb_conn *c, struct uf_err *err)
 	int64_t deadline = now_ms() + c->timeout_ms;
 	for (int tries = 0;; tries++) {
 		int rc = write_all(c, c->tx, c->txlen, err);
-		if (rc != 0 || c->noack)
+		if (rc != 0 || c->noack || c->pipeline)
 			return c->txlen = 0, rc;
 		for (;;) {
 			size_t used = 0, outlen = 0;
@@ -100,6 +101,12 @@ int gdb_conn_flush(struct gdb_conn *c, struct uf_err *err)
 			c->rxlen -= used;
 			if (s == GDB_SCAN_ACK)
 				return c->txlen = 0, 0;
+			if (s == GDB_SCAN_PACKET) {
+				/* Unsolicited: QEMU announces the stop it makes
+				 * on connect before it acks our first request. */
+				c->acks++;
+				continue;
+			}
 			if (s == GDB_SCAN_NAK && tries < MAX_RESENDS)
 				break;
 			if (s != GDB_SCAN_MORE)
@@ -138,10 +145,11 @@ int gdb_conn_recv(struct gdb_conn *c, struct uf_err *err)
 			c->reply[outlen] = '\0';
 			c->replylen = outlen;
 			c->round_trips++;
-			return c->noack ? 0 : write_all(c, "+", 1, err);
+			c->acks += !c->noack;
+			return 0;
 		}
 		if (s == GDB_SCAN_BADSUM && !c->noack && badsums++ < MAX_RESENDS) {
-			int rc = write_all(c, "-", 1, err);
+			int rc = write_all(c, "-", 1, err);   /* after the owed `+`s */
 			if (rc != 0)
 				return rc;
 			continue;
@@ -226,9 +234,29 @@ static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err)
 	return 0;
 }
 
+/* Owed acks first (one write when possible), then b. */
 static int write_all(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err)
 {
+	char buf[GDB_TX_MAX + 64];
 	const char *p = b;
+	if (c->acks > 0) {
+		size_t k = c->acks < 64 ? c->acks : 64;
+		memset(buf, '+', k);
+		if (n <= GDB_TX_MAX) {
+			memcpy(buf + k, b, n);
+			p = buf, n += k, c->acks = 0;
+		} else {
+			int rc = write_bytes(c, buf, k, err);
+			c->acks = 0;
+			if (rc != 0)
+				return rc;
+		}
+	}
+	return write_bytes(c, p, n, err);
+}
+
+static int write_bytes(struct gdb_conn *c, const char *p, size_t n, struct uf_err *err)
+{
 	int64_t deadline = now_ms() + c->timeout_ms;
 	while (n > 0) {
 		ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL);

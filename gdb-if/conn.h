@@ -2,9 +2,11 @@
  * gdb-if/conn.h — one connection to a gdbstub: socket, framing, acks,
  * deadlines (private to gdb-if/).
  *
- * Trade-off: requests can be queued and written in one write() (pipelined)
- * only in no-ack mode; in ack mode each request waits for its `+`, which is
- * simpler than matching acks to a pipeline and only costs old stubs.
+ * Trade-off: requests are queued and written in one write() (pipelined)
+ * in no-ack mode, and in ack mode when the stub is known not to wait for
+ * our `+` before reading on (QEMU: `pipeline`); otherwise each request
+ * waits for its `+`, which only costs other old stubs.  The `+` we owe for
+ * a reply rides on our next write instead of costing a write of its own.
  *
  * Invariants:
  *  1. Every wait is a poll() bounded by the reply deadline.
@@ -28,6 +30,8 @@
 struct gdb_conn {
 	int fd;
 	int noack;             /* QStartNoAckMode accepted */
+	int pipeline;          /* stub takes requests before acking replies (QEMU) */
+	size_t acks;           /* `+` owed for replies, sent with the next write */
 	int gone;              /* peer closed (invariant 3) */
 	int poisoned;          /* stream out of step (invariant 2) */
 	unsigned timeout_ms;
@@ -48,8 +52,9 @@ void gdb_conn_close(struct gdb_conn *c);
 
 /* Frame data and append it to the queue; 0 or <0 when it does not fit. */
 int gdb_conn_queue(struct gdb_conn *c, const char *data, struct uf_err *err);
-/* Write the queue (in ack mode: one request at a time, waiting for `+`,
- * which only flush() with one queued request may do). 0, UF_TARGET_GONE or <0. */
+/* Write the queue.  In ack mode without `pipeline` only one request may
+ * be queued: it is resent on `-` until a `+` arrives.  0, UF_TARGET_GONE
+ * or <0. */
 int gdb_conn_flush(struct gdb_conn *c, struct uf_err *err);
 /* Write raw bytes (the 0x03 interrupt, a `+`). */
 int gdb_conn_raw(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err);

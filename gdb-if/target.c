@@ -15,8 +15,8 @@
  *     emptied by stop, resume and a change of thread.
  *  2. `cur` mirrors the stub's Hg thread; QEMU resets it to the stopping
  *     vCPU on every stop, so a stop reply updates it (0 = unknown).
- *  3. In no-ack mode the replies of a batch are always all read, even after
- *     one fails, so the byte stream stays in step.
+ *  3. In a pipelined batch the replies are always all read, even after one
+ *     fails, so the byte stream stays in step.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,6 +80,8 @@ static void add_select(struct gdb_target *g, uint32_t id, struct req *r, size_t 
 static void add_window(struct gdb_target *g, uint64_t lo, struct req *r, size_t *n);
 static size_t cache_copy(struct gdb_target *g, uint64_t addr, uint8_t *buf, size_t len);
 static struct gthread *find_thread(struct gdb_target *g, uint32_t id);
+static int read_to_page_end(struct gdb_target *g, uint32_t id, uint64_t addr,
+			    struct uf_err *err);
 static void destroy(struct gdb_target *g);
 
 /* ---- public ---------------------------------------------------------- */
@@ -210,7 +212,7 @@ static int gregs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct 
 	g->cache_tid = id;
 	add_select(g, id, r, &n);
 	r[n++] = (struct req){ .text = "g", .kind = REQ_REGS };
-	if (g->c.noack && th->have_sp && th->last_sp >= SPEC_BELOW)
+	if ((g->c.noack || g->c.pipeline) && th->have_sp && th->last_sp >= SPEC_BELOW)
 		add_window(g, (th->last_sp - SPEC_BELOW) & ~(uint64_t)15, r, &n);
 	memset(regs, 0, sizeof *regs);
 	int rc = batch(g, r, n, regs, err);
@@ -391,6 +393,11 @@ static int handshake(struct gdb_target *g, struct uf_err *err)
 		rc = gdb_conn_call(&g->c, "QStartNoAckMode", err);
 		g->c.noack = rc == 0 && !strcmp(g->c.reply, "OK");
 	}
+	/* QEMU answers its own query and reads on without waiting for our
+	 * acks, so requests can be pipelined even in ack mode (QEMU 7.2 has
+	 * no no-ack mode). */
+	if (rc == 0 && !g->c.noack && (rc = gdb_conn_call(&g->c, "qqemu.sstepbits", err)) == 0)
+		g->c.pipeline = strncmp(g->c.reply, "ENABLE=", 7) == 0;
 	if (rc == 0)
 		rc = gdb_conn_call(&g->c, "?", err);
 	if (rc == 0 && g->c.reply[0] != 'T' && g->c.reply[0] != 'S') {
@@ -433,7 +440,7 @@ static void add_select(struct gdb_target *g, uint32_t id, struct req *r, size_t 
 /* `m` requests for one window at lo, pipelined (ack mode: just one). */
 static void add_window(struct gdb_target *g, uint64_t lo, struct req *r, size_t *n)
 {
-	size_t k = g->c.noack ? g->nwin : 1;
+	size_t k = g->c.noack || g->c.pipeline ? g->nwin : 1;
 	for (size_t i = 0; i < k && *n < MAX_REQ; i++) {
 		uint64_t a = lo + i * g->mmax;
 		if (a < lo)
@@ -506,17 +513,17 @@ static int handle(struct gdb_target *g, const struct req *q, struct uf_regs *reg
 static int batch(struct gdb_target *g, struct req *r, size_t n, struct uf_regs *regs,
 		 struct uf_err *err)
 {
-	int rc = 0, first = 0;
+	int rc = 0, first = 0, pipe = g->c.noack || g->c.pipeline;
 	g->t->n_hypercalls++;
-	for (size_t i = 0; g->c.noack && i < n && rc == 0; i++)
+	for (size_t i = 0; pipe && i < n && rc == 0; i++)
 		rc = gdb_conn_queue(&g->c, r[i].text, err);
-	if (g->c.noack && rc == 0)
+	if (pipe && rc == 0)
 		rc = gdb_conn_flush(&g->c, err);
 	for (size_t i = 0; i < n && rc >= 0 && rc != UF_TARGET_GONE; i++) {
-		rc = g->c.noack ? gdb_conn_recv(&g->c, err) : gdb_conn_call(&g->c, r[i].text, err);
+		rc = pipe ? gdb_conn_recv(&g->c, err) : gdb_conn_call(&g->c, r[i].text, err);
 		if (rc == 0 && first == 0)
 			first = handle(g, &r[i], regs, err);
-		else if (rc == 0 && !g->c.noack)
+		else if (rc == 0 && !pipe)
 			break;
 	}
 	if (rc != 0)

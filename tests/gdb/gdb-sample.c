@@ -1,0 +1,167 @@
+/*
+ * tests/gdb/gdb-sample.c — drives gdb-if/ directly: samples a gdbstub
+ * guest, walks frame pointers, prints per-sample stop times and raw stacks.
+ *
+ * For bench/gdb.sh (stop-time figures without the rest of the profiler)
+ * and for the fake-stub test (the backend's errors without the CLI).
+ * Trade-off: a minimal frame-pointer walk of its own, so it measures the
+ * backend, not the sampler.
+ *
+ *   gdb-sample ADDR [-F HZ (0 = back to back)] [-T SECONDS] [-n SAMPLES]
+ *              [-s STACKFILE] [-c COUNTER_ADDR]
+ *
+ * Prints "key value" lines: samples, median_us, p99_us, mean_us,
+ * samples_per_s, trips_per_sample, counter_per_s (the guest's progress,
+ * read at start and end).  Exit 0, or 3 with "gdb-sample: <what>: <why>".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gdb-if/gdb.h"
+
+#define MAX_DEPTH 128
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One frame-pointer walk; writes the stack root first to f. */
+static int walk(struct uf_target *t, uint32_t id, FILE *f, struct uf_err *err)
+{
+	struct uf_regs r;
+	uint64_t pcs[MAX_DEPTH];
+	int n = 0, rc = t->ops->regs(t, id, &r, err);
+	if (rc != 0)
+		return rc;
+	pcs[n++] = r.pc;
+	for (uint64_t fp = r.fp; fp && n < MAX_DEPTH && fp % 8 == 0;) {
+		uint64_t fr[2];
+		if (t->ops->read(t, id, fp, fr, sizeof fr, err) != (ssize_t)sizeof fr || !fr[1])
+			break;
+		pcs[n++] = fr[1] - 1;   /* inside the call instruction */
+		if (fr[0] <= fp)
+			break;
+		fp = fr[0];
+	}
+	for (int i = n; f && i-- > 0;)
+		fprintf(f, "%llx%s", (unsigned long long)pcs[i], i ? ";" : " 1\n");
+	return 0;
+}
+
+static int sample(struct uf_target *t, FILE *f, struct uf_err *err)
+{
+	uint32_t ids[64];
+	size_t n = 0;
+	int rc = t->ops->stop(t, err);
+	if (rc == 0)
+		rc = t->ops->threads(t, ids, 64, &n, err);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = walk(t, ids[i], f, err);
+	if (rc == 0)
+		rc = t->ops->resume(t, err);
+	return rc;
+}
+
+static int counter(struct uf_target *t, uint64_t addr, uint64_t *v, struct uf_err *err)
+{
+	uint32_t id = 0;
+	size_t n = 0;
+	int rc = t->ops->stop(t, err);
+	if (rc == 0)
+		rc = t->ops->threads(t, &id, 1, &n, err);
+	if (rc == 0 && t->ops->read(t, id, addr, v, 8, err) != 8)
+		rc = -1;
+	if (rc == 0)
+		rc = t->ops->resume(t, err);
+	return rc;
+}
+
+static void report(double *d, size_t n, double wall, uint64_t trips, double cps)
+{
+	qsort(d, n, sizeof *d, cmp_d);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += d[i];
+	printf("samples %zu\n", n);
+	if (n) {
+		printf("median_us %.1f\np99_us %.1f\nmean_us %.1f\n", d[n / 2] * 1e6,
+		       d[(n * 99) / 100] * 1e6, sum / n * 1e6);
+		printf("samples_per_s %.1f\ntrips_per_sample %.2f\n", n / wall, (double)trips / n);
+	}
+	if (cps >= 0)
+		printf("counter_per_s %.1f\n", cps);
+}
+
+int main(int argc, char **argv)
+{
+	double hz = 99, secs = 5;
+	long maxn = 0;
+	const char *stacks = NULL;
+	uint64_t caddr = 0;
+	int o;
+	while ((o = getopt(argc, argv, "F:T:n:s:c:")) != -1) {
+		switch (o) {
+		case 'F': hz = atof(optarg); break;
+		case 'T': secs = atof(optarg); break;
+		case 'n': maxn = atol(optarg); break;
+		case 's': stacks = optarg; break;
+		case 'c': caddr = strtoull(optarg, NULL, 16); break;
+		default: return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: gdb-sample ADDR [-F HZ] [-T S] [-n N] [-s FILE] [-c ADDR]\n");
+		return 1;
+	}
+	struct uf_target t;
+	struct uf_err err = { 0 };
+	if (gdb_target_attach(&t, argv[optind], NULL, &err) < 0) {
+		fprintf(stderr, "gdb-sample: %s: %s\n", err.what, err.why);
+		return 3;
+	}
+	FILE *f = stacks ? fopen(stacks, "w") : NULL;
+	size_t cap = 1 << 20, n = 0;
+	double *d = malloc(cap * sizeof *d), t0 = now_s(), next = t0, cps = -1;
+	uint64_t c0 = 0, c1 = 0, trips0;
+	int rc = caddr ? counter(&t, caddr, &c0, &err) : 0;
+	double tc0 = now_s();
+	trips0 = t.n_hypercalls;
+	while (rc == 0 && n < cap && now_s() - t0 < secs && (!maxn || (long)n < maxn)) {
+		if (hz > 0) {
+			next += 1.0 / hz;
+			double w = next - now_s();
+			if (w > 0)
+				usleep((useconds_t)(w * 1e6));
+		}
+		double a = now_s();
+		rc = sample(&t, f, &err);
+		if (rc == 0)
+			d[n++] = now_s() - a;
+	}
+	double wall = now_s() - t0;
+	uint64_t trips = t.n_hypercalls - trips0;
+	if (rc == 0 && caddr && counter(&t, caddr, &c1, &err) == 0)
+		cps = (double)(c1 - c0) / (now_s() - tc0);
+	t.ops->detach(&t);
+	if (f)
+		fclose(f);
+	report(d, n, wall, trips, cps);
+	free(d);
+	if (rc == UF_TARGET_GONE)
+		fprintf(stderr, "gdb-sample: target gone after %zu samples\n", n);
+	else if (rc != 0)
+		fprintf(stderr, "gdb-sample: %s: %s\n", err.what, err.why);
+	return rc == 0 ? 0 : 3;
+}
