@@ -165,7 +165,9 @@ static int gstop(struct uf_target *t, struct uf_err *err)
 			break;
 		t->n_hypercalls++;
 		/* Console output may precede the stop reply; bounded. */
-		if (g->c.reply[0] == 'O' && g->c.reply[1] && skipped < MAX_SKIPPED)
+		const char *r = g->c.reply;
+		if (r[0] == 'O' && r[1] && strspn(r + 1, "0123456789abcdefABCDEF") ==
+		    g->c.replylen - 1 && skipped < MAX_SKIPPED)
 			continue;
 		return stop_reply(g, err);
 	}
