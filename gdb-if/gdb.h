@@ -12,6 +12,12 @@
  * it, one more round trip fetches the right one.  Unikernel stacks rarely
  * move far between samples, so this usually saves a round trip.
  *
+ * read() returns at most one round trip's worth: when the first bytes come
+ * from what is already fetched and the rest is not, it returns the short
+ * count rather than pay another round trip for bytes a frame-pointer walk
+ * rarely uses (sampler/walk.c asks again at the frame it needs).  This is
+ * looser than target.h's "short only at an unmapped page".
+ *
  * Invariants:
  *  1. The guest is left running on detach (`D`), whatever state the
  *     protocol is in; detach is safe to call more than once.

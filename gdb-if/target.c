@@ -240,6 +240,8 @@ static ssize_t gread(struct uf_target *t, uint32_t id, uint64_t addr, void *buf,
 			done += k;
 			continue;
 		}
+		if (done > 0)
+			break;   /* gdb.h: the rest would cost another round trip */
 		struct req r[MAX_REQ];
 		size_t n = 0;
 		add_select(g, id, r, &n);
