@@ -79,6 +79,17 @@ int gdb_conn_queue(struct gdb_conn *c, const char *data, struct uf_err *err)
 	return 0;
 }
 
+int gdb_conn_queue_raw(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err)
+{
+	if (n > sizeof c->tx - c->txlen) {
+		uf_err_set(err, UF_ETARGET, c->addr, "request too long");
+		return -EMSGSIZE;
+	}
+	memcpy(c->tx + c->txlen, b, n);
+	c->txlen += n;
+	return 0;
+}
+
 /* In ack mode only one request may be queued: it is written, then resent
  * on `-` until a `+` arrives. */
 int gdb_conn_flush(struct gdb_conn *c, struct uf_err *err)

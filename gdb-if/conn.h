@@ -52,6 +52,8 @@ void gdb_conn_close(struct gdb_conn *c);
 
 /* Frame data and append it to the queue; 0 or <0 when it does not fit. */
 int gdb_conn_queue(struct gdb_conn *c, const char *data, struct uf_err *err);
+/* Append raw bytes (the 0x03 interrupt) to the queue. */
+int gdb_conn_queue_raw(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err);
 /* Write the queue.  In ack mode without `pipeline` only one request may
  * be queued: it is resent on `-` until a `+` arrives.  0, UF_TARGET_GONE
  * or <0. */

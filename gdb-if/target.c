@@ -6,7 +6,8 @@
  *
  *     (new) --gdb_target_attach: qSupported, QStartNoAckMode, ?,
  *              qfThreadInfo, qXfer target.xml, c--> RUNNING
- *     RUNNING --gstop: 0x03, wait for T/S--> STOPPED
+ *     RUNNING --gstop: 0x03, wait for T/S (QEMU: with g and the stack
+ *              window in the same write, stop_prefetch)--> STOPPED
  *     STOPPED --gresume: c (no reply)--> RUNNING
  *     any --gdetach: D (reply awaited briefly)--> (closed)
  *
@@ -53,6 +54,10 @@ struct gdb_target {
 	size_t nwin;           /* `m` requests per stack window */
 	int stopped;
 	uint32_t cur;          /* invariant 2 */
+	uint32_t last_tid;     /* the vCPU that reported the previous stop */
+	int pre_valid;         /* pre_regs are pre_tid's registers at this stop */
+	uint32_t pre_tid;
+	struct uf_regs pre_regs;
 	uint32_t pid;          /* multiprocess thread ids ("pP.T"), else 0 */
 	struct gthread *th;
 	size_t nth;
@@ -75,6 +80,8 @@ static const struct uf_target_ops gdb_ops;
 static int handshake(struct gdb_target *g, struct uf_err *err);
 static int batch(struct gdb_target *g, struct req *r, size_t n, struct uf_regs *regs,
 		 struct uf_err *err);
+static int handle(struct gdb_target *g, const struct req *q, struct uf_regs *regs,
+		  struct uf_err *err);
 static void cache_clear(struct gdb_target *g);
 static void add_select(struct gdb_target *g, uint32_t id, struct req *r, size_t *n);
 static void add_window(struct gdb_target *g, uint64_t lo, struct req *r, size_t *n);
@@ -154,30 +161,72 @@ static int stop_reply(struct gdb_target *g, struct uf_err *err)
 	return 0;
 }
 
-static int gstop(struct uf_target *t, struct uf_err *err)
+/* Wait for the stop reply, skipping console output (bounded). */
+static int recv_stop(struct gdb_target *g, struct uf_err *err)
 {
-	struct gdb_target *g = t->priv;
-	cache_clear(g);
-	int rc = gdb_conn_raw(&g->c, "\x03", 1, err);
-	for (int skipped = 0; rc == 0; skipped++) {
-		rc = gdb_conn_recv(&g->c, err);
+	for (int skipped = 0;; skipped++) {
+		int rc = gdb_conn_recv(&g->c, err);
 		if (rc != 0)
-			break;
-		t->n_hypercalls++;
-		/* Console output may precede the stop reply; bounded. */
+			return rc;
 		const char *r = g->c.reply;
 		if (r[0] == 'O' && r[1] && strspn(r + 1, "0123456789abcdefABCDEF") ==
 		    g->c.replylen - 1 && skipped < MAX_SKIPPED)
 			continue;
 		return stop_reply(g, err);
 	}
-	return rc;
+}
+
+/* QEMU stops the VM synchronously on the byte that interrupts it and
+ * parses what follows with the VM stopped, the Hg thread reset to the
+ * stopping vCPU: 0x03, `g` and the speculative stack window go in one
+ * write, and stop + registers + stack cost one round trip. */
+static int stop_prefetch(struct gdb_target *g, struct uf_err *err)
+{
+	struct req r[MAX_REQ];
+	size_t n = 0;
+	struct gthread *th = find_thread(g, g->last_tid);
+	r[n++] = (struct req){ .text = "g", .kind = REQ_REGS };
+	if (th && th->have_sp && th->last_sp >= SPEC_BELOW)
+		add_window(g, (th->last_sp - SPEC_BELOW) & ~(uint64_t)15, r, &n);
+	int rc = gdb_conn_queue_raw(&g->c, "\x03", 1, err);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = gdb_conn_queue(&g->c, r[i].text, err);
+	if (rc == 0)
+		rc = gdb_conn_flush(&g->c, err);
+	int first = rc == 0 ? recv_stop(g, err) : 0;
+	if (rc != 0 || first == UF_TARGET_GONE)
+		return rc != 0 ? rc : first;
+	for (size_t i = 0; rc == 0 && i < n; i++) {   /* invariant 3 */
+		rc = gdb_conn_recv(&g->c, err);
+		if (rc == 0 && first == 0)
+			first = handle(g, &r[i], &g->pre_regs, err);
+	}
+	if (rc == 0 && first == 0 && g->cur) {
+		g->pre_valid = 1;
+		g->pre_tid = g->cache_tid = g->last_tid = g->cur;
+	} else {
+		cache_clear(g);
+	}
+	return rc != 0 ? rc : first;
+}
+
+static int gstop(struct uf_target *t, struct uf_err *err)
+{
+	struct gdb_target *g = t->priv;
+	cache_clear(g);
+	g->pre_valid = 0;
+	t->n_hypercalls++;
+	if (g->c.pipeline)
+		return stop_prefetch(g, err);
+	int rc = gdb_conn_raw(&g->c, "\x03", 1, err);
+	return rc == 0 ? recv_stop(g, err) : rc;
 }
 
 static int gresume(struct uf_target *t, struct uf_err *err)
 {
 	struct gdb_target *g = t->priv;
 	cache_clear(g);
+	g->pre_valid = 0;
 	int rc = gdb_conn_queue(&g->c, "c", err);
 	if (rc == 0)
 		rc = gdb_conn_flush(&g->c, err);
@@ -208,6 +257,12 @@ static int gregs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct 
 	if (!th) {
 		uf_err_set(err, UF_ETARGET, g->c.addr, "no thread %u", id);
 		return -ESRCH;
+	}
+	if (g->pre_valid && id == g->pre_tid) {   /* fetched with the stop */
+		*regs = g->pre_regs;
+		th->last_sp = regs->sp;
+		th->have_sp = 1;
+		return 0;
 	}
 	if (g->cache_tid != id)
 		cache_clear(g);

@@ -24,8 +24,17 @@ struct multiboot_info {
 };
 
 volatile uint64_t uf_rounds;
+/* -fstack-protector-all (for frames, see Makefile) with a global guard. */
+unsigned long __stack_chk_guard = 0x595e9fbd94fda766ul;
 
 void kmain(const struct multiboot_info *mbi);
+void __stack_chk_fail(void);
+
+void __stack_chk_fail(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
 
 static inline void outb(uint16_t port, uint8_t v)
 {

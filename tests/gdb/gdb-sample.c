@@ -8,11 +8,14 @@
  * backend, not the sampler.
  *
  *   gdb-sample ADDR [-F HZ (0 = back to back)] [-T SECONDS] [-n SAMPLES]
- *              [-s STACKFILE] [-c COUNTER_ADDR]
+ *              [-s STACKFILE] [-c COUNTER_ADDR] [-b] [-j]
  *
  * Prints "key value" lines: samples, median_us, p99_us, mean_us,
- * samples_per_s, trips_per_sample, counter_per_s (the guest's progress,
- * read at start and end).  Exit 0, or 3 with "gdb-sample: <what>: <why>".
+ * samples_per_s, trips_per_sample, the medians of the three phases
+ * (stop_us: interrupt to stop reply; regs_walk_us; resume_us) and
+ * counter_per_s (the guest's progress, read at start and end; -b: no
+ * sampling in between, the baseline).  Exit 0, or 3 with
+ * "gdb-sample: <what>: <why>".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,18 +63,31 @@ static int walk(struct uf_target *t, uint32_t id, FILE *f, struct uf_err *err)
 	return 0;
 }
 
+/* Phase durations of one sample: stop, registers + walk, resume. */
+static double phase[3];
+
 static int sample(struct uf_target *t, FILE *f, struct uf_err *err)
 {
 	uint32_t ids[64];
 	size_t n = 0;
+	double a = now_s(), b, c;
 	int rc = t->ops->stop(t, err);
+	b = now_s();
 	if (rc == 0)
 		rc = t->ops->threads(t, ids, 64, &n, err);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = walk(t, ids[i], f, err);
+	c = now_s();
 	if (rc == 0)
 		rc = t->ops->resume(t, err);
+	phase[0] = b - a, phase[1] = c - b, phase[2] = now_s() - c;
 	return rc;
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_d);
+	return n ? v[n / 2] : 0;
 }
 
 static int counter(struct uf_target *t, uint64_t addr, uint64_t *v, struct uf_err *err)
@@ -88,8 +104,11 @@ static int counter(struct uf_target *t, uint64_t addr, uint64_t *v, struct uf_er
 	return rc;
 }
 
-static void report(double *d, size_t n, double wall, uint64_t trips, double cps)
+static void report(double *d, double *ph[3], size_t n, double wall, uint64_t trips, double cps)
 {
+	if (n)
+		printf("stop_us %.1f\nregs_walk_us %.1f\nresume_us %.1f\n", median(ph[0], n) * 1e6,
+		       median(ph[1], n) * 1e6, median(ph[2], n) * 1e6);
 	qsort(d, n, sizeof *d, cmp_d);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -111,13 +130,16 @@ int main(int argc, char **argv)
 	const char *stacks = NULL;
 	uint64_t caddr = 0;
 	int o;
-	while ((o = getopt(argc, argv, "F:T:n:s:c:")) != -1) {
+	int baseline = 0, jitter = 0;
+	while ((o = getopt(argc, argv, "F:T:n:s:c:bj")) != -1) {
 		switch (o) {
 		case 'F': hz = atof(optarg); break;
 		case 'T': secs = atof(optarg); break;
 		case 'n': maxn = atol(optarg); break;
 		case 's': stacks = optarg; break;
 		case 'c': caddr = strtoull(optarg, NULL, 16); break;
+		case 'b': baseline = 1; break;
+		case 'j': jitter = 1; break;
 		default: return 1;
 		}
 	}
@@ -134,21 +156,29 @@ int main(int argc, char **argv)
 	FILE *f = stacks ? fopen(stacks, "w") : NULL;
 	size_t cap = 1 << 20, n = 0;
 	double *d = malloc(cap * sizeof *d), t0 = now_s(), next = t0, cps = -1;
+	double *ph[3] = { malloc(cap * sizeof *d), malloc(cap * sizeof *d), malloc(cap * sizeof *d) };
 	uint64_t c0 = 0, c1 = 0, trips0;
 	int rc = caddr ? counter(&t, caddr, &c0, &err) : 0;
 	double tc0 = now_s();
 	trips0 = t.n_hypercalls;
-	while (rc == 0 && n < cap && now_s() - t0 < secs && (!maxn || (long)n < maxn)) {
+	if (baseline)
+		usleep((useconds_t)(secs * 1e6));
+	while (!baseline && rc == 0 && n < cap && now_s() - t0 < secs && (!maxn || (long)n < maxn)) {
 		if (hz > 0) {
-			next += 1.0 / hz;
+			/* -j: deadlines jittered by up to half a period either way,
+			 * so a periodic guest cannot fall into lockstep with us. */
+			next += (jitter ? 0.5 + drand48() : 1.0) / hz;
 			double w = next - now_s();
 			if (w > 0)
 				usleep((useconds_t)(w * 1e6));
 		}
 		double a = now_s();
 		rc = sample(&t, f, &err);
-		if (rc == 0)
+		if (rc == 0) {
+			for (int k = 0; k < 3; k++)
+				ph[k][n] = phase[k];
 			d[n++] = now_s() - a;
+		}
 	}
 	double wall = now_s() - t0;
 	uint64_t trips = t.n_hypercalls - trips0;
@@ -157,8 +187,10 @@ int main(int argc, char **argv)
 	t.ops->detach(&t);
 	if (f)
 		fclose(f);
-	report(d, n, wall, trips, cps);
+	report(d, ph, n, wall, trips, cps);
 	free(d);
+	for (int k = 0; k < 3; k++)
+		free(ph[k]);
 	if (rc == UF_TARGET_GONE)
 		fprintf(stderr, "gdb-sample: target gone after %zu samples\n", n);
 	else if (rc != 0)
