@@ -5,6 +5,7 @@
  *                                      |  --protocol error--> POISONED
  *                                      +--gdb_conn_close--> (closed)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -27,6 +28,7 @@
 #define MAX_RESENDS 3
 
 static int64_t now_ms(void);
+static const char *errstr(int e);
 static int connect_addr(struct gdb_conn *c, const char *addr, struct uf_err *err);
 static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struct uf_err *err);
 static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err);
@@ -187,6 +189,15 @@ int gdb_conn_call(struct gdb_conn *c, const char *data, struct uf_err *err)
 
 /* ---- helpers --------------------------------------------------------- */
 
+/* strerror() in our message style: lowercase first letter. */
+static const char *errstr(int e)
+{
+	static __thread char buf[128];
+	snprintf(buf, sizeof buf, "%s", strerror(e));
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -216,7 +227,7 @@ static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struc
 		if (n > 0)
 			return 0;
 		if (n < 0 && errno != EINTR) {
-			uf_err_set(err, UF_ETARGET, c->addr, "poll: %s", strerror(errno));
+			uf_err_set(err, UF_ETARGET, c->addr, "poll: %s", errstr(errno));
 			return -errno;
 		}
 	}
@@ -238,7 +249,7 @@ static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err)
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN)
 			return 0;
-		uf_err_set(err, UF_ETARGET, c->addr, "read: %s", strerror(errno));
+		uf_err_set(err, UF_ETARGET, c->addr, "read: %s", errstr(errno));
 		return -errno;
 	}
 	c->rxlen += (size_t)n;
@@ -282,7 +293,7 @@ static int write_bytes(struct gdb_conn *c, const char *p, size_t n, struct uf_er
 			continue;
 		}
 		if (w < 0) {
-			uf_err_set(err, UF_ETARGET, c->addr, "write: %s", strerror(errno));
+			uf_err_set(err, UF_ETARGET, c->addr, "write: %s", errstr(errno));
 			return -errno;
 		}
 		p += w;
@@ -319,13 +330,13 @@ static int connect_unix(struct gdb_conn *c, const char *path, struct uf_err *err
 	strcpy(su.sun_path, path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		uf_err_set(err, UF_ETARGET, c->addr, "socket: %s", strerror(errno));
+		uf_err_set(err, UF_ETARGET, c->addr, "socket: %s", errstr(errno));
 		return -errno;
 	}
 	int rc = connect_fd(c, fd, (struct sockaddr *)&su, sizeof su, err);
 	if (rc < 0) {
 		close(fd);
-		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", strerror(-rc));
+		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", errstr(-rc));
 		return rc;
 	}
 	c->fd = fd;
@@ -358,7 +369,7 @@ static int connect_tcp(struct gdb_conn *c, const char *host, const char *port,
 	}
 	freeaddrinfo(res);
 	if (rc < 0)
-		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", strerror(-rc));
+		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", errstr(-rc));
 	return rc;
 }
 
