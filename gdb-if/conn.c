@@ -29,6 +29,7 @@
 
 static int64_t now_ms(void);
 static const char *errstr(int e);
+static const char *lower(const char *msg);
 static int connect_addr(struct gdb_conn *c, const char *addr, struct uf_err *err);
 static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struct uf_err *err);
 static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err);
@@ -189,13 +190,18 @@ int gdb_conn_call(struct gdb_conn *c, const char *data, struct uf_err *err)
 
 /* ---- helpers --------------------------------------------------------- */
 
-/* strerror() in our message style: lowercase first letter. */
-static const char *errstr(int e)
+/* libc's messages in our style: lowercase first letter. */
+static const char *lower(const char *msg)
 {
 	static __thread char buf[128];
-	snprintf(buf, sizeof buf, "%s", strerror(e));
+	snprintf(buf, sizeof buf, "%s", msg);
 	buf[0] = (char)tolower((unsigned char)buf[0]);
 	return buf;
+}
+
+static const char *errstr(int e)
+{
+	return lower(strerror(e));
 }
 
 static int64_t now_ms(void)
@@ -350,7 +356,7 @@ static int connect_tcp(struct gdb_conn *c, const char *host, const char *port,
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
 	int gai = getaddrinfo(host, port, &hints, &res);
 	if (gai != 0) {
-		uf_err_set(err, UF_ETARGET, c->addr, "cannot resolve: %s", gai_strerror(gai));
+		uf_err_set(err, UF_ETARGET, c->addr, "cannot resolve: %s", lower(gai_strerror(gai)));
 		return -EHOSTUNREACH;
 	}
 	int rc = -ECONNREFUSED;
