@@ -303,12 +303,12 @@ static ssize_t gread(struct uf_target *t, uint32_t id, uint64_t addr, void *buf,
 		add_window(g, (addr + done) & ~(uint64_t)15, r, &n);
 		int rc = batch(g, r, n, NULL, err);
 		if (rc == UF_TARGET_GONE)
-			uf_err_set(err, UF_ETARGET, g->c.addr, "connection closed");
+			break;   /* nothing more to read; resume() reports it */
 		if (rc != 0)
-			return rc > 0 ? -ECONNRESET : rc;
+			return rc;
 		if (cache_copy(g, addr + done, out + done, len - done) == 0 &&
 		    (rc = read_to_page_end(g, id, addr + done, err)) != 0)
-			return rc < 0 ? rc : (ssize_t)done;
+			return rc < 0 ? rc : (ssize_t)done;   /* gone: short */
 		if (cache_copy(g, addr + done, out + done, len - done) == 0)
 			break;   /* unreadable: a short read, not an error */
 	}
