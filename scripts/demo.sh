@@ -29,7 +29,7 @@ fi
 [ -x "$UF" ] || make --no-print-directory all >&2 || die "building uniprof-flame failed"
 [ -f "$GUEST/qemu-guest.elf" ] || make --no-print-directory -C examples/qemu-guest >&2 ||
 	die "building the example guest failed"
-"$UF" --help 2>&1 | grep -q -- '--gdb' || die "this build of uniprof-flame has no --gdb option"
+"$UF" record --help 2>&1 | grep -q -- '--gdb ADDR' || die "this build of uniprof-flame has no --gdb option"
 
 # KVM when /dev/kvm is usable; QEMU falls back to the next -accel when it
 # cannot use the first.

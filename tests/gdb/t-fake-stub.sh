@@ -80,7 +80,7 @@ else
 fi
 
 # The same through the profiler's command line, once record is built.
-if [ -x "$UF" ] && "$UF" --help 2>&1 | grep -q -- '--gdb'; then
+if [ -x "$UF" ] && "$UF" record --help 2>&1 | grep -q -- '--gdb ADDR'; then
 	timeout 20 "$UF" --gdb 127.0.0.1:9 -o "$TMP/x.svg" >"$TMP/out" 2>&1; rc=$?
 	if [ $rc -eq 3 ] && grep -q "^uniprof-flame: gdb stub '127.0.0.1:9': cannot connect" "$TMP/out"; then
 		pass gdb-no-stub-cli

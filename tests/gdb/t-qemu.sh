@@ -17,7 +17,7 @@ fi
 . "$(dirname "$0")/../lib.sh"
 GUEST="$UF_TOP/build/examples/qemu-guest"
 command -v qemu-system-x86_64 >/dev/null || { skip gdb-qemu "qemu-system-x86_64 not installed"; exit 0; }
-"$UF" --help 2>&1 | grep -q -- '--gdb' || { skip gdb-qemu "uniprof-flame has no --gdb option (record not merged)"; exit 0; }
+"$UF" record --help 2>&1 | grep -q -- '--gdb ADDR' || { skip gdb-qemu "uniprof-flame has no --gdb option (record not merged)"; exit 0; }
 [ -f "$UF_TOP/tests/record/lib-record.sh" ] || { skip gdb-qemu "tests/record/lib-record.sh missing"; exit 0; }
 . "$UF_TOP/tests/record/lib-record.sh"
 make --no-print-directory -s -C "$UF_TOP/examples/qemu-guest" >/dev/null ||
