@@ -81,13 +81,13 @@ fi
 
 # The same through the profiler's command line, once record is built.
 if [ -x "$UF" ] && "$UF" record --help 2>&1 | grep -q -- '--gdb ADDR'; then
-	timeout 20 "$UF" --gdb 127.0.0.1:9 -o "$TMP/x.svg" >"$TMP/out" 2>&1; rc=$?
+	timeout 20 "$UF" --gdb 127.0.0.1:9 --addrs -o "$TMP/x.svg" >"$TMP/out" 2>&1; rc=$?
 	if [ $rc -eq 3 ] && grep -q "^uniprof-flame: gdb stub '127.0.0.1:9': cannot connect" "$TMP/out"; then
 		pass gdb-no-stub-cli
 	else
 		fail gdb-no-stub-cli "rc=$rc: $(cat "$TMP/out")"
 	fi
-	run_stub malformed "$UF" --gdb "$TMP/stub-malformed.sock" -T 2 -o "$TMP/x.svg"
+	run_stub malformed "$UF" --gdb "$TMP/stub-malformed.sock" --addrs -T 2 -o "$TMP/x.svg"
 	if [ $rc -eq 3 ] && grep -q "^uniprof-flame: gdb stub '.*': malformed register reply" "$TMP/out"; then
 		pass gdb-stub-malformed-cli
 	else
