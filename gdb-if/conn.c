@@ -100,7 +100,7 @@ int gdb_conn_flush(struct gdb_conn *c, struct uf_err *err)
 	if (c->gone)
 		return UF_TARGET_GONE;
 	if (c->poisoned)
-		return fail(c, err, "%s", "connection unusable after an earlier error");
+		return fail(c, err, "%s", c->cause);
 	int64_t deadline = now_ms() + c->timeout_ms;
 	for (int tries = 0;; tries++) {
 		int rc = write_all(c, c->tx, c->txlen, err);
@@ -136,7 +136,7 @@ int gdb_conn_raw(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err
 	if (c->gone)
 		return UF_TARGET_GONE;
 	if (c->poisoned)
-		return fail(c, err, "%s", "connection unusable after an earlier error");
+		return fail(c, err, "%s", c->cause);
 	return write_all(c, b, n, err);
 }
 
@@ -145,7 +145,7 @@ int gdb_conn_recv(struct gdb_conn *c, struct uf_err *err)
 	if (c->gone)
 		return UF_TARGET_GONE;
 	if (c->poisoned)
-		return fail(c, err, "%s", "connection unusable after an earlier error");
+		return fail(c, err, "%s", c->cause);
 	int64_t deadline = now_ms() + c->timeout_ms;
 	struct gdb_scan_state st = { 0 };
 	int badsums = 0;
@@ -176,6 +176,13 @@ int gdb_conn_recv(struct gdb_conn *c, struct uf_err *err)
 				return rc;
 		}
 	}
+}
+
+void gdb_conn_poison(struct gdb_conn *c, const char *why)
+{
+	if (!c->poisoned)
+		snprintf(c->cause, sizeof c->cause, "%s", why);
+	c->poisoned = 1;
 }
 
 int gdb_conn_call(struct gdb_conn *c, const char *data, struct uf_err *err)
@@ -213,8 +220,10 @@ static int64_t now_ms(void)
 
 static int fail(struct gdb_conn *c, struct uf_err *err, const char *fmt, const char *arg)
 {
-	c->poisoned = 1;
-	uf_err_set(err, UF_ETARGET, c->addr, fmt, arg);
+	char why[sizeof c->cause];
+	snprintf(why, sizeof why, fmt, arg);
+	gdb_conn_poison(c, why);
+	uf_err_set(err, UF_ETARGET, c->addr, "%s", why);
 	return -EPROTO;
 }
 
@@ -224,8 +233,10 @@ static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struc
 	for (;;) {
 		int64_t left = deadline - now_ms();
 		if (left <= 0) {
-			c->poisoned = 1;
-			uf_err_set(err, UF_ETARGET, c->addr, "no reply within %u ms", c->timeout_ms);
+			char why[64];
+			snprintf(why, sizeof why, "no reply within %u ms", c->timeout_ms);
+			gdb_conn_poison(c, why);
+			uf_err_set(err, UF_ETARGET, c->addr, "%s", why);
 			return -ETIMEDOUT;
 		}
 		struct pollfd p = { .fd = fd, .events = ev };

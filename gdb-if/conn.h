@@ -34,6 +34,7 @@ struct gdb_conn {
 	size_t acks;           /* `+` owed for replies, sent with the next write */
 	int gone;              /* peer closed (invariant 3) */
 	int poisoned;          /* stream out of step (invariant 2) */
+	char cause[160];       /* why it was poisoned, repeated by later calls */
 	unsigned timeout_ms;
 	char addr[200];        /* as the user gave it, for messages */
 	uint8_t *rx;           /* raw bytes not yet scanned */
@@ -62,6 +63,9 @@ int gdb_conn_flush(struct gdb_conn *c, struct uf_err *err);
 int gdb_conn_raw(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err);
 /* Wait for the next packet; c->reply holds it.  0, UF_TARGET_GONE or <0. */
 int gdb_conn_recv(struct gdb_conn *c, struct uf_err *err);
+/* Mark the connection unusable (invariant 2) because of `why` (a stub
+ * that breaks the protocol once is not trusted again). */
+void gdb_conn_poison(struct gdb_conn *c, const char *why);
 /* queue + flush + recv for one request. */
 int gdb_conn_call(struct gdb_conn *c, const char *data, struct uf_err *err);
 

@@ -83,6 +83,7 @@ static int batch(struct gdb_target *g, struct req *r, size_t n, struct uf_regs *
 static int handle(struct gdb_target *g, const struct req *q, struct uf_regs *regs,
 		  struct uf_err *err);
 static void cache_clear(struct gdb_target *g);
+static int poison(struct gdb_target *g, struct uf_err *err);
 static void add_select(struct gdb_target *g, uint32_t id, struct req *r, size_t *n);
 static void add_window(struct gdb_target *g, uint64_t lo, struct req *r, size_t *n);
 static size_t cache_copy(struct gdb_target *g, uint64_t addr, uint8_t *buf, size_t len);
@@ -145,7 +146,7 @@ static int stop_reply(struct gdb_target *g, struct uf_err *err)
 		return UF_TARGET_GONE;
 	if (r[0] != 'T' && r[0] != 'S') {
 		uf_err_set(err, UF_ETARGET, g->c.addr, "unexpected stop reply '%.20s'", r);
-		return -EPROTO;
+		return poison(g, err);
 	}
 	g->cur = 0;
 	const char *th = strstr(r, "thread:");
@@ -525,7 +526,7 @@ static int parse_regs(struct gdb_target *g, struct uf_regs *regs, struct uf_err 
 		      gdb_reg_le(h, n, 16 * 16, 8, &regs->pc);
 	if (bad) {
 		uf_err_set(err, UF_ETARGET, g->c.addr, "malformed register reply '%.20s'", h);
-		return -EPROTO;
+		return poison(g, err);
 	}
 	return 0;
 }
@@ -540,13 +541,13 @@ static int parse_mem(struct gdb_target *g, const struct req *q, struct uf_err *e
 	if (n % 2 || n / 2 > q->len || n == 0) {
 		uf_err_set(err, UF_ETARGET, g->c.addr, "memory reply of %zu chars for %zu bytes", n,
 			   q->len);
-		return -EPROTO;
+		return poison(g, err);
 	}
 	struct chunk *c = &g->cache[g->next_slot++ % CACHE_N];
 	if (gdb_hex_decode(h, c->data, n / 2) < 0) {
 		c->len = 0;
 		uf_err_set(err, UF_ETARGET, g->c.addr, "malformed memory reply");
-		return -EPROTO;
+		return poison(g, err);
 	}
 	c->addr = q->addr;
 	c->len = n / 2;
@@ -588,6 +589,13 @@ static int batch(struct gdb_target *g, struct req *r, size_t n, struct uf_regs *
 	if (rc != 0)
 		g->cur = 0;
 	return rc != 0 ? rc : first;
+}
+
+/* A reply that breaks the protocol: the stub is not trusted again. */
+static int poison(struct gdb_target *g, struct uf_err *err)
+{
+	gdb_conn_poison(&g->c, err && err->cls ? err->why : "protocol error");
+	return -EPROTO;
 }
 
 /* ---- helpers: cache -------------------------------------------------- */
