@@ -52,7 +52,7 @@ flock 9
 sock=$dir/gdb.sock
 timeout $((SECS + 60)) "$QEMU" "${accel[@]}" -m 64 -nodefaults -display none \
 	-serial "file:$dir/serial.log" -kernel "$GUEST/qemu-guest.elf" -append "$APP" \
-	-gdb "unix:$sock,server=on,wait=off" &
+	-gdb "unix:$sock,server=on,wait=off" 2>>"$dir/qemu.log" &
 qpid=$!
 for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
 [ -S "$sock" ] || die "QEMU did not open its gdbstub socket"

@@ -123,77 +123,108 @@ static void report(double *d, double *ph[3], size_t n, double wall, uint64_t tri
 		printf("counter_per_s %.1f\n", cps);
 }
 
-int main(int argc, char **argv)
+struct opts {
+	double hz, secs;
+	long maxn;
+	const char *stacks;
+	uint64_t caddr;
+	int baseline, jitter;
+};
+
+/* Measured durations, one slot per sample (at most cap). */
+struct meas {
+	double *d, *ph[3];
+	size_t n, cap;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
 {
-	double hz = 99, secs = 5;
-	long maxn = 0;
-	const char *stacks = NULL;
-	uint64_t caddr = 0;
-	int o;
-	int baseline = 0, jitter = 0;
-	while ((o = getopt(argc, argv, "F:T:n:s:c:bj")) != -1) {
-		switch (o) {
-		case 'F': hz = atof(optarg); break;
-		case 'T': secs = atof(optarg); break;
-		case 'n': maxn = atol(optarg); break;
-		case 's': stacks = optarg; break;
-		case 'c': caddr = strtoull(optarg, NULL, 16); break;
-		case 'b': baseline = 1; break;
-		case 'j': jitter = 1; break;
-		default: return 1;
+	int c;
+	*o = (struct opts){ .hz = 99, .secs = 5 };
+	while ((c = getopt(argc, argv, "F:T:n:s:c:bj")) != -1) {
+		switch (c) {
+		case 'F': o->hz = atof(optarg); break;
+		case 'T': o->secs = atof(optarg); break;
+		case 'n': o->maxn = atol(optarg); break;
+		case 's': o->stacks = optarg; break;
+		case 'c': o->caddr = strtoull(optarg, NULL, 16); break;
+		case 'b': o->baseline = 1; break;
+		case 'j': o->jitter = 1; break;
+		default: return -1;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: gdb-sample ADDR [-F HZ] [-T S] [-n N] [-s FILE] [-c ADDR]\n");
-		return 1;
+		fprintf(stderr, "usage: gdb-sample ADDR [-F HZ] [-T S] [-n N] [-s FILE] [-c ADDR] [-b] [-j]\n");
+		return -1;
 	}
-	struct uf_target t;
-	struct uf_err err = { 0 };
-	if (gdb_target_attach(&t, argv[optind], NULL, &err) < 0) {
-		fprintf(stderr, "gdb-sample: %s: %s\n", err.what, err.why);
-		return 3;
-	}
-	FILE *f = stacks ? fopen(stacks, "w") : NULL;
-	size_t cap = 1 << 20, n = 0;
-	double *d = malloc(cap * sizeof *d), t0 = now_s(), next = t0, cps = -1;
-	double *ph[3] = { malloc(cap * sizeof *d), malloc(cap * sizeof *d), malloc(cap * sizeof *d) };
-	uint64_t c0 = 0, c1 = 0, trips0;
-	int rc = caddr ? counter(&t, caddr, &c0, &err) : 0;
-	double tc0 = now_s();
-	trips0 = t.n_hypercalls;
-	if (baseline)
-		usleep((useconds_t)(secs * 1e6));
-	while (!baseline && rc == 0 && n < cap && now_s() - t0 < secs && (!maxn || (long)n < maxn)) {
-		if (hz > 0) {
+	return 0;
+}
+
+/* Samples until -T, -n or an error; returns the last status. */
+static int run(struct uf_target *t, const struct opts *o, FILE *f, struct meas *m,
+	       struct uf_err *err)
+{
+	double t0 = now_s(), next = t0;
+	int rc = 0;
+	if (o->baseline)
+		usleep((useconds_t)(o->secs * 1e6));
+	while (!o->baseline && rc == 0 && m->n < m->cap && now_s() - t0 < o->secs &&
+	       (!o->maxn || (long)m->n < o->maxn)) {
+		if (o->hz > 0) {
 			/* -j: deadlines jittered by up to half a period either way,
 			 * so a periodic guest cannot fall into lockstep with us. */
-			next += (jitter ? 0.5 + drand48() : 1.0) / hz;
+			next += (o->jitter ? 0.5 + drand48() : 1.0) / o->hz;
 			double w = next - now_s();
 			if (w > 0)
 				usleep((useconds_t)(w * 1e6));
 		}
 		double a = now_s();
-		rc = sample(&t, f, &err);
+		rc = sample(t, f, err);
 		if (rc == 0) {
 			for (int k = 0; k < 3; k++)
-				ph[k][n] = phase[k];
-			d[n++] = now_s() - a;
+				m->ph[k][m->n] = phase[k];
+			m->d[m->n++] = now_s() - a;
 		}
 	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct uf_target t;
+	struct uf_err err = { 0 };
+	struct meas m = { .cap = 1 << 20 };
+	if (parse(argc, argv, &o) < 0)
+		return 1;
+	if (gdb_target_attach(&t, argv[optind], NULL, &err) < 0) {
+		fprintf(stderr, "gdb-sample: %s: %s\n", err.what, err.why);
+		return 3;
+	}
+	FILE *f = o.stacks ? fopen(o.stacks, "w") : NULL;
+	m.d = malloc(m.cap * sizeof *m.d);
+	for (int k = 0; k < 3; k++)
+		m.ph[k] = malloc(m.cap * sizeof *m.d);
+	uint64_t c0 = 0, c1 = 0;
+	double cps = -1, t0 = now_s();
+	int rc = o.caddr ? counter(&t, o.caddr, &c0, &err) : 0;
+	uint64_t trips0 = t.n_hypercalls;
+	if (rc == 0)
+		rc = run(&t, &o, f, &m, &err);
 	double wall = now_s() - t0;
 	uint64_t trips = t.n_hypercalls - trips0;
-	if (rc == 0 && caddr && counter(&t, caddr, &c1, &err) == 0)
-		cps = (double)(c1 - c0) / (now_s() - tc0);
+	if (rc == 0 && o.caddr && counter(&t, o.caddr, &c1, &err) == 0)
+		cps = (double)(c1 - c0) / (now_s() - t0);
 	t.ops->detach(&t);
 	if (f)
 		fclose(f);
-	report(d, ph, n, wall, trips, cps);
-	free(d);
-	for (int k = 0; k < 3; k++)
-		free(ph[k]);
+	report(m.d, m.ph, m.n, wall, trips, cps);
 	if (rc == UF_TARGET_GONE)
-		fprintf(stderr, "gdb-sample: target gone after %zu samples\n", n);
+		fprintf(stderr, "gdb-sample: target gone after %zu samples\n", m.n);
 	else if (rc != 0)
 		fprintf(stderr, "gdb-sample: %s: %s\n", err.what, err.why);
+	free(m.d);
+	for (int k = 0; k < 3; k++)
+		free(m.ph[k]);
 	return rc == 0 ? 0 : 3;
 }
