@@ -7,9 +7,11 @@
 #   - stop time per sample (interrupt .. resume sent): median, p99, and the
 #     median of each phase, at 99 Hz and back to back;
 #   - samples per second achievable (back to back);
-#   - the guest's throughput loss at 99 Hz: rounds/s of the workload (its
-#     uf_rounds counter, read through the stub) against unsampled runs
-#     before and after.
+#   - the guest's throughput loss at 99 Hz: the share of time it is
+#     stopped (samples/s x mean stop), and measured: rounds/s of the
+#     workload (its uf_rounds counter, read through the stub) against
+#     unsampled runs before and after (noisy on a loaded machine: emulated
+#     guest speed follows the host's load).
 # Prints figures; never fails.  QEMU holds /tmp/uf-qemu.lock and runs
 # under `timeout`.  BENCH_SECONDS (default 10) per measurement.
 set -u
@@ -36,7 +38,7 @@ run() { # run NAME ARGS... : one gdb-sample run against the booted guest
 bench() {
 	timeout $((SECS * 5 + 60)) qemu-system-x86_64 -accel "$ACCEL" -m 64 -nodefaults \
 		-display none -kernel "$GUEST/qemu-guest.elf" \
-		-gdb "unix:$dir/gdb.sock,server=on,wait=off" &
+		-gdb "unix:$dir/gdb.sock,server=on,wait=off" 2>/dev/null &
 	local q=$!
 	for _ in $(seq 200); do [ -S "$dir/gdb.sock" ] && break; sleep 0.05; done
 	sleep 1   # let the guest reach its loop
@@ -57,6 +59,8 @@ for r in hz99 max; do
 		"$(val regs_walk_us "$dir/$r")" "$(val resume_us "$dir/$r")" "$(val samples_per_s "$dir/$r")" \
 		"$(val trips_per_sample "$dir/$r")"
 done
+m=$(val mean_us "$dir/hz99") r=$(val samples_per_s "$dir/hz99")
+[ -n "$m" ] && awk -v m="$m" -v r="$r" 'BEGIN { printf "bench/gdb: time the guest is stopped at 99 Hz: %.2f%% (%.0f samples/s x mean stop %.0f us)\n", r * m / 1e4, r, m }'
 if [ -n "$b1" ] && [ -n "$b2" ] && [ -n "$s" ]; then
 	awk -v a="$b1" -v b="$b2" -v s="$s" 'BEGIN { base = (a + b) / 2;
 		printf "bench/gdb: guest throughput: %.0f rounds/s unsampled (%.0f, %.0f), %.0f at 99 Hz: loss %.1f%%\n",
