@@ -8,7 +8,9 @@ behaves like QEMU's stub for a one-vCPU x86-64 guest stopped in `leaf`
 called from `mid` called from `root` (pc and a frame-pointer chain in a
 small memory image).  Every other mode misbehaves in one way:
 
-  good       correct replies, ack mode, no pipelining
+  good       correct replies, ack mode, answers QEMU's own query like QEMU
+             (so the client pipelines: 0x03, g and m in one write)
+  plain      correct replies, ack mode, not QEMU: one request at a time
   noack      correct replies, offers and uses QStartNoAckMode
   rle        correct replies, run-length encoded and escaped where possible
   badsum     every reply after qSupported carries a wrong checksum
@@ -127,6 +129,8 @@ class Stub:
             if m == "silent":
                 self.c.recv(1 << 20)
                 time.sleep(30)
+        elif p == b"qqemu.sstepbits":
+            self.send(b"" if m in ("plain", "noack") else b"ENABLE=1,NOIRQ=2,NOTIMER=4")
         elif p == b"QStartNoAckMode":
             self.send(b"OK")
             self.noack = True

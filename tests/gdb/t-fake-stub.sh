@@ -3,7 +3,8 @@
 # malformed, oversized, wrongly-checksummed, silent, noisy and vanishing
 # stubs must give a clear one-line error and exit 3 — no crash (ASan and
 # UBSan watch), no hang (each run is bounded by `timeout`; 124 = hang).
-# A well-behaved stub (ack mode, no-ack mode, run-length encoded replies)
+# A well-behaved stub (QEMU-like pipelining, plain ack mode, no-ack mode,
+# run-length encoded replies)
 # must give the exact pc and frame-pointer chain it serves.
 #
 # Drives the backend through tests/gdb/gdb-sample.c built with sanitizers,
@@ -61,7 +62,7 @@ fi
 
 # Well-behaved stubs: the pc and the whole frame-pointer chain, root first
 # (return addresses minus one: inside the call instruction).
-for mode in good noack rle; do
+for mode in good plain noack rle; do
 	run_stub "$mode" "$SAMPLE" "$TMP/stub-$mode.sock" -F 0 -n 10 -s "$TMP/stacks"
 	want="403332;402221;401234 1"
 	if [ $rc -eq 0 ] && [ "$(sort -u "$TMP/stacks")" = "$want" ] && grep -q '^samples 10$' "$TMP/out"; then
