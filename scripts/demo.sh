@@ -56,6 +56,8 @@ timeout $((SECS + 60)) "$QEMU" "${accel[@]}" -m 64 -nodefaults -display none \
 qpid=$!
 for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
 [ -S "$sock" ] || die "QEMU did not open its gdbstub socket"
+# Profile the kernel, not the firmware: wait for its banner on the serial port.
+for _ in $(seq 200); do grep -q 'uniprof-flame guest' "$dir/serial.log" 2>/dev/null && break; sleep 0.05; done
 
 echo "demo: profiling the example guest ($APP, accel: $label) for $SECS s ..." >&2
 "$UF" --gdb "unix:$sock" -x "$GUEST/qemu-guest.dbg" -T "$SECS" -o "$OUT" \

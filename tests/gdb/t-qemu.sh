@@ -34,7 +34,8 @@ boot() {
 		-pidfile "$TMP/qemu.pid" -gdb "unix:$SOCK,server=on,wait=off" 2>>"$TMP/qemu.err" &
 	for _ in $(seq 200); do [ -S "$SOCK" ] && [ -s "$TMP/qemu.pid" ] && break; sleep 0.05; done
 	QPID=$(cat "$TMP/qemu.pid" 2>/dev/null)
-	sleep 0.5   # into the workload loop
+	# past the firmware: the kernel prints its banner before its loop
+	for _ in $(seq 200); do grep -q 'uniprof-flame guest' "$TMP/serial-$1.log" 2>/dev/null && break; sleep 0.05; done
 }
 halt() { [ -n "$QPID" ] && kill "$QPID" 2>/dev/null; wait 2>/dev/null; QPID=; }
 trap 'halt; rm -rf "$TMP"' EXIT
