@@ -37,11 +37,11 @@ run() { # run NAME ARGS... : one gdb-sample run against the booted guest
 
 bench() {
 	timeout $((SECS * 5 + 60)) qemu-system-x86_64 -accel "$ACCEL" -m 64 -nodefaults \
-		-display none -kernel "$GUEST/qemu-guest.elf" \
+		-display none -kernel "$GUEST/qemu-guest.elf" -serial "file:$dir/serial.log" \
 		-gdb "unix:$dir/gdb.sock,server=on,wait=off" 2>/dev/null &
 	local q=$!
 	for _ in $(seq 200); do [ -S "$dir/gdb.sock" ] && break; sleep 0.05; done
-	sleep 1   # let the guest reach its loop
+	for _ in $(seq 200); do grep -q 'uniprof-flame guest' "$dir/serial.log" 2>/dev/null && break; sleep 0.05; done
 	run base1 -b -T "$SECS" -c "$ctr"
 	run hz99 -F 99 -T "$SECS" -c "$ctr"
 	run base2 -b -T "$SECS" -c "$ctr"
