@@ -10,7 +10,15 @@
  * Trade-off: the stack window of the previous sample is requested
  * speculatively with the registers; when the stack pointer moved out of
  * it, one more round trip fetches the right one.  Unikernel stacks rarely
- * move far between samples, so this usually saves a round trip.
+ * move far between samples, so this usually saves a round trip.  QEMU
+ * reads the requests of one write in order with the VM stopped after the
+ * interrupt byte, so stop + registers + window are one round trip; and
+ * for a one-vCPU guest whose stack fitted the window at the previous
+ * sample, the `c` goes in the same write ("fused"): QEMU resumes the guest
+ * by itself, and the guest's pause no longer includes the time this
+ * process takes to be scheduled and to walk.  The price: a stack that
+ * grew beyond the window is cut at its edge in that one sample (the next
+ * sample is a full one).  opts.exact turns fusing off.
  *
  * read() returns at most one round trip's worth: when the first bytes come
  * from what is already fetched and the rest is not, it returns the short
@@ -34,6 +42,7 @@
 struct gdb_opts {
 	unsigned timeout_ms;   /* per reply; 0 = GDB_DEFAULT_TIMEOUT_MS */
 	size_t window;         /* stack bytes fetched per sample; 0 = 4096 */
+	int exact;             /* never fuse stop and resume (see above) */
 };
 
 #define GDB_DEFAULT_TIMEOUT_MS 3000

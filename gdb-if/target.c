@@ -8,6 +8,9 @@
  *              qfThreadInfo, qXfer target.xml, c--> RUNNING
  *     RUNNING --gstop: 0x03, wait for T/S (QEMU: with g and the stack
  *              window in the same write, stop_prefetch)--> STOPPED
+ *     RUNNING --gstop, fused (QEMU, one vCPU, the stack fitted last time):
+ *              0x03, g, m, c in one write, stop_fused--> "STOPPED" (the
+ *              replies describe one instant; gresume sends nothing)
  *     STOPPED --gresume: c (no reply)--> RUNNING
  *     any --gdetach: D (reply awaited briefly)--> (closed)
  *
@@ -38,6 +41,7 @@ struct gthread {
 	uint32_t id;
 	uint64_t last_sp;      /* sp at the previous sample, for speculation */
 	int have_sp;
+	int missed;            /* its last walk needed memory beyond the window */
 };
 
 struct chunk {
@@ -55,6 +59,8 @@ struct gdb_target {
 	int stopped;
 	uint32_t cur;          /* invariant 2 */
 	uint32_t last_tid;     /* the vCPU that reported the previous stop */
+	int exact;             /* gdb_opts.exact: never fuse */
+	int fused;             /* this sample was fused: the guest runs already */
 	int pre_valid;         /* pre_regs are pre_tid's registers at this stop */
 	uint32_t pre_tid;
 	struct uf_regs pre_regs;
@@ -83,6 +89,8 @@ static int batch(struct gdb_target *g, struct req *r, size_t n, struct uf_regs *
 static int handle(struct gdb_target *g, const struct req *q, struct uf_regs *regs,
 		  struct uf_err *err);
 static void cache_clear(struct gdb_target *g);
+static int can_fuse(struct gdb_target *g);
+static int stop_fused(struct gdb_target *g, struct uf_err *err);
 static int poison(struct gdb_target *g, struct uf_err *err);
 static void add_select(struct gdb_target *g, uint32_t id, struct req *r, size_t *n);
 static void add_window(struct gdb_target *g, uint64_t lo, struct req *r, size_t *n);
@@ -104,6 +112,7 @@ int gdb_target_attach(struct uf_target *t, const char *addr, const struct gdb_op
 	}
 	unsigned tmo = opts && opts->timeout_ms ? opts->timeout_ms : GDB_DEFAULT_TIMEOUT_MS;
 	size_t window = opts && opts->window ? opts->window : 4096;
+	g->exact = opts && opts->exact;
 	int rc = gdb_conn_open(&g->c, addr, tmo, err);
 	if (rc < 0) {
 		free(g);
@@ -211,12 +220,60 @@ static int stop_prefetch(struct gdb_target *g, struct uf_err *err)
 	return rc != 0 ? rc : first;
 }
 
+/* A one-vCPU guest whose stack fitted the window last time: 0x03, `g`,
+ * the window and `c` go in one write, so QEMU stops, answers and resumes
+ * the guest in one pass of its main loop; the guest's pause no longer
+ * waits for this process to be scheduled.  Reads beyond the window are
+ * then refused (the guest runs again): the walk ends there, and the next
+ * sample is a full one. */
+static int can_fuse(struct gdb_target *g)
+{
+	const struct gthread *th = &g->th[0];
+	return !g->exact && g->nth == 1 && th->have_sp && !th->missed &&
+	       th->last_sp >= SPEC_BELOW;
+}
+
+static int stop_fused(struct gdb_target *g, struct uf_err *err)
+{
+	struct req r[MAX_REQ];
+	size_t n = 0;
+	struct gthread *th = &g->th[0];
+	r[n++] = (struct req){ .text = "g", .kind = REQ_REGS };
+	add_window(g, (th->last_sp - SPEC_BELOW) & ~(uint64_t)15, r, &n);
+	int rc = gdb_conn_queue_raw(&g->c, "\x03", 1, err);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = gdb_conn_queue(&g->c, r[i].text, err);
+	if (rc == 0)
+		rc = gdb_conn_queue(&g->c, "c", err);
+	if (rc == 0)
+		rc = gdb_conn_flush(&g->c, err);
+	int first = rc == 0 ? recv_stop(g, err) : 0;
+	g->stopped = 0;   /* whatever happens next, `c` is on its way */
+	if (rc != 0 || first == UF_TARGET_GONE)
+		return rc != 0 ? rc : first;
+	for (size_t i = 0; rc == 0 && i < n; i++) {   /* invariant 3 */
+		rc = gdb_conn_recv(&g->c, err);
+		if (rc == 0 && first == 0)
+			first = handle(g, &r[i], &g->pre_regs, err);
+	}
+	if (rc != 0 || first != 0)
+		return rc != 0 ? rc : first;
+	g->fused = g->pre_valid = 1;
+	g->pre_tid = g->cache_tid = g->last_tid = th->id;
+	return 0;
+}
+
 static int gstop(struct uf_target *t, struct uf_err *err)
 {
 	struct gdb_target *g = t->priv;
 	cache_clear(g);
 	g->pre_valid = 0;
 	t->n_hypercalls++;
+	g->fused = 0;
+	if (g->c.pipeline && can_fuse(g))
+		return stop_fused(g, err);
+	for (size_t i = 0; i < g->nth; i++)
+		g->th[i].missed = 0;   /* a full walk now tells whether the window fits */
 	if (g->c.pipeline)
 		return stop_prefetch(g, err);
 	int rc = gdb_conn_raw(&g->c, "\x03", 1, err);
@@ -228,6 +285,10 @@ static int gresume(struct uf_target *t, struct uf_err *err)
 	struct gdb_target *g = t->priv;
 	cache_clear(g);
 	g->pre_valid = 0;
+	if (g->fused) {   /* resumed by stop_fused() already */
+		g->fused = 0;
+		return g->c.gone ? UF_TARGET_GONE : 0;
+	}
 	int rc = gdb_conn_queue(&g->c, "c", err);
 	if (rc == 0)
 		rc = gdb_conn_flush(&g->c, err);
@@ -298,6 +359,11 @@ static ssize_t gread(struct uf_target *t, uint32_t id, uint64_t addr, void *buf,
 		}
 		if (done > 0)
 			break;   /* gdb.h: the rest would cost another round trip */
+		struct gthread *th = find_thread(g, id);
+		if (th)
+			th->missed = 1;
+		if (g->fused)
+			break;   /* the guest runs again: nothing consistent to read */
 		struct req r[MAX_REQ];
 		size_t n = 0;
 		add_select(g, id, r, &n);
