@@ -32,7 +32,7 @@ boot() {
 	# (in a subshell: the shell would report the job "Killed" otherwise)
 	(timeout 120 qemu-system-x86_64 -accel tcg -m 64 -nodefaults -display none \
 		-serial "file:$TMP/serial-$1.log" -kernel "$GUEST/qemu-guest.elf" -append "$1" \
-		-pidfile "$TMP/qemu.pid" -gdb "unix:$SOCK,server=on,wait=off" 2>>"$TMP/qemu.err") &
+		-pidfile "$TMP/qemu.pid" -gdb "unix:$SOCK,server=on,wait=off" 2>>"$TMP/qemu.err"; exit $?) &
 	for _ in $(seq 200); do [ -S "$SOCK" ] && [ -s "$TMP/qemu.pid" ] && break; sleep 0.05; done
 	QPID=$(cat "$TMP/qemu.pid" 2>/dev/null)
 	# past the firmware: the kernel prints its banner before its loop
