@@ -24,7 +24,8 @@ PKGS += xencontrol xenforeignmemory xenstore xentoollog
 endif
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# libxml2 is dlopen()ed on first SVG input (fold/xml.h): not linked
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out libxml-2.0,$(PKGS)) 2>/dev/null) -ldl
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -g $(WARN) -I. -Ibuild/gen $(PKG_CFLAGS) -D_GNU_SOURCE
@@ -59,23 +60,31 @@ all: build/uniprof-flame
 deps-build:
 	@scripts/deps.sh build
 
+# V=1 shows the full commands
+Q := $(if $(V),,@)
+
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 build/rel/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/tests/test-%: tests/unit/test-%.c $(ASAN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(ASAN_OBJS) $(LDLIBS) -lcmocka
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(ASAN_OBJS) $(LDLIBS) -lcmocka
 
 build/bin2c: build-aux/bin2c.c
 	@mkdir -p $(dir $@)
