@@ -31,6 +31,7 @@
 #include "cli/cmd.h"
 #include "cli/render-opts.h"
 #include "fold/fold.h"
+#include "gdb-if/gdb.h"
 #include "ptrace-if/ptrace-if.h"
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
@@ -45,6 +46,7 @@ struct record {
 	const char *out_raw;      /* --raw */
 	int addrs, per_thread, quiet;
 	char **cmd;               /* after -- */
+	const char *gdb;          /* --gdb ADDR: a guest behind a gdbstub */
 	struct sampler_opts so;
 	struct render_opts ro;
 	/* state */
@@ -58,10 +60,11 @@ struct record {
 	char what[128];           /* "pid N" or the command, for messages */
 };
 
-enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP };
+enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
+	{ "gdb", required_argument, 0, OPT_GDB },
 	{ "exe", required_argument, 0, 'x' },
 	{ "output", required_argument, 0, 'o' },
 	{ "frequency", required_argument, 0, 'F' },
@@ -83,6 +86,7 @@ static int check_args(struct record *r, int argc, char **argv);
 static int parse_num(const char *opt, const char *arg, double lo, double hi, double *out);
 static int help(void);
 static int start(struct record *r, struct uf_err *err);
+static int start_gdb(struct record *r, struct uf_err *err);
 static int open_maps(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
 static int maps_readable(pid_t pid);
@@ -130,7 +134,8 @@ int cmd_record(int argc, char **argv)
 	sampler_release(&r.s);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
-	ptrace_target_free(&r.target);
+	if (!r.gdb)   /* the gdb target frees itself on detach */
+		ptrace_target_free(&r.target);
 	return err.cls ? cli_fail(&err) : status;
 }
 
@@ -151,6 +156,7 @@ static int parse(struct record *r, int argc, char **argv)
 		switch (c) {
 		case 'p': rc = parse_num("-p", optarg, 1, 4194304, &v); r->pid = (pid_t)v; break;
 		case 'x': r->exe = optarg; break;
+		case OPT_GDB: r->gdb = optarg; break;
 		case 'o': r->out_svg = optarg; break;
 		case 'F': rc = parse_num("-F", optarg, 0.001, 100000, &r->so.hz); break;
 		case 'T': rc = parse_num("-T", optarg, 0.001, 1e7, &r->so.seconds); break;
@@ -183,8 +189,10 @@ static int check_args(struct record *r, int argc, char **argv)
 				 argv[optind]);
 	if (optind < argc)
 		r->cmd = argv + optind;
-	if (!r->pid == !r->cmd)
-		return cli_usage("record ", "name one target: -p PID or -- COMMAND ARGS");
+	if (!!r->pid + !!r->cmd + !!r->gdb != 1)
+		return cli_usage("record ", "name one target: -p PID, --gdb ADDR or -- COMMAND ARGS");
+	if (r->gdb && !r->exe && !r->addrs)
+		return cli_usage("record ", "--gdb needs -x GUEST.dbg for symbols (or --addrs)");
 	if (!r->out_svg && !r->out_folded && !r->out_raw)
 		return cli_usage("record ", "no output: give -o FILE.svg, --folded FILE or --raw FILE");
 	return 0;
@@ -204,9 +212,13 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, dou
 static int help(void)
 {
 	printf("usage: uniprof-flame [record] [options] -o OUT.svg -p PID\n"
+	       "       uniprof-flame [record] [options] -o OUT.svg --gdb ADDR -x GUEST.dbg\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
 	       "  -p, --pid PID        profile a running process (all its threads)\n"
-	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe)\n"
+	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
+	       "                       HOST:PORT, :PORT, unix:PATH (QEMU -s, -gdb ...)\n"
+	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
+	       "                       with --gdb: the guest's .dbg, addresses taken as they are)\n"
 	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
@@ -234,6 +246,8 @@ static int start(struct record *r, struct uf_err *err)
 		if (!r->exe_tab)
 			return -EINVAL;
 	}
+	if (r->gdb)
+		return start_gdb(r, err);
 	if (!r->cmd && open_maps(r, err) < 0)
 		return -EINVAL;
 	int rc = r->cmd ? ptrace_target_spawn(&r->target, r->cmd, err)
@@ -272,6 +286,19 @@ static int check_output(const char *path, struct uf_err *err)
 	return -errno;
 }
 
+/* A guest behind a gdbstub: symbols come from -x alone. */
+static int start_gdb(struct record *r, struct uf_err *err)
+{
+	int rc = gdb_target_attach(&r->target, r->gdb, NULL, err);
+	if (rc < 0)
+		return rc;
+	r->attached = 1;
+	snprintf(r->what, sizeof r->what, "gdb stub '%s'", r->gdb);
+	r->so.progress = progress;
+	r->so.progress_ctx = r;
+	return 0;
+}
+
 /* Symbols for every mapped file.  Only a bad -x is an error here; a
  * process whose maps cannot be read yet is retried during sampling. */
 static int open_maps(struct record *r, struct uf_err *err)
@@ -292,7 +319,9 @@ static int open_maps(struct record *r, struct uf_err *err)
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
-	if (r->maps && maps_readable(r->pid))
+	if (r->gdb)
+		;   /* a guest: no process maps */
+	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
 	else if (!ptrace_target_info(&r->target)->exited)
 		open_maps(r, &e2);
@@ -380,6 +409,10 @@ static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size)
 {
 	struct record *r = ctx;
+	if (r->gdb) {
+		int n = snprintf(buf, size, "vcpu-%u", tid);
+		return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	}
 	return ptrace_target_thread_name(&r->target, tid, buf, size);
 }
 
@@ -407,7 +440,7 @@ static void signals(int install)
 static void progress(void *ctx, const struct sampler_stats *st)
 {
 	struct record *r = ctx;
-	if (st->elapsed_ns - r->last_refresh >= 1000000000ull || !r->last_refresh) {
+	if (!r->gdb && (st->elapsed_ns - r->last_refresh >= 1000000000ull || !r->last_refresh)) {
 		struct uf_err e2 = { 0 };
 		r->last_refresh = st->elapsed_ns ? st->elapsed_ns : 1;
 		if (r->maps && maps_readable(r->pid))
@@ -461,7 +494,10 @@ static void summary(const struct record *r)
 		" ended early (no frame pointer further up)\n",
 		walks ? w->ends[SAMPLER_WALK_COMPLETE] : 0, w->ends[SAMPLER_WALK_DEPTH],
 		w->ends[SAMPLER_WALK_BAD_FP] + w->ends[SAMPLER_WALK_UNREADABLE]);
-	const struct ptrace_info *pi = ptrace_target_info(&r->target);
+	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
+	if (r->gdb && st->target_gone)
+		fprintf(stderr, "uniprof-flame: %s: connection closed (the guest or QEMU exited); "
+			"wrote what was sampled\n", r->what);
 	if (pi && pi->exited && WIFEXITED(pi->status))
 		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what,
 			WEXITSTATUS(pi->status));

@@ -2,7 +2,10 @@
  * sampler/loop.c — the sampling loop (states in sampler.h).
  *
  * Deadline k is start + k * period, computed from k every time, so timing
- * errors never accumulate.  A deadline that has already passed when the
+ * errors never accumulate, plus a jitter of up to half a period either
+ * way (a fixed hash of k, so runs repeat): a strictly periodic sampler
+ * falls into step with a periodic target (a guest under software
+ * emulation runs that regularly) and skews the shares.  A deadline that has already passed when the
  * loop reaches it is missed: the round runs at once, and any further
  * deadlines that passed too are skipped (and counted), so a slow round
  * never causes a burst of back-to-back stops.  While the target is
@@ -42,6 +45,7 @@ struct clock {
 #define RUN_DONE 2 /* wait_turn: the run is over (time, stop flag) */
 
 static uint64_t mono_ns(void);
+static uint64_t jitter(uint64_t k, uint64_t period);
 static void sleep_until(uint64_t ns);
 static int wait_turn(struct sampler *s, struct uf_target *t, const struct sampler_opts *o,
 		     const struct clock *c, uint64_t *k, struct uf_err *err);
@@ -97,7 +101,7 @@ int sampler_run(struct sampler *s, struct uf_target *t, const struct sampler_opt
 static int wait_turn(struct sampler *s, struct uf_target *t, const struct sampler_opts *o,
 		     const struct clock *c, uint64_t *k, struct uf_err *err)
 {
-	uint64_t dl = c->start + *k * c->period;
+	uint64_t dl = c->start + *k * c->period + jitter(*k, c->period);
 	if (o->stop && *o->stop) {
 		s->stats.interrupted = 1;
 		return RUN_DONE;
@@ -188,6 +192,19 @@ static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, str
 			return rc;
 	}
 	return 0;
+}
+
+/* An offset in [0, period) from k (splitmix64), minus half a period,
+ * as unsigned arithmetic; deadline 0 gets none. */
+static uint64_t jitter(uint64_t k, uint64_t period)
+{
+	if (k == 0 || period < 2)
+		return 0;
+	uint64_t z = k * 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z % period - period / 2;
 }
 
 static int round_grow(struct round *r, size_t nthreads)
