@@ -256,14 +256,8 @@ static int parse_count(const char *s, size_t len, size_t *tok_start, double *v)
 		for (const char *f = q + 1; f < end; f++)
 			if (*f < '0' || *f > '9')
 				return -1;
-		char tmp[64];
-		size_t n = (size_t)(end - p);
-		if (n >= sizeof tmp)
-			return -1;
-		memcpy(tmp, p, n);
-		tmp[n] = 0;
-		*v = strtod(tmp, NULL);
-	} else if (q - p > 18) {
+	}
+	if (q < end || q - p > 18) { /* a fraction, or too long for the fast path */
 		char tmp[64];
 		size_t n = (size_t)(end - p);
 		if (n >= sizeof tmp)
