@@ -55,7 +55,8 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 .PHONY: all check demo bench install clean deps-build deps-check unit
 .SECONDARY:
 
-all: build/uniprof-flame
+all: deps-build
+	@$(MAKE) --no-print-directory build/uniprof-flame
 
 deps-build:
 	@scripts/deps.sh build
