@@ -20,7 +20,7 @@ HAVE_XEN := $(shell $(PKG_CONFIG) --exists xencontrol xenforeignmemory xenstore 
 
 PKGS := libelf libdw libxml-2.0
 ifeq ($(HAVE_XEN),1)
-PKGS += xencontrol xenforeignmemory xenstore xentoollog
+PKGS += xencontrol xencall xenforeignmemory xenstore xentoollog
 endif
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
