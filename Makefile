@@ -62,6 +62,10 @@ deps-build:
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
+build/uniprof-flame-static: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
+	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(PKGS)) -lstdc++ -lm -lpthread
+
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 

@@ -4,9 +4,11 @@
  * Names are resolved through xenstore (/local/domain/<id>/name), ids are
  * checked with one getdomaininfo; `-c` runs `xl create -p CFG` (the
  * issue allows it: libxl's config parser is not a public library) and
- * takes the one domain that appeared; a watch on @releaseDomain tells us
- * when any domain shut down or died, so the sampling loop learns that our
- * domain is gone without a hypercall per sample.
+ * takes the one domain that appeared.  Whether our domain shut down or
+ * died is checked with one getdomaininfo when a watch on @releaseDomain
+ * fires, and at least every XEN_GONE_CHECK_MS anyway (a destroyed domain
+ * we still hold mappings of lingers as a zombie, and xenstored does not
+ * always fire the watch for it), never once per sample.
  *
  * Trade-off: the domain created by `xl create -p` is found by difference
  * of the domain lists before and after; a second toolstack creating a
@@ -28,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xen-if/xen-priv.h"
@@ -223,10 +226,15 @@ int xen_domain_watch(struct xen_state *s)
 int xen_domain_check_gone(struct xen_state *s)
 {
 	struct pollfd p = { .fd = s->xsh ? xs_fileno(s->xsh) : -1, .events = POLLIN };
-	if (p.fd < 0 || poll(&p, 1, 0) <= 0)
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	bool fired = p.fd >= 0 && poll(&p, 1, 0) > 0;
+	if (!fired && now_ms - s->last_check_ms < XEN_GONE_CHECK_MS)
 		return 0;
+	s->last_check_ms = now_ms;
 	char **ev;
-	for (int i = 0; i < 1024 && (ev = xs_check_watch(s->xsh)); i++)
+	for (int i = 0; fired && i < 1024 && (ev = xs_check_watch(s->xsh)); i++)
 		free(ev);
 	xc_dominfo_t info;
 	s->t->n_hypercalls++;

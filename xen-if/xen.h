@@ -24,9 +24,11 @@
  *     entries and are validated by Xen when mapped.
  *  3. After open, stop()/regs()/read()/resume() make no hypercall other
  *     than pause, getvcpucontext (or the HVM CPU record) and unpause,
- *     plus one foreign map per page not mapped yet (counted in n_maps).
+ *     plus one foreign map per page not mapped yet (counted in n_maps)
+ *     and the domain-state check of invariant 4.
  *  4. A domain that disappeared or shut down makes stop() return
- *     UF_TARGET_GONE (noticed through a xenstore watch, not by polling).
+ *     UF_TARGET_GONE: one getdomaininfo when a xenstore watch fires, and
+ *     at most every XEN_GONE_CHECK_MS (0.5 s) otherwise.
  */
 #ifndef UF_XEN_IF_XEN_H
 #define UF_XEN_IF_XEN_H

@@ -133,6 +133,7 @@ int main(int argc, char **argv)
 	}
 	if (!o.domain == !o.cfg)
 		return fprintf(stderr, "xen-drive: give -d or -c\n"), 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (xen_target_open(&t, &o, &err)) {
@@ -159,6 +160,9 @@ int main(int argc, char **argv)
 		busy += now() - a;
 		if (rc)
 			break;
+		if (getenv("XEN_DRIVE_TRACE") && n % 500 == 0)
+			printf("xen-drive: n=%ld hypercalls=%" PRIu64 " maps=%" PRIu64 "\n", n,
+			       t.n_hypercalls, t.n_maps);
 		if (++n == WARMUP) {
 			hc0 = t.n_hypercalls, mp0 = t.n_maps, busy0 = busy, tw = now();
 		}
