@@ -23,6 +23,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "render", cmd_render, "folded stacks (or our SVG) -> flame graph SVG" },
 	{ "fold", cmd_fold, "merge inputs into sorted folded text" },
+	{ "diff", cmd_diff, "differential flame graph of two runs (folded or SVG)" },
 };
 
 static int usage(FILE *to)

@@ -134,6 +134,11 @@ static inline const uint32_t *fold_trie_entries(const fold_trie *t, uint32_t nod
 
 /* Adds every path of `src` into `dst` (both borrowed); -ENOMEM on failure. */
 int fold_trie_merge(fold_trie *dst, const fold_trie *src);
+/* Turns `after` into a differential whose BEFORE counts are `before`'s
+ * self counts times `scale` (1, or total(after)/total(before) to compare
+ * shares).  `after` must not be differential yet; `before` is borrowed.
+ * Returns 0 or -ENOMEM. */
+int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale);
 
 /* Checks the invariants above; returns 0 or the number of the broken one. */
 int fold_trie_check(const fold_trie *t);

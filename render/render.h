@@ -41,6 +41,8 @@ struct render_opts {
 	int hash;                 /* --hash: colour by name hash (flamegraph.pl) */
 	int random;               /* --random colours */
 	const char *palette_file; /* --cp: read and update this palette.map; NULL = off */
+	int reverse;              /* input stacks leaf first (applied by readers: the CLI
+	                             passes it in struct fold_read_opts) */
 	int inverted;             /* icicle */
 	int flamechart;           /* x axis is input order */
 	int negate;               /* swap differential hues */
@@ -51,12 +53,13 @@ struct render_opts {
 	enum render_embed embed;  /* embedded trie: auto (budget), full, none */
 	size_t embed_budget;      /* bytes for RENDER_EMBED_AUTO */
 	int no_script;            /* omit the script (tests; plain image) */
-	/* differential */
+	/* differential (a trie with BEFORE counts) */
 	enum render_delta delta;  /* colour by self change (flamegraph.pl) or total */
-	int normalize;            /* compare shares, not counts */
-	double min_delta;         /* % of total below which a change is grey */
+	double min_delta;         /* changes below this % of the total are grey */
 	const char *diff_palette; /* "red-blue" (flamegraph.pl) or "cb" (colour-blind safe) */
-	const fold_trie *before;  /* diff mode: the BEFORE trie (borrowed), NULL otherwise */
+	int before_layer;         /* also draw the BEFORE widths as a hidden layer */
+	int swapped;              /* the trie's roles are swapped (diff --negate): its
+				     "after" is the user's BEFORE */
 };
 
 /* Sets every field to flamegraph.pl's default. */

@@ -60,7 +60,7 @@ int uf_outfile_commit(struct uf_outfile *o, struct uf_err *err)
 		o->fp = NULL;
 		return rc;
 	}
-	int bad = ferror(o->fp) || fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0;
+	int bad = ferror(o->fp) || fflush(o->fp) != 0;
 	int e = errno;
 	if (fclose(o->fp) != 0 && !bad) {
 		bad = 1;

@@ -2,8 +2,10 @@
  * util/outfile.h — outputs replaced atomically.
  *
  * uf_outfile_open() creates a temporary file beside the destination
- * (same directory, so rename() is atomic); uf_outfile_commit() flushes,
- * syncs and renames it over the destination.  Until commit, an existing
+ * (same directory, so rename() is atomic); uf_outfile_commit() flushes
+ * and renames it over the destination.  There is no fsync: readers never
+ * see a half-written file, and a 100 ms sync per output would dominate
+ * render times; durability across a power cut is left to the filesystem.  Until commit, an existing
  * destination is untouched; uf_outfile_abort() removes the temporary.
  * The path "-" means standard output, written directly.
  */

@@ -1,0 +1,68 @@
+/*
+ * cli/cmd-render.c — `uniprof-flame render [FILE...|-] [-o OUT.svg]`.
+ *
+ * Folded stacks (or SVGs written by uniprof-flame) in, one SVG out:
+ * flamegraph.pl's job, with its option names.  Several inputs are
+ * merged; the output replaces OUT atomically, so a failed run leaves an
+ * existing OUT untouched.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/inputs.h"
+#include "cli/render-opts.h"
+
+static void usage(FILE *to)
+{
+	fputs("usage: uniprof-flame render [options] [FILE...|-] [-o OUT.svg]\n\n"
+	      "Draws folded stacks (flamegraph.pl's format, or an SVG written by uniprof-flame)\n"
+	      "as an interactive SVG flame graph.  Reads stdin when no FILE is given.\n\n"
+	      "  -o, --output FILE   write here (default: stdout; \"-\" is stdout)\n"
+	      "  -h, --help          this help\n\n",
+	      to);
+	cli_render_help(to);
+}
+
+int cmd_render(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	struct render_opts ro;
+	render_opts_init(&ro);
+	const char *out = "-";
+	struct option *opts = cli_options_merge(own);
+	if (!opts)
+		return cli_usage("render ", "out of memory");
+	int c, bad = 0;
+	optind = 1;
+	while (!bad && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'o') {
+			out = optarg;
+		} else if (c == 'h') {
+			free(opts);
+			usage(stdout);
+			return 0;
+		} else if (c == '?' || cli_render_opt(&ro, c, optarg) != 1) {
+			bad = 1;
+		}
+	}
+	free(opts);
+	if (bad)
+		return cli_usage("render ", "bad option");
+	fold_trie *t = fold_trie_new();
+	struct uf_err err = { 0 };
+	if (!t)
+		return cli_usage("render ", "out of memory");
+	if (ro.flamechart)
+		fold_trie_keep_sequence(t);
+	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &err);
+	if (rc == 0)
+		rc = cli_write_svg(t, &ro, out, &err);
+	fold_trie_free(t);
+	return rc ? cli_fail(&err) : 0;
+}

@@ -1,0 +1,108 @@
+/*
+ * cli/inputs.c — see cli/inputs.h.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/inputs.h"
+
+int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_err *err)
+{
+	static char *stdin_only[] = { "-" };
+	if (n == 0) {
+		paths = stdin_only;
+		n = 1;
+	}
+	struct fold_read_stats total = { 0 };
+	for (int i = 0; i < n; i++) {
+		struct fold_read_opts o = { .reverse = reverse, .label = paths[i] };
+		struct fold_read_stats st = { 0 };
+		int rc = fold_read_path(t, paths[i], &o, &st, err);
+		if (rc)
+			return rc;
+		if (st.bad && !total.bad)
+			memcpy(total.first_bad, st.first_bad, sizeof total.first_bad);
+		total.bad += st.bad;
+		total.truncated += st.truncated;
+		if (st.embedded_pruned)
+			cli_warn("%s: its embedded profile was pruned when written; counts of small "
+				 "subtrees are folded into their parents", paths[i]);
+		if (st.approximate)
+			cli_warn("%s: approximate: %s", paths[i], st.approx_why);
+	}
+	if (total.bad)
+		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total.bad,
+			 total.bad == 1 ? "" : "s", total.first_bad);
+	if (total.truncated)
+		cli_warn("%llu stack%s deeper than %d frames truncated",
+			 (unsigned long long)total.truncated, total.truncated == 1 ? "" : "s",
+			 FOLD_MAX_DEPTH);
+	if (fold_trie_finish(t)) {
+		uf_err_set(err, UF_EINPUT, "input", "out of memory");
+		return -ENOMEM;
+	}
+	if (t->nnodes <= 1 && t->self[0] == 0) {
+		uf_err_set(err, UF_EINPUT, n == 1 ? paths[0] : "input", "no valid stacks");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct reader_job {
+	const char *path;
+	fold_trie *t;
+	struct uf_err err;
+	int rc;
+};
+
+static void *read_job(void *arg)
+{
+	struct reader_job *j = arg;
+	char *paths[] = { (char *)j->path };
+	j->rc = cli_read_inputs(j->t, paths, 1, 0, &j->err);
+	return NULL;
+}
+
+int cli_read_diff(const char *before, const char *after, int normalize, int swap,
+		  fold_trie **out, struct uf_err *err)
+{
+	struct reader_job a = { .path = before, .t = fold_trie_new() };
+	struct reader_job b = { .path = after, .t = fold_trie_new() };
+	int rc = -ENOMEM;
+	*out = NULL;
+	if (!a.t || !b.t) {
+		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		goto out;
+	}
+	pthread_t th;
+	int threaded = strcmp(before, "-") && strcmp(after, "-") &&
+		       pthread_create(&th, NULL, read_job, &a) == 0;
+	if (!threaded)
+		read_job(&a);
+	read_job(&b);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (a.rc || b.rc) {
+		*err = a.rc ? a.err : b.err;
+		rc = a.rc ? a.rc : b.rc;
+		goto out;
+	}
+	fold_trie *drawn = swap ? a.t : b.t, *base = swap ? b.t : a.t;
+	double scale = normalize ? drawn->total[0] / base->total[0] : 1;
+	if ((rc = fold_trie_diff_into(drawn, base, scale)) != 0 || (rc = fold_trie_finish(drawn)) != 0) {
+		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		goto out;
+	}
+	*out = drawn;
+	if (swap)
+		a.t = NULL;
+	else
+		b.t = NULL;
+out:
+	fold_trie_free(a.t);
+	fold_trie_free(b.t);
+	return rc;
+}

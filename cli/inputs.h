@@ -1,0 +1,25 @@
+/*
+ * cli/inputs.h — reading the input files of render, fold and diff into
+ * one trie, with the warnings a user needs (bad lines once, with the
+ * first FILE:LINE; truncated stacks; pruned embedded data).
+ */
+#ifndef UF_CLI_INPUTS_H
+#define UF_CLI_INPUTS_H
+
+#include "fold/fold.h"
+#include "util/err.h"
+
+/* Reads paths[0..n) ("-" = stdin; n == 0 reads stdin) into t and calls
+ * fold_trie_finish.  No valid stack at all is an error (UF_EINPUT). */
+int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_err *err);
+
+
+
+/* Reads BEFORE and AFTER (in parallel: two cores, two files) and returns
+ * in *out an owned differential trie: widths from AFTER and BEFORE as the
+ * base, or the roles swapped when `swap` (diff --negate).  With
+ * `normalize`, BEFORE is scaled to AFTER's total, so shares are compared
+ * exactly.  Finished; free with fold_trie_free. */
+int cli_read_diff(const char *before, const char *after, int normalize, int swap,
+		  fold_trie **out, struct uf_err *err);
+#endif

@@ -1,0 +1,38 @@
+/*
+ * cli/render-opts.h — the render options every drawing command shares
+ * (render, record, diff), and the output helpers behind -o / --folded.
+ *
+ * Commands build their getopt_long table with cli_options_merge(own),
+ * pass every option they do not know to cli_render_opt(), and write with
+ * cli_write_svg() / cli_write_folded(), which replace files atomically.
+ */
+#ifndef UF_CLI_RENDER_OPTS_H
+#define UF_CLI_RENDER_OPTS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "fold/fold.h"
+#include "render/render.h"
+#include "util/err.h"
+
+/* Option codes for render options start here (long options only). */
+#define CLI_RENDER_OPT_BASE 1000
+
+/* Returns a malloc'd table: `own` (terminated by a zero entry) followed by
+ * every render option and a terminator; free() it.  NULL on OOM. */
+struct option *cli_options_merge(const struct option *own);
+/* Handles option code `c` with `arg`.  Returns 1 when handled, 0 when `c`
+ * is not a render option, -1 on a bad value (message printed). */
+int cli_render_opt(struct render_opts *o, int c, const char *arg);
+/* Lists the render options for --help. */
+void cli_render_help(FILE *to);
+
+/* Renders the finished trie to `path` ("-" = stdout), atomically, and
+ * prints the renderer's warnings (pruned embed, ignored --total). */
+int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *path,
+		  struct uf_err *err);
+/* Writes sorted folded text to `path` ("-" = stdout), atomically. */
+int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err);
+
+#endif

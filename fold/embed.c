@@ -1,0 +1,213 @@
+/*
+ * fold/embed.c — a trie as a compact text block that rides inside an SVG.
+ *
+ * Format "uf-trie/1" (printable ASCII; no byte of < > & " ' ] or any
+ * control byte except '\n', so it needs no XML escaping and cannot end a
+ * CDATA section or a comment):
+ *
+ *   1. header line:  "uf-trie/1 NAMES NODES DIFF PRUNED"
+ *   2. NAMES lines:  one name each, bytes outside 0x21..0x7e other than
+ *                    space, and % < > & " ' ], written as %XX
+ *   3. NODES lines:  "DEPTH NAME SELF" (+ " BASE" when DIFF is 1), in
+ *                    depth-first pre-order; DEPTH 0 is the root (first
+ *                    line), a node's parent is the last node one level up
+ *   4. "end"
+ *
+ * Pruning: past the byte budget, the nodes with the smallest totals are
+ * dropped (a set closed under ancestors, since a parent's total is never
+ * below a child's) and their samples are added to the self count of
+ * their nearest kept ancestor, so every kept frame keeps its total.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/fold.h"
+
+static int needs_escape(unsigned char c);
+static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out);
+static size_t node_line_bytes(const fold_trie *t, uint32_t i);
+static int dbl_desc(const void *a, const void *b);
+
+struct emit {
+	const fold_trie *t;
+	FILE *out;
+	double thr;
+	uint32_t *num;      /* name id -> number in the block, UINT32_MAX = unused */
+	uint32_t *order;    /* number -> name id */
+	uint32_t nused;
+	uint32_t kept;
+};
+
+/* Calls visit() on every kept node in pre-order, children in entry order. */
+static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t node))
+{
+	const fold_trie *t = E->t;
+	uint32_t *stack = malloc(((size_t)t->maxdepth + 2) * sizeof *stack);
+	uint32_t *next = malloc(((size_t)t->maxdepth + 2) * sizeof *next);
+	if (!stack || !next) {
+		free(stack);
+		free(next);
+		return -ENOMEM;
+	}
+	uint32_t sp = 0;
+	visit(E, FOLD_ROOT);
+	stack[sp] = FOLD_ROOT;
+	next[sp++] = t->eoff[0];
+	while (sp) {
+		uint32_t top = stack[sp - 1];
+		if (next[sp - 1] == t->eoff[top + 1]) {
+			sp--;
+			continue;
+		}
+		uint32_t en = t->ent[next[sp - 1]++], c = en & ~FOLD_ENTRY_SELF;
+		if ((en & FOLD_ENTRY_SELF) && t->eoff[c + 1] > t->eoff[c])
+			continue; /* visited through its subtree entry */
+		if (t->total[c] < E->thr)
+			continue;
+		visit(E, c);
+		stack[sp] = c;
+		next[sp++] = t->eoff[c];
+	}
+	free(stack);
+	free(next);
+	return 0;
+}
+
+/* Pass 1: number the names in order of first use, so the block does not
+ * depend on the order names were first seen in the input. */
+static void number_names(struct emit *E, uint32_t node)
+{
+	uint32_t nm = E->t->name[node];
+	if (E->num[nm] == UINT32_MAX) {
+		E->num[nm] = E->nused;
+		E->order[E->nused++] = nm;
+	}
+	E->kept++;
+}
+
+/* Pass 2: "DEPTH NAME SELF [BASE]"; SELF keeps the samples of pruned children. */
+static void write_node(struct emit *E, uint32_t node)
+{
+	const fold_trie *t = E->t;
+	double self = t->self[node];
+	if (E->thr > 0) {
+		self = t->total[node];
+		uint32_t ne;
+		const uint32_t *e = fold_trie_entries(t, node, &ne);
+		for (uint32_t k = 0; k < ne; k++) {
+			uint32_t c = e[k] & ~FOLD_ENTRY_SELF;
+			int has_kids = t->eoff[c + 1] > t->eoff[c];
+			if ((!(e[k] & FOLD_ENTRY_SELF) || !has_kids) && t->total[c] >= E->thr)
+				self -= t->total[c];
+		}
+	}
+	char a[96], b[96];
+	fold_format_count(a, sizeof a, self < 0 ? 0 : self);
+	fprintf(E->out, "%u %u %s", t->depth[node], E->num[t->name[node]], a);
+	if (t->base) {
+		fold_format_count(b, sizeof b, t->base[node]);
+		fprintf(E->out, " %s", b);
+	}
+	fputc('\n', E->out);
+}
+
+int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
+{
+	if (!t->finished)
+		return -EINVAL;
+	memset(info, 0, sizeof *info);
+	info->nodes_total = t->nnodes;
+	size_t est = 0;
+	struct emit E = { .t = t, .out = out };
+	E.thr = budget ? threshold_for_budget(t, budget, &est) : 0;
+	E.num = malloc((size_t)t->nnames * sizeof *E.num);
+	E.order = malloc((size_t)t->nnames * sizeof *E.order);
+	int rc = -ENOMEM;
+	if (!E.num || !E.order)
+		goto out;
+	memset(E.num, 0xff, (size_t)t->nnames * sizeof *E.num);
+	if ((rc = walk_preorder(&E, number_names)) != 0)
+		goto out;
+	long start = ftell(out);
+	fprintf(out, "uf-trie/1 %u %u %d %d\n", E.nused, E.kept, t->base != NULL, E.kept < t->nnodes);
+	for (uint32_t i = 0; i < E.nused; i++) {
+		size_t len;
+		const unsigned char *s = (const unsigned char *)fold_trie_name(t, E.order[i], &len);
+		for (size_t k = 0; k < len; k++) {
+			if (needs_escape(s[k]))
+				fprintf(out, "%%%02X", s[k]);
+			else
+				fputc(s[k], out);
+		}
+		fputc('\n', out);
+	}
+	if ((rc = walk_preorder(&E, write_node)) != 0)
+		goto out;
+	fputs("end\n", out);
+	info->nodes_written = E.kept;
+	info->min_total = E.thr;
+	long end = ftell(out);
+	info->bytes = start >= 0 && end >= start ? (size_t)(end - start) : est;
+	rc = ferror(out) ? -EIO : 0;
+out:
+	free(E.num);
+	free(E.order);
+	return rc;
+}
+
+static int needs_escape(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f || c == '%' || c == '<' || c == '>' || c == '&' ||
+	       c == '"' || c == '\'' || c == ']';
+}
+
+static size_t digits(double v)
+{
+	char buf[96];
+	return (size_t)fold_format_count(buf, sizeof buf, v);
+}
+
+static size_t node_line_bytes(const fold_trie *t, uint32_t i)
+{
+	size_t n = 12 + digits(t->self[i]);
+	return t->base ? n + 1 + digits(t->base[i]) : n;
+}
+
+static int dbl_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x > y ? -1 : x < y;
+}
+
+/* The smallest total to keep so the block stays near `budget`; 0 keeps all. */
+static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out)
+{
+	size_t names = 0, bytes = 0;
+	for (uint32_t n = 0; n < t->nnames; n++)
+		names += t->nlen[n] + 1;
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		bytes += node_line_bytes(t, i);
+	*bytes_out = names + bytes;
+	if (names + bytes <= budget)
+		return 0;
+	double *tot = malloc((size_t)t->nnodes * sizeof *tot);
+	if (!tot)
+		return INFINITY; /* keep only the root */
+	memcpy(tot, t->total, (size_t)t->nnodes * sizeof *tot);
+	qsort(tot, t->nnodes, sizeof *tot, dbl_desc);
+	/* a kept node costs its line and, at worst, its name once more */
+	size_t avg = (bytes + names) / t->nnodes + 1;
+	size_t room = budget / avg;
+	if (room < 1)
+		room = 1;
+	if (room > t->nnodes)
+		room = t->nnodes;
+	double thr = tot[room - 1];
+	/* ties at the threshold could overshoot: step just above them */
+	if (room < t->nnodes && tot[room] == thr)
+		thr = nextafter(thr, INFINITY);
+	free(tot);
+	return thr > 0 ? thr : nextafter(0.0, 1.0);
+}

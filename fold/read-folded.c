@@ -1,0 +1,376 @@
+/*
+ * fold/read-folded.c — the reader for flamegraph.pl's folded format.
+ *
+ * A line is "frame;frame;...;frame COUNT", optionally with a second count
+ * ("BEFORE AFTER") for differentials.  The rules are flamegraph.pl's:
+ * COUNT is \d+(\.\d*)? after the last whitespace byte; the stack is
+ * everything before that byte; frames are split on ';' and trailing
+ * empty frames are dropped.  Two deliberate differences: a trailing '\r'
+ * is removed (CRLF files), and blank lines are skipped, not counted bad.
+ *
+ * Input is streamed through one buffer (no mmap of the whole file, no
+ * sort), so memory stays with the trie.  Consecutive lines often share a
+ * prefix (sorted input, perf's order): the frames the previous line
+ * resolved are reused up to the first differing byte, which skips most
+ * hash lookups on such input.
+ *
+ * Caps: FOLD_MAX_LINE bytes a line (longer lines are bad), FOLD_MAX_NAME
+ * bytes a frame (bad line), FOLD_MAX_DEPTH frames (the rest dropped and
+ * counted in stats->truncated).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fold/fold.h"
+#include "fold/internal.h"
+#include "util/vec.h"
+
+#define CHUNK (4u << 20)
+
+struct reader {
+	fold_trie *t;
+	const struct fold_read_opts *o;
+	struct fold_read_stats *st;
+	/* previous line's stack, for prefix reuse */
+	char *prev;
+	size_t prev_len, prev_cap;
+	uint32_t *prev_end;     /* end offset of frame k in prev */
+	uint32_t *prev_node;    /* node of frame k */
+	uint32_t prev_n;
+	/* scratch for --reverse */
+	uint32_t *fstart, *flen;
+};
+
+static int reader_init(struct reader *r, fold_trie *t, const struct fold_read_opts *o,
+		       struct fold_read_stats *st);
+static void reader_release(struct reader *r);
+static int read_line(struct reader *r, const char *s, size_t len);
+static int parse_count(const char *s, size_t len, size_t *tok_start, double *v);
+static void note_bad(struct reader *r);
+static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf);
+static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint32_t *leaf);
+static int remember(struct reader *r, const char *s, size_t len, uint32_t n);
+
+int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
+			 const struct fold_read_opts *o, struct fold_read_stats *st,
+			 struct uf_err *err)
+{
+	struct reader r;
+	if (reader_init(&r, t, o, st)) {
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = 0;
+	while (len > 0 && rc == 0) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t n = nl ? (size_t)(nl - buf) : len;
+		if (n > FOLD_MAX_LINE) {
+			st->lines++;
+			note_bad(&r);
+		} else {
+			rc = read_line(&r, buf, n);
+		}
+		buf += nl ? n + 1 : n;
+		len -= nl ? n + 1 : n;
+	}
+	reader_release(&r);
+	if (rc)
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+	return rc;
+}
+
+int fold_read_folded_fd(fold_trie *t, int fd, const struct fold_read_opts *o,
+			struct fold_read_stats *st, struct uf_err *err)
+{
+	return fold_read_folded_fd_prefixed(t, fd, NULL, 0, o, st, err);
+}
+
+int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_t plen,
+				 const struct fold_read_opts *o, struct fold_read_stats *st,
+				 struct uf_err *err)
+{
+	struct reader r;
+	size_t cap = plen > CHUNK ? plen * 2 : CHUNK, have = plen;
+	char *buf = malloc(cap);
+	int rc = 0, skipping = 0;
+	if (!buf || reader_init(&r, t, o, st)) {
+		free(buf);
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+		return -ENOMEM;
+	}
+	if (plen)
+		memcpy(buf, prefix, plen);
+	for (;;) {
+		ssize_t got = read(fd, buf + have, cap - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			uf_err_set(err, UF_EINPUT, o->label, "read failed: %s", strerror(errno));
+			rc = -errno;
+			break;
+		}
+		have += (size_t)got;
+		size_t pos = 0;
+		for (;;) {
+			char *nl = memchr(buf + pos, '\n', have - pos);
+			if (!nl)
+				break;
+			size_t n = (size_t)(nl - (buf + pos));
+			if (skipping) {
+				skipping = 0;
+			} else if ((rc = read_line(&r, buf + pos, n)) != 0) {
+				break;
+			}
+			pos += n + 1;
+		}
+		if (rc)
+			break;
+		if (got == 0) { /* EOF: the last line may lack its newline */
+			if (have > pos && !skipping)
+				rc = read_line(&r, buf + pos, have - pos);
+			break;
+		}
+		memmove(buf, buf + pos, have - pos);
+		have -= pos;
+		if (have == cap) {
+			if (cap >= FOLD_MAX_LINE) { /* over-long line: drop it */
+				st->lines++;
+				note_bad(&r);
+				skipping = 1;
+				have = 0;
+			} else if (uf_vec_grow(&buf, &cap, cap * 2, 1)) {
+				rc = -ENOMEM;
+				break;
+			}
+		}
+	}
+	if (rc == -ENOMEM)
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+	free(buf);
+	reader_release(&r);
+	return rc;
+}
+
+/* ---- one line --------------------------------------------------------- */
+
+static int read_line(struct reader *r, const char *s, size_t len)
+{
+	r->st->lines++;
+	if (len && s[len - 1] == '\r')
+		len--;
+	size_t i = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == len)
+		return 0; /* blank */
+	size_t tok;
+	double after, before = 0;
+	if (parse_count(s, len, &tok, &after)) {
+		note_bad(r);
+		return 0;
+	}
+	len = tok - 1; /* the stack ends before the separating whitespace */
+	int two = 0;
+	size_t tok2;
+	if (parse_count(s, len, &tok2, &before) == 0) {
+		two = 1;
+		len = tok2 - 1;
+	}
+	uint32_t leaf;
+	int rc = r->o->reverse ? add_stack_reversed(r, s, len, &leaf) : add_stack(r, s, len, &leaf);
+	if (rc == 1) {
+		note_bad(r);
+		return 0;
+	}
+	if (rc)
+		return rc;
+	return two ? fold_trie_add2(r->t, leaf, before, after) : fold_trie_add(r->t, leaf, after);
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Matches \s(\d+(\.\d*)?)$ at the end of s[0..len); *tok_start is the
+ * first byte of the count.  Only the trailing run of digits and dots is
+ * scanned, so the test stays cheap on long stacks.  Returns 0 on a match. */
+static int parse_count(const char *s, size_t len, size_t *tok_start, double *v)
+{
+	size_t e = len;
+	while (e > 0 && ((s[e - 1] >= '0' && s[e - 1] <= '9') || s[e - 1] == '.'))
+		e--;
+	if (e == 0 || e == len || !is_space(s[e - 1]))
+		return -1;
+	const char *p = s + e, *end = s + len;
+	uint64_t ip = 0;
+	const char *q = p;
+	while (q < end && *q >= '0' && *q <= '9') {
+		ip = ip * 10 + (uint64_t)(*q - '0');
+		q++;
+	}
+	if (q == p || (q < end && *q != '.'))
+		return -1;
+	if (q < end) { /* fraction */
+		for (const char *f = q + 1; f < end; f++)
+			if (*f < '0' || *f > '9')
+				return -1;
+		char tmp[64];
+		size_t n = (size_t)(end - p);
+		if (n >= sizeof tmp)
+			return -1;
+		memcpy(tmp, p, n);
+		tmp[n] = 0;
+		*v = strtod(tmp, NULL);
+	} else if (q - p > 18) {
+		char tmp[64];
+		size_t n = (size_t)(end - p);
+		if (n >= sizeof tmp)
+			return -1;
+		memcpy(tmp, p, n);
+		tmp[n] = 0;
+		*v = strtod(tmp, NULL);
+	} else {
+		*v = (double)ip;
+	}
+	*tok_start = e;
+	return 0;
+}
+
+static void note_bad(struct reader *r)
+{
+	if (r->st->bad++ == 0)
+		snprintf(r->st->first_bad, sizeof r->st->first_bad, "%s:%llu",
+			 r->o->label ? r->o->label : "-", (unsigned long long)r->st->lines);
+}
+
+/* ---- frames into the trie --------------------------------------------- */
+
+/* Frames of s[0..len) root first.  Returns 0, 1 for a bad line (a frame
+ * over FOLD_MAX_NAME), or -ENOMEM. */
+static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf)
+{
+	while (len > 0 && s[len - 1] == ';') /* split drops trailing empty frames */
+		len--;
+	size_t common = 0, lim = len < r->prev_len ? len : r->prev_len;
+	while (common < lim && s[common] == r->prev[common])
+		common++;
+	uint32_t k = 0, node = FOLD_ROOT;
+	while (k < r->prev_n && r->prev_end[k] < common)
+		node = r->prev_node[k++];
+	if (k == r->prev_n && common == len && len == r->prev_len && k > 0) {
+		*leaf = node;
+		return 0;
+	}
+	size_t pos = k ? r->prev_end[k - 1] + 1 : 0;
+	if (len == 0) {
+		*leaf = FOLD_ROOT;
+		return remember(r, s, 0, 0);
+	}
+	while (pos <= len) {
+		const char *f = s + pos;
+		const char *semi = memchr(f, ';', len - pos);
+		size_t flen = semi ? (size_t)(semi - f) : len - pos;
+		if (flen > FOLD_MAX_NAME) {
+			r->prev_n = 0; /* the reuse state is half overwritten */
+			r->prev_len = 0;
+			return 1;
+		}
+		if (k >= FOLD_MAX_DEPTH) {
+			r->st->truncated++;
+			break;
+		}
+		uint32_t nm = fold_trie_intern(r->t, f, flen);
+		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(r->t, node, nm);
+		if (node == FOLD_NONE)
+			return -ENOMEM;
+		r->prev_node[k] = node;
+		r->prev_end[k++] = (uint32_t)(pos + flen);
+		pos += flen + 1;
+	}
+	*leaf = node;
+	return remember(r, s, len, k);
+}
+
+static int remember(struct reader *r, const char *s, size_t len, uint32_t n)
+{
+	if (uf_vec_grow(&r->prev, &r->prev_cap, len + 1, 1))
+		return -ENOMEM;
+	memcpy(r->prev, s, len);
+	r->prev_len = len;
+	r->prev_n = n;
+	return 0;
+}
+
+/* flamegraph.pl --reverse: join(";", reverse split(";", stack)), then
+ * split again, so empty frames at either end disappear. */
+static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint32_t *leaf)
+{
+	while (len > 0 && s[len - 1] == ';')
+		len--;
+	size_t frames = len ? 1 : 0, skip = 0;
+	for (const char *p = s; (p = memchr(p, ';', len - (size_t)(p - s))) != NULL; p++)
+		frames++;
+	if (frames > FOLD_MAX_DEPTH) { /* keep the leaf side: it becomes the root */
+		skip = frames - FOLD_MAX_DEPTH;
+		r->st->truncated++;
+	}
+	uint32_t n = 0;
+	size_t idx = 0;
+	for (size_t pos = 0; len > 0 && pos <= len; idx++) {
+		const char *semi = memchr(s + pos, ';', len - pos);
+		size_t flen = semi ? (size_t)(semi - (s + pos)) : len - pos;
+		if (flen > FOLD_MAX_NAME)
+			return 1;
+		if (idx >= skip) {
+			r->fstart[n] = (uint32_t)pos;
+			r->flen[n++] = (uint32_t)flen;
+		}
+		pos += flen + 1;
+	}
+	uint32_t lo = 0;
+	while (lo < n && r->flen[lo] == 0)
+		lo++;
+	uint32_t node = FOLD_ROOT;
+	for (uint32_t j = n; j > lo; j--) {
+		uint32_t nm = fold_trie_intern(r->t, s + r->fstart[j - 1], r->flen[j - 1]);
+		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(r->t, node, nm);
+		if (node == FOLD_NONE)
+			return -ENOMEM;
+	}
+	*leaf = node;
+	return 0;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static int reader_init(struct reader *r, fold_trie *t, const struct fold_read_opts *o,
+		       struct fold_read_stats *st)
+{
+	memset(r, 0, sizeof *r);
+	r->t = t;
+	r->o = o;
+	r->st = st;
+	r->prev_end = malloc(FOLD_MAX_DEPTH * sizeof *r->prev_end);
+	r->prev_node = malloc(FOLD_MAX_DEPTH * sizeof *r->prev_node);
+	r->fstart = malloc(FOLD_MAX_DEPTH * sizeof *r->fstart);
+	r->flen = malloc(FOLD_MAX_DEPTH * sizeof *r->flen);
+	r->prev = malloc(64);
+	r->prev_cap = 64;
+	if (!r->prev_end || !r->prev_node || !r->fstart || !r->flen || !r->prev) {
+		reader_release(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void reader_release(struct reader *r)
+{
+	free(r->prev);
+	free(r->prev_end);
+	free(r->prev_node);
+	free(r->fstart);
+	free(r->flen);
+}

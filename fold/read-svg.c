@@ -1,0 +1,191 @@
+/*
+ * fold/read-svg.c — reads flame graph SVGs back into a trie.
+ *
+ * An SVG written by uniprof-flame carries its trie in
+ * <metadata id="uniprof-flame-data"> (format in embed.c); that is read
+ * losslessly.  The document is parsed with libxml2's streaming reader
+ * with network access off, no DTD loading and no entity substitution, so
+ * a hostile file cannot fetch anything or expand entities; libxml2's
+ * default limits (10 MB a text node, nesting depth) stay on, which is
+ * why the writer splits the embedded block into chunks.
+ *
+ * An SVG without our block (flamegraph.pl's, inferno's) is rebuilt from
+ * its drawn frames (read-svg-frames.c), and the result marked approximate.
+ * Only elements in the SVG namespace count.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlreader.h>
+
+#include "fold/fold.h"
+#include "fold/internal.h"
+#include "util/vec.h"
+
+struct svg_ctx {
+	char why[200];
+};
+
+static void on_xml_error(void *arg, xmlErrorPtr e);
+static int is_own_metadata(xmlTextReaderPtr r);
+static int collect_metadata(xmlTextReaderPtr r, char **text, size_t *len, size_t *cap);
+
+/* Per-<g> state while streaming: the frame being collected. */
+struct gstate {
+	int depth;             /* depth of the current <g>, -1 = none */
+	char *title;
+	double x, y, w;
+	int has_rect;
+};
+
+static double attr_num(xmlTextReaderPtr r, const char *name, int *ok)
+{
+	xmlChar *v = xmlTextReaderGetAttribute(r, BAD_CAST name);
+	char *end = NULL;
+	double d = v ? strtod((const char *)v, &end) : NAN;
+	if (!v || end == (char *)v)
+		*ok = 0;
+	xmlFree(v);
+	return d;
+}
+
+/* Handles one element of a foreign SVG: frames are <g><title/><rect/></g>. */
+static int collect_frame_part(xmlTextReaderPtr r, struct gstate *g, struct fold_svg_frames *fs,
+			      fold_trie *t, const char *name, int depth)
+{
+	int rc = 0;
+	if (!strcmp(name, "g")) {
+		if (g->depth >= 0 && g->title && g->has_rect)
+			rc = fold_svg_frames_add(fs, t, g->title, g->x, g->y, g->w);
+		free(g->title);
+		*g = (struct gstate){ .depth = depth };
+	} else if (!strcmp(name, "title") && depth == g->depth + 1 && !g->title) {
+		xmlChar *s = xmlTextReaderReadString(r);
+		g->title = s ? strdup((const char *)s) : NULL;
+		xmlFree(s);
+	} else if (!strcmp(name, "rect") && depth == g->depth + 1 && !g->has_rect) {
+		int ok = 1;
+		g->x = attr_num(r, "x", &ok);
+		g->y = attr_num(r, "y", &ok);
+		g->w = attr_num(r, "width", &ok);
+		g->has_rect = ok;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
+		      struct fold_read_stats *st, struct uf_err *err)
+{
+	struct svg_ctx ctx = { "" };
+	if (len > INT32_MAX) {
+		uf_err_set(err, UF_EINPUT, o->label, "SVG too large");
+		return -EFBIG;
+	}
+	xmlTextReaderPtr r = xmlReaderForMemory(buf, (int)len, NULL, NULL,
+						XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+	if (!r) {
+		uf_err_set(err, UF_EINPUT, o->label, "cannot parse SVG");
+		return -EINVAL;
+	}
+	xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, &ctx);
+	char *text = NULL;
+	size_t tlen = 0, tcap = 0;
+	struct gstate g = { .depth = -1 };
+	struct fold_svg_frames fs = { 0 };
+	int found = 0, ret, rc = 0, is_svg = 0;
+	while (rc == 0 && (ret = xmlTextReaderRead(r)) == 1) {
+		int type = xmlTextReaderNodeType(r), depth = xmlTextReaderDepth(r);
+		if (type == XML_READER_TYPE_END_ELEMENT && depth == g.depth) {
+			if (g.title && g.has_rect)
+				rc = fold_svg_frames_add(&fs, t, g.title, g.x, g.y, g.w);
+			rc = rc < 0 ? rc : 0;
+			free(g.title);
+			g = (struct gstate){ .depth = -1 };
+			continue;
+		}
+		if (type != XML_READER_TYPE_ELEMENT)
+			continue;
+		const char *name = (const char *)xmlTextReaderConstLocalName(r);
+		const char *ns = (const char *)xmlTextReaderConstNamespaceUri(r);
+		if (!name || !ns || strcmp(ns, "http://www.w3.org/2000/svg") != 0)
+			continue; /* only SVG elements count */
+		if (depth == 0)
+			is_svg = !strcmp(name, "svg");
+		if (!strcmp(name, "metadata") && is_own_metadata(r)) {
+			found = 1;
+			rc = collect_metadata(r, &text, &tlen, &tcap);
+			break;
+		}
+		rc = collect_frame_part(r, &g, &fs, t, name, depth);
+	}
+	free(g.title);
+	if (rc == 0 && ret < 0) {
+		uf_err_set(err, UF_EINPUT, o->label, "malformed SVG%s%s", ctx.why[0] ? ": " : "", ctx.why);
+		rc = -EINVAL;
+	} else if (rc == -ENOMEM) {
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+	} else if (rc == -E2BIG) {
+		uf_err_set(err, UF_EINPUT, o->label, "too many frames");
+	} else if (rc == 0 && found) {
+		rc = fold_embed_read(t, text, tlen, err);
+		unsigned a, b, c, pruned = 0;
+		const char *h = strstr(text, "uf-trie/1 ");
+		if (rc == 0 && h && sscanf(h, "uf-trie/1 %u %u %u %u", &a, &b, &c, &pruned) == 4)
+			st->embedded_pruned = pruned == 1;
+	} else if (rc == 0 && !is_svg) {
+		uf_err_set(err, UF_EINPUT, o->label, "not an SVG document");
+		rc = -EINVAL;
+	} else if (rc == 0) {
+		rc = fold_svg_frames_build(&fs, t, err, o->label);
+		st->approximate = 1;
+		snprintf(st->approx_why, sizeof st->approx_why,
+			 "no embedded profile data: rebuilt from %zu drawn frames (frames too narrow "
+			 "to draw are missing, counts are rounded, annotations such as _[k] are lost)",
+			 fs.n);
+	}
+	fold_svg_frames_release(&fs);
+	xmlFreeTextReader(r);
+	free(text);
+	return rc;
+}
+
+static int is_own_metadata(xmlTextReaderPtr r)
+{
+	xmlChar *id = xmlTextReaderGetAttribute(r, BAD_CAST "id");
+	int ours = id && strcmp((const char *)id, "uniprof-flame-data") == 0;
+	xmlFree(id);
+	return ours && !xmlTextReaderIsEmptyElement(r);
+}
+
+/* Concatenates the text children of the current element. */
+static int collect_metadata(xmlTextReaderPtr r, char **text, size_t *len, size_t *cap)
+{
+	int depth = xmlTextReaderDepth(r);
+	while (xmlTextReaderRead(r) == 1 && xmlTextReaderDepth(r) > depth) {
+		int type = xmlTextReaderNodeType(r);
+		if (type != XML_READER_TYPE_TEXT && type != XML_READER_TYPE_CDATA &&
+		    type != XML_READER_TYPE_SIGNIFICANT_WHITESPACE)
+			continue;
+		const xmlChar *v = xmlTextReaderConstValue(r);
+		size_t n = v ? strlen((const char *)v) : 0;
+		if (uf_vec_grow(text, cap, *len + n + 1, 1))
+			return -ENOMEM;
+		memcpy(*text + *len, v, n);
+		*len += n;
+		(*text)[*len] = 0;
+	}
+	return 0;
+}
+
+static void on_xml_error(void *arg, xmlErrorPtr e)
+{
+	struct svg_ctx *ctx = arg;
+	if (ctx->why[0] || !e || !e->message)
+		return;
+	snprintf(ctx->why, sizeof ctx->why, "line %d: %s", e->line, e->message);
+	size_t n = strlen(ctx->why);
+	while (n && (ctx->why[n - 1] == '\n' || ctx->why[n - 1] == '.'))
+		ctx->why[--n] = 0;
+}

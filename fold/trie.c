@@ -1,0 +1,373 @@
+/*
+ * fold/trie.c — the implementation of the call-path trie and the name
+ * interning table (see fold/fold.h for the design and invariants).
+ *
+ * Both tables are open addressing with linear probing over power-of-two
+ * slot arrays of uint32_t (id + 1, 0 = empty), kept at most 5/8 full.
+ * A slot holds only an id; the key is compared through the node arrays,
+ * which costs one indirection but keeps a slot at 4 bytes, the dominant
+ * memory cost at millions of nodes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/fold.h"
+#include "util/hash.h"
+#include "util/vec.h"
+
+static int grow_names(fold_trie *t);
+static int grow_nodes(fold_trie *t);
+static int rehash_names(fold_trie *t, uint32_t nslots);
+static int rehash_nodes(fold_trie *t, uint32_t nslots);
+static int seq_push(fold_trie *t, uint32_t node, double count, double before);
+static uint64_t node_key_hash(uint32_t parent, uint32_t name);
+
+/* ---- lifetime -------------------------------------------------------- */
+
+fold_trie *fold_trie_new(void)
+{
+	fold_trie *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	if (rehash_names(t, 1024) || rehash_nodes(t, 1024) || fold_trie_intern(t, "", 0) != 0)
+		goto fail;
+	if (grow_nodes(t))
+		goto fail;
+	t->parent[0] = FOLD_ROOT;
+	t->name[0] = 0;
+	t->depth[0] = 0;
+	t->self[0] = 0;
+	t->nnodes = 1;
+	return t;
+fail:
+	fold_trie_free(t);
+	return NULL;
+}
+
+void fold_trie_free(fold_trie *t)
+{
+	if (!t)
+		return;
+	free(t->nbuf);
+	free(t->noff);
+	free(t->nlen);
+	free(t->nslots);
+	free(t->parent);
+	free(t->name);
+	free(t->depth);
+	free(t->self);
+	free(t->base);
+	free(t->slots);
+	free(t->total);
+	free(t->eoff);
+	free(t->ent);
+	free(t->seq_node);
+	free(t->seq_count);
+	free(t->seq_base);
+	free(t);
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+uint32_t fold_trie_intern(fold_trie *t, const char *s, size_t len)
+{
+	if (len > FOLD_MAX_NAME)
+		return FOLD_NONE;
+	uint64_t h = uf_hash_bytes(s, len);
+	uint32_t i = (uint32_t)h & t->nslots_mask;
+	for (;; i = (i + 1) & t->nslots_mask) {
+		uint32_t id = t->nslots[i];
+		if (!id)
+			break;
+		id--;
+		if (t->nlen[id] == len && memcmp(t->nbuf + t->noff[id], s, len) == 0)
+			return id;
+	}
+	if (grow_names(t))
+		return FOLD_NONE;
+	if (uf_vec_grow(&t->nbuf, &t->nbuf_cap, t->nbuf_len + len + 1, 1))
+		return FOLD_NONE;
+	uint32_t id = t->nnames++;
+	t->noff[id] = t->nbuf_len;
+	t->nlen[id] = (uint32_t)len;
+	memcpy(t->nbuf + t->nbuf_len, s, len);
+	t->nbuf[t->nbuf_len + len] = 0;
+	t->nbuf_len += len + 1;
+	if ((uint64_t)t->nnames * 8 > (uint64_t)(t->nslots_mask + 1) * 5) {
+		if (rehash_names(t, (t->nslots_mask + 1) * 2))
+			return FOLD_NONE; /* the name is stored; the table stays valid */
+		return id;
+	}
+	t->nslots[i] = id + 1;
+	return id;
+}
+
+/* ---- nodes ----------------------------------------------------------- */
+
+uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name)
+{
+	uint32_t i = (uint32_t)node_key_hash(parent, name) & t->slots_mask;
+	for (;; i = (i + 1) & t->slots_mask) {
+		uint32_t id = t->slots[i];
+		if (!id)
+			return FOLD_NONE;
+		id--;
+		if (t->name[id] == name && t->parent[id] == parent)
+			return id;
+	}
+}
+
+uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
+{
+	uint32_t i = (uint32_t)node_key_hash(parent, name) & t->slots_mask;
+	for (;; i = (i + 1) & t->slots_mask) {
+		uint32_t id = t->slots[i];
+		if (!id)
+			break;
+		id--;
+		if (t->name[id] == name && t->parent[id] == parent)
+			return id;
+	}
+	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
+		return FOLD_NONE;
+	uint32_t id = t->nnodes++;
+	t->parent[id] = parent;
+	t->name[id] = name;
+	t->depth[id] = t->depth[parent] + 1;
+	t->self[id] = 0;
+	if (t->base)
+		t->base[id] = 0;
+	t->finished = 0;
+	if ((uint64_t)t->nnodes * 8 > (uint64_t)(t->slots_mask + 1) * 5)
+		return rehash_nodes(t, (t->slots_mask + 1) * 2) ? FOLD_NONE : id;
+	t->slots[i] = id + 1;
+	return id;
+}
+
+int fold_trie_add(fold_trie *t, uint32_t node, double count)
+{
+	t->self[node] += count;
+	if (t->base)
+		t->base[node] += count;
+	t->finished = 0;
+	return t->keep_seq ? seq_push(t, node, count, count) : 0;
+}
+
+int fold_trie_add2(fold_trie *t, uint32_t node, double before, double after)
+{
+	if (!t->base) {
+		t->base = malloc((size_t)t->nodes_cap * sizeof *t->base);
+		if (!t->base)
+			return -ENOMEM;
+		memcpy(t->base, t->self, (size_t)t->nnodes * sizeof *t->base);
+		if (t->keep_seq && t->seq_cap) {
+			t->seq_base = malloc(t->seq_cap * sizeof *t->seq_base);
+			if (!t->seq_base)
+				return -ENOMEM;
+			memcpy(t->seq_base, t->seq_count, t->seq_len * sizeof *t->seq_base);
+		}
+	}
+	t->self[node] += after;
+	t->base[node] += before;
+	double d = after - before;
+	if (d < 0)
+		d = -d;
+	if (d > t->max_line_delta)
+		t->max_line_delta = d;
+	t->finished = 0;
+	return t->keep_seq ? seq_push(t, node, after, before) : 0;
+}
+
+void fold_trie_keep_sequence(fold_trie *t)
+{
+	t->keep_seq = 1;
+}
+
+int fold_trie_merge(fold_trie *dst, const fold_trie *src)
+{
+	uint32_t *map = malloc((size_t)src->nnodes * sizeof *map);
+	if (!map)
+		return -ENOMEM;
+	map[0] = FOLD_ROOT;
+	int rc = 0;
+	for (uint32_t i = 0; i < src->nnodes && rc == 0; i++) {
+		if (i > 0) {
+			size_t len;
+			const char *s = fold_node_name(src, i, &len);
+			uint32_t nm = fold_trie_intern(dst, s, len);
+			map[i] = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(dst, map[src->parent[i]], nm);
+			if (map[i] == FOLD_NONE) {
+				rc = -ENOMEM;
+				break;
+			}
+		}
+		if (src->base)
+			rc = fold_trie_add2(dst, map[i], src->base[i], src->self[i]);
+		else if (src->self[i] != 0)
+			rc = fold_trie_add(dst, map[i], src->self[i]);
+	}
+	if (src->max_line_delta > dst->max_line_delta)
+		dst->max_line_delta = src->max_line_delta;
+	free(map);
+	return rc;
+}
+
+int fold_trie_check(const fold_trie *t)
+{
+	if (t->nnodes < 1 || t->name[0] != 0 || t->nlen[0] != 0)
+		return 1;
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		if (t->parent[i] >= i)
+			return 2;
+		if (t->depth[i] != t->depth[t->parent[i]] + 1 || t->name[i] >= t->nnames)
+			return 2;
+		if (fold_trie_find(t, t->parent[i], t->name[i]) != i)
+			return 2;
+	}
+	if (t->finished) {
+		for (uint32_t i = 0; i < t->nnodes; i++)
+			if (t->total[i] < t->self[i] - 1e-9 * (t->self[i] < 0 ? -t->self[i] : t->self[i]))
+				return 3;
+	}
+	return 0;
+}
+
+/* ---- static helpers -------------------------------------------------- */
+
+static uint64_t node_key_hash(uint32_t parent, uint32_t name)
+{
+	return uf_hash_u64(((uint64_t)parent << 32) | name);
+}
+
+static int grow_names(fold_trie *t)
+{
+	if (t->nnames < t->nnames_cap)
+		return 0;
+	size_t cap = t->nnames_cap, cap2 = t->nnames_cap;
+	if (uf_vec_grow(&t->noff, &cap, (size_t)t->nnames + 1, sizeof *t->noff) ||
+	    uf_vec_grow(&t->nlen, &cap2, (size_t)t->nnames + 1, sizeof *t->nlen))
+		return -ENOMEM;
+	t->nnames_cap = (uint32_t)(cap < cap2 ? cap : cap2);
+	return 0;
+}
+
+static int grow_nodes(fold_trie *t)
+{
+	if (t->nnodes < t->nodes_cap)
+		return 0;
+	size_t want = t->nodes_cap ? (size_t)t->nodes_cap * 2 : 1024;
+	if (want > FOLD_MAX_NODES)
+		want = FOLD_MAX_NODES;
+	void **arrs[] = { (void **)&t->parent, (void **)&t->name, (void **)&t->depth };
+	for (size_t k = 0; k < 3; k++) {
+		void *p = realloc(*arrs[k], want * sizeof(uint32_t));
+		if (!p)
+			return -ENOMEM;
+		*arrs[k] = p;
+	}
+	double *s = realloc(t->self, want * sizeof *s);
+	if (!s)
+		return -ENOMEM;
+	t->self = s;
+	if (t->base) {
+		double *b = realloc(t->base, want * sizeof *b);
+		if (!b)
+			return -ENOMEM;
+		t->base = b;
+	}
+	t->nodes_cap = (uint32_t)want;
+	return 0;
+}
+
+static int rehash_names(fold_trie *t, uint32_t nslots)
+{
+	uint32_t *s = calloc(nslots, sizeof *s);
+	if (!s)
+		return -ENOMEM;
+	uint32_t mask = nslots - 1;
+	for (uint32_t id = 0; id < t->nnames; id++) {
+		uint32_t i = (uint32_t)uf_hash_bytes(t->nbuf + t->noff[id], t->nlen[id]) & mask;
+		while (s[i])
+			i = (i + 1) & mask;
+		s[i] = id + 1;
+	}
+	free(t->nslots);
+	t->nslots = s;
+	t->nslots_mask = mask;
+	return 0;
+}
+
+static int rehash_nodes(fold_trie *t, uint32_t nslots)
+{
+	uint32_t *s = calloc(nslots, sizeof *s);
+	if (!s)
+		return -ENOMEM;
+	uint32_t mask = nslots - 1;
+	for (uint32_t id = 1; id < t->nnodes; id++) {
+		uint32_t i = (uint32_t)node_key_hash(t->parent[id], t->name[id]) & mask;
+		while (s[i])
+			i = (i + 1) & mask;
+		s[i] = id + 1;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->slots_mask = mask;
+	return 0;
+}
+
+static int seq_push(fold_trie *t, uint32_t node, double count, double before)
+{
+	if (t->seq_len == t->seq_cap) {
+		size_t cap = t->seq_cap, cap2 = t->seq_cap, cap3 = t->seq_cap;
+		if (uf_vec_grow(&t->seq_node, &cap, t->seq_len + 1, sizeof *t->seq_node) ||
+		    uf_vec_grow(&t->seq_count, &cap2, t->seq_len + 1, sizeof *t->seq_count) ||
+		    (t->base && uf_vec_grow(&t->seq_base, &cap3, t->seq_len + 1, sizeof *t->seq_base)))
+			return -ENOMEM;
+		t->seq_cap = cap < cap2 ? cap : cap2;
+	}
+	t->seq_node[t->seq_len] = node;
+	t->seq_count[t->seq_len] = count;
+	if (t->base)
+		t->seq_base[t->seq_len] = before;
+	t->seq_len++;
+	return 0;
+}
+
+/* ---- differentials ------------------------------------------------------- */
+
+int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale)
+{
+	if (after->base)
+		return -EINVAL;
+	after->base = calloc(after->nodes_cap, sizeof *after->base);
+	uint32_t *map = malloc((size_t)before->nnodes * sizeof *map);
+	if (!after->base || !map) {
+		free(map);
+		return -ENOMEM;
+	}
+	map[0] = FOLD_ROOT;
+	for (uint32_t i = 1; i < before->nnodes; i++) {
+		size_t len;
+		const char *s = fold_node_name(before, i, &len);
+		uint32_t nm = fold_trie_intern(after, s, len);
+		map[i] = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(after, map[before->parent[i]], nm);
+		if (map[i] == FOLD_NONE) {
+			free(map);
+			return -ENOMEM;
+		}
+	}
+	for (uint32_t i = 0; i < before->nnodes; i++)
+		after->base[map[i]] += before->self[i] * scale;
+	after->max_line_delta = 0;
+	for (uint32_t i = 0; i < after->nnodes; i++) {
+		double d = after->self[i] - after->base[i];
+		if (d < 0)
+			d = -d;
+		if (d > after->max_line_delta)
+			after->max_line_delta = d;
+	}
+	after->finished = 0;
+	free(map);
+	return 0;
+}

@@ -1,0 +1,99 @@
+/*
+ * render/escape.c — displayable names and XML escaping; see escape.h.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/escape.h"
+#include "util/vec.h"
+
+/* Length of a valid UTF-8 sequence at s that XML allows, or 0. */
+static size_t valid_utf8(const unsigned char *s, size_t len)
+{
+	unsigned char c = s[0];
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	size_t n = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+	if (n == 0 || n > len)
+		return 0;
+	uint32_t v = n == 2 ? (c & 0x1fu) : n == 3 ? (c & 0x0fu) : (c & 0x07u);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3fu);
+	}
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (v < min[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) || v == 0xfffe || v == 0xffff ||
+	    (v >= 0x80 && v <= 0x9f))
+		return 0;
+	return n;
+}
+
+int escape_display(struct display *d, const char *s, size_t len)
+{
+	d->len = 0;
+	d->chars = 0;
+	if (uf_vec_grow(&d->buf, &d->cap, len * 4 + 1, 1))
+		return -ENOMEM;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		size_t n = valid_utf8(u + i, len - i);
+		if (n) {
+			memcpy(d->buf + d->len, u + i, n);
+			d->len += n;
+			i += n;
+		} else {
+			static const char hex[] = "0123456789ABCDEF";
+			d->buf[d->len++] = '\\';
+			d->buf[d->len++] = 'x';
+			d->buf[d->len++] = hex[u[i] >> 4];
+			d->buf[d->len++] = hex[u[i] & 15];
+			d->chars += 3;
+			i++;
+		}
+		d->chars++;
+	}
+	d->buf[d->len] = 0;
+	return 0;
+}
+
+size_t escape_prefix_bytes(const struct display *d, size_t chars)
+{
+	size_t i = 0;
+	for (size_t c = 0; c < chars && i < d->len; c++) {
+		i++;
+		while (i < d->len && ((unsigned char)d->buf[i] & 0xc0) == 0x80)
+			i++;
+	}
+	return i;
+}
+
+void escape_xml(FILE *out, const char *s, size_t len)
+{
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		const char *ent = NULL;
+		switch (s[i]) {
+		case '&': ent = "&amp;"; break;
+		case '<': ent = "&lt;"; break;
+		case '>': ent = "&gt;"; break;
+		case '"': ent = "&quot;"; break;
+		case '\'': ent = "&#39;"; break;
+		default: continue;
+		}
+		fwrite(s + run, 1, i - run, out);
+		fputs(ent, out);
+		run = i + 1;
+	}
+	fwrite(s + run, 1, len - run, out);
+}
+
+void escape_xml_any(FILE *out, const char *s, size_t len)
+{
+	struct display d = { 0 };
+	if (escape_display(&d, s, len) == 0)
+		escape_xml(out, d.buf, d.len);
+	free(d.buf);
+}

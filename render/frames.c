@@ -1,0 +1,366 @@
+/*
+ * render/frames.c — the <g id="frames"> part of the SVG: one <g> per
+ * frame with flamegraph.pl's title, rect and label, and one grey <g
+ * class="pruned"> per parent whose children were too narrow to draw.
+ *
+ * A frame's tooltip is "NAME (N COUNTNAME, P%)" (differentials add
+ * "; +D%"), with N printed as flamegraph.pl prints it: rounded, with
+ * thousands separators, and P computed from that rounded N.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/svg.h"
+#include "util/fmt.h"
+
+#define PRUNED_FILL "rgb(190,190,190)"
+
+static int write_frame(struct svg *S, const struct frame *f);
+static void write_pruned(struct svg *S, const struct frame *f);
+static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2);
+static void with_commas(char *out, size_t size, const char *digits);
+static size_t strip_annotation(const char *s, size_t len);
+static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t size);
+static void color_scale(const struct svg *S, double value, char *buf, size_t size);
+static double frame_delta(const struct svg *S, const struct frame *f);
+static void diff_details(struct svg *S, const struct frame *f);
+static void write_attrs(struct svg *S, const char *spec, const char **title, size_t *tlen);
+
+int svg_write_frames(struct svg *S, const char *id, int hidden)
+{
+	fprintf(S->out, "<g id=\"%s\"%s>\n", id, hidden ? " class=\"hide\"" : "");
+	for (size_t i = 0; i < S->L.n; i++) {
+		int rc = write_frame(S, &S->L.f[i]);
+		if (rc)
+			return rc;
+		if (S->L.f[i].runs_n)
+			write_pruned(S, &S->L.f[i]);
+	}
+	fputs("</g>\n", S->out);
+	return 0;
+}
+
+static void put_fixed(FILE *out, double v, int decimals)
+{
+	char buf[32];
+	fwrite(buf, 1, uf_fmt_fixed(buf, v, decimals), out);
+}
+
+static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2)
+{
+	double fh = S->o->frameheight;
+	if (S->o->inverted) {
+		*y1 = S->ypad1 + S->ypad3 + depth * fh;
+		*y2 = *y1 + fh - 1;
+	} else {
+		*y1 = S->imageheight - S->ypad2 - (depth + 1) * fh + 1;
+		*y2 = S->imageheight - S->ypad2 - depth * fh;
+	}
+}
+
+/* Samples and share as flamegraph.pl prints them. */
+static void count_text(const struct svg *S, double samples, char *txt, size_t tsize, char *pct,
+		       size_t psize, int whole)
+{
+	char num[64];
+	snprintf(num, sizeof num, "%.0f", samples * S->factor);
+	with_commas(txt, tsize, num);
+	if (whole)
+		snprintf(pct, psize, "100");
+	else
+		snprintf(pct, psize, "%.2f", 100 * strtod(num, NULL) / (S->timemax * S->factor));
+}
+
+static int write_frame(struct svg *S, const struct frame *f)
+{
+	FILE *out = S->out;
+	const struct render_opts *o = S->o;
+	int root = f->node == FOLD_ROOT;
+	size_t rawlen;
+	const char *raw = fold_node_name(S->t, f->node, &rawlen);
+	double end = root ? S->timemax : f->end;
+	double x1 = S->xpad + f->start * S->wpt, x2 = S->xpad + end * S->wpt, y1, y2;
+	row_y(S, f->depth, &y1, &y2);
+	char txt[96], pct[64];
+	count_text(S, end - f->start, txt, sizeof txt, pct, sizeof pct, root);
+	if (escape_display(&S->disp, root ? "all" : raw, root ? 3 : strip_annotation(raw, rawlen)))
+		return -ENOMEM;
+
+	const char *title = NULL, *spec = S->attrs.n ? namemap_get(&S->attrs, raw, rawlen) : NULL;
+	size_t tlen = 0;
+	fputs("<g", out);
+	if (spec)
+		write_attrs(S, spec, &title, &tlen);
+	fputs(">\n<title>", out);
+	if (title) {
+		escape_xml_any(out, title, tlen);
+	} else {
+		escape_xml(out, S->disp.buf, S->disp.len);
+		fprintf(out, " (%s ", txt);
+		escape_xml_any(out, o->countname, strlen(o->countname));
+		fprintf(out, ", %s%%", pct);
+		if (S->t->base && !root) {
+			double d = frame_delta(S, f);
+			fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / (S->timemax * S->factor));
+		}
+		fputs(")", out);
+		if (S->t->base)
+			diff_details(S, f);
+	}
+	char fill[40];
+	frame_color(S, f, fill, sizeof fill);
+	/* flamegraph.pl's width is the difference of the rounded edges */
+	char a[32], b[32];
+	a[uf_fmt_fixed(a, x1, 1)] = 0;
+	b[uf_fmt_fixed(b, x2, 1)] = 0;
+	fprintf(out, "</title><rect x=\"%s\" y=\"", a);
+	put_fixed(out, y1, 1);
+	fputs("\" width=\"", out);
+	put_fixed(out, strtod(b, NULL) - strtod(a, NULL), 1);
+	fputs("\" height=\"", out);
+	put_fixed(out, y2 - y1, 1);
+	fprintf(out, "\" fill=\"%s\" rx=\"2\" ry=\"2\"/>\n<text x=\"", fill);
+	put_fixed(out, x1 + 3, 2);
+	fputs("\" y=\"", out);
+	put_fixed(out, 3 + (y1 + y2) / 2, 2);
+	fputs("\">", out);
+	int chars = (int)((x2 - x1) / (o->fontsize * o->fontwidth));
+	if (chars >= 3) {
+		if ((size_t)chars >= S->disp.chars) {
+			escape_xml(out, S->disp.buf, S->disp.len);
+		} else {
+			escape_xml(out, S->disp.buf, escape_prefix_bytes(&S->disp, (size_t)chars - 2));
+			fputs("..", out);
+		}
+	}
+	fputs("</text>\n</g>\n", out);
+	return 0;
+}
+
+static void write_pruned(struct svg *S, const struct frame *f)
+{
+	FILE *out = S->out;
+	double y1, y2;
+	row_y(S, f->depth + 1, &y1, &y2);
+	char txt[96], pct[64];
+	count_text(S, f->pruned_samples, txt, sizeof txt, pct, sizeof pct, 0);
+	fprintf(out, "<g class=\"pruned\">\n<title>%u frame%s pruned (%s ", f->pruned_frames,
+		f->pruned_frames == 1 ? "" : "s", txt);
+	escape_xml_any(out, S->o->countname, strlen(S->o->countname));
+	fprintf(out, ", %s%%)</title><path d=\"", pct);
+	const double *r = S->L.runs + f->runs_off;
+	for (uint32_t i = 0; i < f->runs_n; i++) {
+		double x1 = S->xpad + r[2 * i] * S->wpt, x2 = S->xpad + r[2 * i + 1] * S->wpt;
+		fprintf(out, "M%.1f %.1fh%.1fv%.1fh%.1fz", x1, y1, x2 - x1, y2 - y1, x1 - x2);
+	}
+	fprintf(out, "\" fill=\"%s\"/>\n</g>\n", PRUNED_FILL);
+}
+
+/* ---- differentials ------------------------------------------------------ */
+
+/* The change a frame is coloured by, signed so that > 0 means the user's
+ * AFTER grew: the self change (flamegraph.pl) or the change of the total. */
+static double frame_delta(const struct svg *S, const struct frame *f)
+{
+	double d = S->o->delta == RENDER_DELTA_TOTAL
+			   ? S->t->total[f->node] - S->base_total[f->node]
+			   : f->delta;
+	return S->o->negate ? -d : d;
+}
+
+static void share_text(FILE *out, double v, double total)
+{
+	fprintf(out, "%.2f%%", total > 0 ? 100 * v / total : 0);
+}
+
+/* Second tooltip line: before -> after, total and self, with the change. */
+static void diff_details(struct svg *S, const struct frame *f)
+{
+	FILE *out = S->out;
+	const fold_trie *t = S->t;
+	uint32_t n = f->node;
+	double bt = S->base_total[n], at = t->total[n], bs = t->base[n], as = t->self[n];
+	double btot = S->base_total[0], atot = t->total[0];
+	if (S->o->swapped) { /* the trie holds the user's BEFORE as "after" */
+		double x = bt; bt = at; at = x;
+		x = bs; bs = as; as = x;
+		x = btot; btot = atot; atot = x;
+	}
+	char a[64], b[64];
+	fold_format_count(b, sizeof b, bt * S->factor);
+	fold_format_count(a, sizeof a, at * S->factor);
+	fprintf(out, "\nbefore \xe2\x86\x92 after: total %s \xe2\x86\x92 %s (", b, a);
+	share_text(out, bt, btot);
+	fputs(" \xe2\x86\x92 ", out);
+	share_text(out, at, atot);
+	double pts = (atot > 0 ? 100 * at / atot : 0) - (btot > 0 ? 100 * bt / btot : 0);
+	fprintf(out, ", %s%.2f pts)", pts > 0 ? "+" : "", pts);
+	fold_format_count(b, sizeof b, bs * S->factor);
+	fold_format_count(a, sizeof a, as * S->factor);
+	fprintf(out, "; self %s \xe2\x86\x92 %s", b, a);
+	if (bt == 0 && at > 0)
+		fputs(" (new)", out);
+	else if (at == 0 && bt > 0)
+		fputs(" (gone)", out);
+}
+
+struct diff_palette {
+	int grow[3], shrink[3]; /* full-scale colours; zero change is white */
+	const char *added, *gone, *faint;
+};
+
+static const struct diff_palette red_blue = { { 255, 0, 0 }, { 0, 0, 255 },
+					      "rgb(190,110,250)", "rgb(110,190,110)", "rgb(225,225,225)" };
+static const struct diff_palette colour_blind = { { 230, 97, 1 }, { 33, 102, 172 },
+						  "rgb(178,171,210)", "rgb(166,219,160)", "rgb(225,225,225)" };
+
+static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t size)
+{
+	const struct render_opts *o = S->o;
+	const struct diff_palette *p = o->diff_palette && !strcmp(o->diff_palette, "cb") ? &colour_blind
+											 : &red_blue;
+	double at = S->t->total[f->node], bt = S->base_total[f->node];
+	if (o->delta == RENDER_DELTA_TOTAL && f->node != FOLD_ROOT && ((bt == 0 && at > 0) || (at == 0 && bt > 0))) {
+		int added = (bt == 0) != (o->swapped != 0);
+		snprintf(buf, size, "%s", added ? p->added : p->gone);
+		return;
+	}
+	double d = frame_delta(S, f), max = S->maxdelta;
+	if (o->min_delta > 0 && fabs(d) * 100 < o->min_delta * S->t->total[0]) {
+		snprintf(buf, size, "%s", p->faint);
+		return;
+	}
+	if (p == &red_blue) { /* flamegraph.pl's scale, exactly */
+		color_scale(S, o->delta == RENDER_DELTA_TOTAL ? at - bt : f->delta, buf, size);
+		return;
+	}
+	double k = fmin(fabs(d) / max, 1);
+	const int *c = d > 0 ? p->grow : p->shrink;
+	snprintf(buf, size, "rgb(%d,%d,%d)", (int)(255 - (255 - c[0]) * k), (int)(255 - (255 - c[1]) * k),
+		 (int)(255 - (255 - c[2]) * k));
+}
+
+/* The legend: what the colours of a differential mean. */
+void svg_write_legend(struct svg *S)
+{
+	const struct render_opts *o = S->o;
+	const struct diff_palette *p = o->diff_palette && !strcmp(o->diff_palette, "cb") ? &colour_blind
+											 : &red_blue;
+	char grow[32], shrink[32];
+	snprintf(grow, sizeof grow, "rgb(%d,%d,%d)", p->grow[0], p->grow[1], p->grow[2]);
+	snprintf(shrink, sizeof shrink, "rgb(%d,%d,%d)", p->shrink[0], p->shrink[1], p->shrink[2]);
+	const char *items[][2] = { { grow, "grew" }, { shrink, "shrank" }, { p->added, "new" },
+				   { p->gone, "gone" }, { p->faint, "below min-delta" } };
+	size_t n = o->delta == RENDER_DELTA_TOTAL ? (o->min_delta > 0 ? 5 : 4) : 2;
+	double x = 110, y = o->fontsize * 2 + S->top, sz = o->fontsize * 0.8;
+	fputs("<g id=\"legend\">\n", S->out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(S->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+				"stroke=\"rgb(120,120,120)\" stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			x, y - sz, sz, sz, items[i][0], x + sz + 3, y, items[i][1]);
+		x += sz + 12 + o->fontsize * 0.6 * (double)strlen(items[i][1]);
+	}
+	fprintf(S->out, "<text x=\"%.1f\" y=\"%.1f\">(colour: change of %s samples)</text>\n</g>\n", x, y,
+		o->delta == RENDER_DELTA_TOTAL ? "total" : "self");
+}
+
+/* ---- colours ------------------------------------------------------------ */
+
+static void color_scale(const struct svg *S, double value, char *buf, size_t size)
+{
+	int r = 255, g = 255, b = 255;
+	double max = S->maxdelta;
+	if (S->o->negate)
+		value = -value;
+	if (value > max)
+		value = max;
+	if (value < -max)
+		value = -max;
+	if (value > 0)
+		g = b = (int)(210 * (max - value) / max);
+	else if (value < 0)
+		r = g = (int)(210 * (max + value) / max);
+	snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+}
+
+static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t size)
+{
+	size_t len;
+	const char *raw = fold_node_name(S->t, f->node, &len);
+	if (len == 2 && raw[0] == '-' && raw[1] == '-') {
+		snprintf(buf, size, "rgb(160,160,160)");
+	} else if (len == 1 && raw[0] == '-') {
+		snprintf(buf, size, "rgb(200,200,200)");
+	} else if (S->t->base) {
+		diff_color(S, f, buf, size);
+	} else if (S->o->palette_file) {
+		const char *c = namemap_get(&S->pal, raw, len);
+		if (c && strlen(c) < size && strspn(c, "rgb(),#0123456789abcdefABCDEF") == strlen(c)) {
+			snprintf(buf, size, "%s", c);
+			return;
+		}
+		palette_color(S->o->colors, S->mode, &S->rng, raw, len, f->waker, buf, size);
+		namemap_add(&S->pal, raw, len, buf);
+	} else {
+		palette_color(S->o->colors, S->mode, &S->rng, raw, len, f->waker, buf, size);
+	}
+}
+
+/* ---- text helpers ------------------------------------------------------- */
+
+static void with_commas(char *out, size_t size, const char *digits)
+{
+	size_t n = strlen(digits), o = 0;
+	for (size_t i = 0; i < n && o + 2 < size; i++) {
+		out[o++] = digits[i];
+		size_t left = n - i - 1;
+		if (left && left % 3 == 0 && digits[i] >= '0' && digits[i] <= '9')
+			out[o++] = ',';
+	}
+	out[o] = 0;
+}
+
+/* flamegraph.pl strips a trailing _[k] _[w] _[i] _[j] from displayed names. */
+static size_t strip_annotation(const char *s, size_t len)
+{
+	if (len >= 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']' &&
+	    strchr("kwij", s[len - 2]) && s[len - 2])
+		return len - 4;
+	return len;
+}
+
+/* --nameattr: "attr=value" pairs separated by tabs; "title" replaces the
+ * tooltip.  Attribute names are checked and event handlers refused, so a
+ * nameattr file cannot add script either. */
+static void write_attrs(struct svg *S, const char *spec, const char **title, size_t *tlen)
+{
+	const char *p = spec;
+	while (*p) {
+		const char *end = strchr(p, '\t');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', n);
+		size_t klen = eq ? (size_t)(eq - p) : 0;
+		int ok = klen > 0 && klen < 64 && !(klen >= 2 && (p[0] | 32) == 'o' && (p[1] | 32) == 'n');
+		for (size_t i = 0; ok && i < klen; i++)
+			ok = (p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+			     (p[i] >= '0' && p[i] <= '9' && i > 0) || p[i] == '-' || p[i] == '_' ||
+			     (p[i] == ':' && i > 0);
+		const char *v = eq ? eq + 1 : p;
+		size_t vlen = eq ? n - klen - 1 : 0;
+		if (ok && vlen >= 11 && strncasecmp(v, "javascript:", 11) == 0)
+			ok = 0;
+		if (ok && klen == 5 && !memcmp(p, "title", 5)) {
+			*title = v;
+			*tlen = vlen;
+		} else if (ok) {
+			fprintf(S->out, " %.*s=\"", (int)klen, p);
+			escape_xml_any(S->out, v, vlen);
+			fputc('"', S->out);
+		}
+		p += n;
+		if (*p == '\t')
+			p++;
+	}
+}

@@ -1,0 +1,220 @@
+/*
+ * render/layout.c — flamegraph.pl's flow(), over a trie.
+ *
+ * State: `open[0..top]` is the path of the previous line, each with the
+ * time it opened.  A new line closes the open frames below the first
+ * depth where its path differs, opens its own from there at the current
+ * time, then advances time by its count.  A frame closes into a kept
+ * frame, or, when narrower than minwidth, into its parent's pruned
+ * summary; its own pruned children were summarized on it and are
+ * discarded with it.
+ *
+ * Invariants:
+ *  1. open[0] is the root, open from time 0 to the end.
+ *  2. Kept frames nest: a kept frame's parent is kept (a parent is at
+ *     least as wide as its child).
+ *  3. The scratch run stack holds, for each open frame from the bottom,
+ *     the merged spans of its pruned children, in time order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/layout.h"
+#include "util/vec.h"
+
+struct open {
+	uint32_t node;
+	double start;
+	uint64_t seq;
+	double delta;
+	uint32_t runs_base;      /* where this frame's pruned spans start in scratch */
+	uint32_t pruned_frames;
+	double pruned_samples;
+	uint8_t waker;
+};
+
+struct flow {
+	const fold_trie *t;
+	struct layout *L;
+	double minwidth;
+	struct open *open;
+	uint32_t top;            /* open[0..top] are open */
+	uint64_t seq;
+	double *scratch;         /* pruned spans of open frames */
+	size_t nscratch, scratch_cap;
+	int diff;
+	const double *count;     /* widths: self, or base for the BEFORE layer */
+	const double *seq_count;
+};
+
+static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, double count, double delta);
+static int flow_close(struct flow *F, uint32_t depth);
+static int keep_frame(struct flow *F, const struct open *o, uint32_t depth);
+static int walk_trie(struct flow *F, uint32_t *path);
+static int walk_sequence(struct flow *F, uint32_t *path);
+static int frame_seq_cmp(const void *a, const void *b);
+
+int layout_build(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
+		 struct layout *L)
+{
+	memset(L, 0, sizeof *L);
+	use_base = use_base && t->base;
+	struct flow F = { .t = t, .L = L, .minwidth = minwidth_time, .diff = t->base != NULL,
+			  .count = use_base ? t->base : t->self,
+			  .seq_count = use_base && t->seq_base ? t->seq_base : t->seq_count };
+	uint32_t *path = malloc(((size_t)t->maxdepth + 2) * sizeof *path);
+	F.open = calloc((size_t)t->maxdepth + 2, sizeof *F.open);
+	int rc = -ENOMEM;
+	if (!path || !F.open)
+		goto out;
+	F.open[0] = (struct open){ .node = FOLD_ROOT, .seq = F.seq++ };
+	rc = flamechart && t->seq_node ? walk_sequence(&F, path) : walk_trie(&F, path);
+	for (uint32_t d = F.top + 1; rc == 0 && d-- > 0;)
+		rc = flow_close(&F, d);
+	if (rc == 0)
+		qsort(L->f, L->n, sizeof *L->f, frame_seq_cmp);
+out:
+	free(path);
+	free(F.open);
+	free(F.scratch);
+	if (rc)
+		layout_release(L);
+	return rc;
+}
+
+void layout_release(struct layout *L)
+{
+	free(L->f);
+	free(L->runs);
+	memset(L, 0, sizeof *L);
+}
+
+/* Lines in flamegraph.pl's sorted order: a depth-first walk of the entries. */
+static int walk_trie(struct flow *F, uint32_t *path)
+{
+	const fold_trie *t = F->t;
+	uint32_t *next = malloc(((size_t)t->maxdepth + 2) * sizeof *next);
+	if (!next)
+		return -ENOMEM;
+	int rc = 0;
+	path[0] = FOLD_ROOT;
+	if (F->count[0] != 0)
+		rc = flow_line(F, path, 0, F->count[0], t->base ? t->self[0] - t->base[0] : 0);
+	uint32_t d = 0;
+	next[0] = t->eoff[0];
+	while (rc == 0) {
+		uint32_t p = path[d];
+		if (next[d] == t->eoff[p + 1]) {
+			if (d-- == 0)
+				break;
+			continue;
+		}
+		uint32_t e = t->ent[next[d]++], c = e & ~FOLD_ENTRY_SELF;
+		path[d + 1] = c;
+		if (e & FOLD_ENTRY_SELF) {
+			rc = flow_line(F, path, d + 1, F->count[c], t->base ? t->self[c] - t->base[c] : 0);
+		} else {
+			d++;
+			next[d] = t->eoff[c];
+		}
+	}
+	free(next);
+	return rc;
+}
+
+/* Lines in input order (flame charts). */
+static int walk_sequence(struct flow *F, uint32_t *path)
+{
+	const fold_trie *t = F->t;
+	for (size_t i = 0; i < t->seq_len; i++) {
+		uint32_t n = t->seq_node[i], d = t->depth[n];
+		for (uint32_t k = d + 1; k-- > 0; n = t->parent[n])
+			path[k] = n;
+		double delta = t->seq_base ? t->seq_count[i] - t->seq_base[i] : 0;
+		int rc = flow_line(F, path, d, F->seq_count[i], delta);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, double count, double delta)
+{
+	uint32_t i = 1;
+	while (i <= F->top && i <= depth && F->open[i].node == path[i])
+		i++;
+	for (uint32_t d = F->top + 1; d-- > i;) {
+		int rc = flow_close(F, d);
+		if (rc)
+			return rc;
+	}
+	for (uint32_t d = i; d <= depth; d++) {
+		const struct open *up = &F->open[d - 1];
+		size_t nlen;
+		const char *nm = fold_node_name(F->t, up->node, &nlen);
+		F->open[d] = (struct open){
+			.node = path[d],
+			.start = F->L->time,
+			.seq = F->seq++,
+			.delta = d == depth ? delta : 0,
+			.runs_base = (uint32_t)F->nscratch,
+			.waker = up->waker || (d > 1 && nlen == 2 && nm[0] == '-' && nm[1] == '-'),
+		};
+	}
+	F->top = depth;
+	F->L->time += count;
+	return 0;
+}
+
+static int flow_close(struct flow *F, uint32_t depth)
+{
+	struct open *o = &F->open[depth];
+	double width = F->L->time - o->start;
+	if (depth == 0 || !(width < F->minwidth))
+		return keep_frame(F, o, depth);
+	struct open *up = &F->open[depth - 1];
+	up->pruned_frames += 1 + o->pruned_frames;
+	up->pruned_samples += width;
+	F->nscratch = o->runs_base; /* its own pruned children go with it */
+	if (F->nscratch > up->runs_base && F->scratch[F->nscratch - 1] == o->start) {
+		F->scratch[F->nscratch - 1] = F->L->time;
+		return 0;
+	}
+	if (uf_vec_grow(&F->scratch, &F->scratch_cap, F->nscratch + 2, sizeof *F->scratch))
+		return -ENOMEM;
+	F->scratch[F->nscratch++] = o->start;
+	F->scratch[F->nscratch++] = F->L->time;
+	return 0;
+}
+
+static int keep_frame(struct flow *F, const struct open *o, uint32_t depth)
+{
+	struct layout *L = F->L;
+	if (uf_vec_grow(&L->f, &L->cap, L->n + 1, sizeof *L->f))
+		return -ENOMEM;
+	size_t nruns = F->nscratch - o->runs_base;
+	struct frame *f = &L->f[L->n++];
+	*f = (struct frame){ .node = o->node, .depth = depth, .start = o->start, .end = L->time,
+			     .delta = o->delta, .seq = o->seq, .runs_off = (uint32_t)L->nruns,
+			     .runs_n = (uint32_t)(nruns / 2), .pruned_frames = o->pruned_frames,
+			     .pruned_samples = o->pruned_samples, .waker = o->waker };
+	if (nruns) {
+		if (uf_vec_grow(&L->runs, &L->runs_cap, L->nruns + nruns, sizeof *L->runs))
+			return -ENOMEM;
+		memcpy(L->runs + L->nruns, F->scratch + o->runs_base, nruns * sizeof *L->runs);
+		L->nruns += nruns;
+		if (depth + 1 > L->pruned_depthmax)
+			L->pruned_depthmax = depth + 1;
+	}
+	F->nscratch = o->runs_base;
+	if (depth > L->depthmax)
+		L->depthmax = depth;
+	return 0;
+}
+
+static int frame_seq_cmp(const void *a, const void *b)
+{
+	const struct frame *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}

@@ -1,0 +1,344 @@
+/*
+ * render/svg.c — writes the SVG document for a laid-out trie.
+ *
+ * Geometry follows flamegraph.pl to the pixel: frame height 16, paddings
+ * derived from the font size, x = xpad + start * (width - 2 xpad) / total,
+ * rect coordinates printed with one decimal.  Everything that is ours
+ * (pruned aggregates, the embedded trie, data attributes for the script)
+ * is added without moving a frame: when a pruned aggregate needs a row
+ * above the deepest kept frame, the canvas grows upward through the
+ * viewBox so frame coordinates stay flamegraph.pl's.
+ *
+ * Document order: header texts, then <g id="frames"> with one <g> per
+ * frame in pre-order (each pruned aggregate right after its parent),
+ * then the embedded trie, then the script (last, so it runs with the
+ * document complete).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "render/escape.h"
+#include "render/layout.h"
+#include "render/namemap.h"
+#include "render/palette.h"
+#include "render/render.h"
+#include "render/svg.h"
+#include "templates.h"
+
+#define EMBED_CHUNK (1u << 20)
+
+static int svg_setup(struct svg *S, struct uf_err *err);
+static void svg_header(struct svg *S);
+static int svg_embed(struct svg *S);
+static void svg_footer(struct svg *S);
+static void svg_release(struct svg *S);
+
+void render_opts_init(struct render_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->width = 1200;
+	o->frameheight = 16;
+	o->fonttype = "Verdana";
+	o->fontsize = 12;
+	o->fontwidth = 0.59;
+	o->minwidth = 0.1;
+	o->countname = "samples";
+	o->nametype = "Function:";
+	o->colors = "hot";
+	o->factor = 1;
+	o->embed = RENDER_EMBED_AUTO;
+	o->embed_budget = 4u << 20;
+	o->delta = RENDER_DELTA_SELF;
+	o->diff_palette = "red-blue";
+}
+
+int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
+	       struct render_report *rep, struct uf_err *err)
+{
+	struct svg S = { .t = t, .o = o, .out = out, .rep = rep };
+	memset(rep, 0, sizeof *rep);
+	int rc = svg_setup(&S, err);
+	if (rc == 0) {
+		svg_header(&S);
+		rc = svg_write_frames(&S, "frames", 0);
+	}
+	if (rc == 0 && S.Lb.f) { /* the BEFORE layer, drawn to its own total */
+		struct layout keep = S.L;
+		double tm = S.timemax, wpt = S.wpt;
+		S.L = S.Lb;
+		S.timemax = S.timemax_b;
+		S.wpt = S.wpt_b;
+		rc = svg_write_frames(&S, "frames-before", 1);
+		S.L = keep;
+		S.timemax = tm;
+		S.wpt = wpt;
+	}
+	if (rc == 0)
+		rc = svg_embed(&S);
+	if (rc == 0) {
+		svg_footer(&S);
+		if (o->palette_file)
+			rc = namemap_save_palette(&S.pal, o->palette_file, err);
+	}
+	if (rc == -ENOMEM)
+		uf_err_set(err, UF_EINPUT, "render", "out of memory");
+	else if (rc == 0 && ferror(out)) {
+		uf_err_set(err, UF_EINPUT, "output", "write failed");
+		rc = -EIO;
+	}
+	svg_release(&S);
+	return rc;
+}
+
+/* ---- setup -------------------------------------------------------------- */
+
+static void choose_background(struct svg *S)
+{
+	const char *bg = S->o->bgcolors, *c = S->o->colors;
+	if (!bg || !*bg)
+		bg = !strcmp(c, "mem") ? "blue"
+		     : (!strcmp(c, "io") || !strcmp(c, "wakeup") || !strcmp(c, "chain")) ? "grey"
+											  : "yellow";
+	static const char *const table[][3] = { { "yellow", "#eeeeee", "#eeeeb0" },
+						{ "blue", "#eeeeee", "#e0e0ff" },
+						{ "green", "#eef2ee", "#e0ffe0" },
+						{ "grey", "#f8f8f8", "#e8e8e8" } };
+	S->bg1 = S->bg2 = bg; /* "#rrggbb": flat (validated by the CLI) */
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(bg, table[i][0])) {
+			S->bg1 = table[i][1];
+			S->bg2 = table[i][2];
+		}
+}
+
+static int setup_diff(struct svg *S);
+
+static int svg_setup(struct svg *S, struct uf_err *err)
+{
+	const struct render_opts *o = S->o;
+	const fold_trie *t = S->t;
+	S->time = t->total[0];
+	if (!(S->time > 0)) {
+		uf_err_set(err, UF_EINPUT, "input", "no stack counts found");
+		return -EINVAL;
+	}
+	S->timemax = S->time;
+	if (o->total > 0) {
+		if (o->total < S->time)
+			S->rep->total_ignored = 1;
+		else
+			S->timemax = o->total;
+	}
+	S->xpad = 10;
+	S->ypad1 = o->fontsize * 3;
+	S->ypad2 = o->fontsize * 2 + 10;
+	S->ypad3 = o->subtitle && *o->subtitle ? o->fontsize * 2 : 0;
+	S->wpt = (o->width - 2 * S->xpad) / S->timemax;
+	S->factor = o->factor;
+	double minw = o->minwidth_pct ? S->timemax * o->minwidth / 100 : o->minwidth / S->wpt;
+	S->maxdelta = t->max_line_delta > 1 ? t->max_line_delta : 1;
+	int rc = layout_build(t, o->flamechart, minw, 0, &S->L);
+	if (rc == 0 && t->base)
+		rc = setup_diff(S);
+	if (rc)
+		return rc;
+	uint32_t depthmax = S->L.depthmax, pdepth = S->L.pruned_depthmax;
+	if (S->Lb.f) {
+		depthmax = depthmax > S->Lb.depthmax ? depthmax : S->Lb.depthmax;
+		pdepth = pdepth > S->Lb.pruned_depthmax ? pdepth : S->Lb.pruned_depthmax;
+	}
+	uint32_t rows = depthmax + 1;
+	S->extra_rows = pdepth > depthmax ? pdepth - depthmax : 0;
+	S->imageheight = rows * o->frameheight + S->ypad1 + S->ypad2 + S->ypad3;
+	S->top = o->inverted ? 0 : -(double)S->extra_rows * o->frameheight;
+	S->height = S->imageheight + S->extra_rows * o->frameheight;
+	if (o->inverted)
+		S->imageheight += S->extra_rows * o->frameheight;
+	S->mode = o->random ? PALETTE_RANDOM : o->hash ? PALETTE_HASH : PALETTE_NAME;
+	if (o->random)
+		palette_rng_seed(&S->rng, (uint32_t)(uintptr_t)S ^ (uint32_t)clock());
+	choose_background(S);
+	if (o->palette_file && (rc = namemap_load(&S->pal, o->palette_file, "->", 1, err)))
+		return rc;
+	if (o->nameattr_file && (rc = namemap_load(&S->attrs, o->nameattr_file, "\t", 0, err)))
+		return rc;
+	S->rep->total = S->timemax;
+	return 0;
+}
+
+/* BEFORE totals per subtree, the colour scale, and the BEFORE layer. */
+static int setup_diff(struct svg *S)
+{
+	const fold_trie *t = S->t;
+	const struct render_opts *o = S->o;
+	S->base_total = malloc((size_t)t->nnodes * sizeof *S->base_total);
+	if (!S->base_total)
+		return -ENOMEM;
+	memcpy(S->base_total, t->base, (size_t)t->nnodes * sizeof *S->base_total);
+	for (uint32_t i = t->nnodes - 1; i > 0; i--)
+		S->base_total[t->parent[i]] += S->base_total[i];
+	if (o->delta == RENDER_DELTA_TOTAL) {
+		double m = 0;
+		for (uint32_t i = 1; i < t->nnodes; i++)
+			m = fmax(m, fabs(t->total[i] - S->base_total[i]));
+		S->maxdelta = m > 0 ? m : 1;
+	}
+	if (!o->before_layer || !(S->base_total[0] > 0))
+		return 0;
+	S->timemax_b = S->base_total[0];
+	S->wpt_b = (o->width - 2 * S->xpad) / S->timemax_b;
+	double minw = o->minwidth_pct ? S->timemax_b * o->minwidth / 100 : o->minwidth / S->wpt_b;
+	return layout_build(t, o->flamechart, minw, 1, &S->Lb);
+}
+
+static void svg_release(struct svg *S)
+{
+	layout_release(&S->L);
+	layout_release(&S->Lb);
+	free(S->base_total);
+	namemap_release(&S->pal);
+	namemap_release(&S->attrs);
+	free(S->disp.buf);
+}
+
+/* ---- header ------------------------------------------------------------- */
+
+static void text_el(struct svg *S, const char *id, double x, double y, const char *extra,
+		    const char *s)
+{
+	fprintf(S->out, "<text id=\"%s\" x=\"%.2f\" y=\"%.2f\"%s>", id, x, y, extra);
+	escape_xml_any(S->out, s, strlen(s));
+	fputs("</text>\n", S->out);
+}
+
+static void write_css(struct svg *S)
+{
+	FILE *out = S->out;
+	char font[128];
+	size_t n = 0;
+	for (const char *p = S->o->fonttype; *p && n < sizeof font - 1; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    *p == ' ' || *p == '-' || *p == ',' || *p == '_')
+			font[n++] = *p;
+	font[n] = 0;
+	fprintf(out, "<style type=\"text/css\"><![CDATA[\n");
+	fprintf(out, "text { font-family:%s; font-size:%gpx; fill:rgb(0,0,0); }\n", n ? font : "Verdana",
+		S->o->fontsize);
+	fprintf(out, "#title { text-anchor:middle; font-size:%gpx; }\n", S->o->fontsize + 5);
+	fprintf(out, "#subtitle { text-anchor:middle; font-color:rgb(160,160,160); }\n");
+	if (!S->o->no_script)
+		fwrite(uf_tpl_flamegraph_css, 1, uf_tpl_flamegraph_css_len, out);
+	fprintf(out, "]]></style>\n");
+}
+
+static void svg_header(struct svg *S)
+{
+	const struct render_opts *o = S->o;
+	FILE *out = S->out;
+	double W = o->width, fs = o->fontsize, top = S->top;
+	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	fprintf(out, "<svg version=\"1.1\" width=\"%g\" height=\"%g\" viewBox=\"0 %g %g %g\" id=\"uf\" "
+		     "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"",
+		W, S->height, top, W, S->height);
+	char total[96];
+	fold_format_count(total, sizeof total, S->timemax * S->factor);
+	fprintf(out, " data-uf-total=\"%s\" data-uf-countname=\"", total);
+	escape_xml_any(out, o->countname, strlen(o->countname));
+	fprintf(out, "\" data-uf-nametype=\"");
+	escape_xml_any(out, o->nametype, strlen(o->nametype));
+	fprintf(out, "\" data-uf-fontsize=\"%g\" data-uf-fontwidth=\"%g\" data-uf-xpad=\"%g\" "
+		     "data-uf-width=\"%g\" data-uf-frameheight=\"%g\" data-uf-inverted=\"%d\" "
+		     "data-uf-diff=\"%d\" data-uf-searchcolor=\"rgb(230,0,230)\">\n",
+		fs, o->fontwidth, S->xpad, W, o->frameheight, o->inverted ? 1 : 0,
+		S->t->base ? 1 : 0);
+	fprintf(out, "<!-- Flame graph drawn by uniprof-flame; its profile data is embedded below. -->\n");
+	if (o->notes && *o->notes) {
+		fputs("<!-- NOTES: ", out);
+		for (const char *p = o->notes; *p; p++) /* a comment may not contain "--" */
+			fputc(*p == '-' && p[1] == '-' ? '_' : *p, out);
+		fputs(" -->\n", out);
+	}
+	fprintf(out, "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
+		     "<stop stop-color=\"%s\" offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
+		     "</linearGradient>\n</defs>\n", S->bg1, S->bg2);
+	write_css(S);
+	fprintf(out, "<rect class=\"background\" x=\"0.0\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		     "fill=\"url(#background)\"/>\n", top, W, S->height);
+	const char *title = o->title && *o->title ? o->title
+			    : o->flamechart		? "Flame Chart"
+			    : o->inverted		? "Icicle Graph"
+						: "Flame Graph";
+	text_el(S, "title", (int)(W / 2), fs * 2 + top, "", title);
+	if (S->ypad3)
+		text_el(S, "subtitle", (int)(W / 2), fs * 4 + top, "", o->subtitle);
+	double bottom = S->imageheight - S->ypad2 / 2;
+	text_el(S, "details", S->xpad, bottom, "", " ");
+	text_el(S, "unzoom", S->xpad, fs * 2 + top, " class=\"hide\"", "Reset Zoom");
+	text_el(S, "search", W - S->xpad - 100, fs * 2 + top, "", "Search");
+	text_el(S, "ignorecase", W - S->xpad - 16, fs * 2 + top, "", "ic");
+	text_el(S, "matched", W - S->xpad - 100, bottom, "", " ");
+	if (S->rep->total_ignored)
+		fprintf(out, "<!-- --total was below the real total and was ignored -->\n");
+	if (S->t->base)
+		svg_write_legend(S);
+	if (S->Lb.f)
+		text_el(S, "showbefore", W - S->xpad - 190, fs * 2 + top, "",
+			o->swapped ? "Show after" : "Show before");
+}
+
+/* ---- footer ------------------------------------------------------------- */
+
+static void svg_footer(struct svg *S)
+{
+	if (!S->o->no_script) {
+		fputs("<script type=\"text/ecmascript\"><![CDATA[\n", S->out);
+		fwrite(uf_tpl_flamegraph_js, 1, uf_tpl_flamegraph_js_len, S->out);
+		fputs("\n]]></script>\n", S->out);
+	}
+	fputs("</svg>\n", S->out);
+}
+
+/* The trie, in chunks below libxml2's per-text-node limit. */
+static int svg_embed(struct svg *S)
+{
+	if (S->o->embed == RENDER_EMBED_NONE)
+		return 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	size_t budget = S->o->embed == RENDER_EMBED_FULL ? 0 : S->o->embed_budget;
+	int rc = fold_embed_write(S->t, mem, budget, &S->rep->embed);
+	if (fclose(mem) != 0 && rc == 0)
+		rc = -ENOMEM;
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	S->rep->embed_pruned = S->rep->embed.nodes_written < S->rep->embed.nodes_total;
+	if (S->rep->embed_pruned)
+		fprintf(S->out, "<!-- uniprof-flame: the embedded profile was pruned to %u of %u call paths "
+				"(subtrees under %g samples folded into their parents); "
+				"render with embed=full to keep all -->\n",
+			S->rep->embed.nodes_written, S->rep->embed.nodes_total, S->rep->embed.min_total);
+	fprintf(S->out, "<metadata id=\"uniprof-flame-data\" data-format=\"uf-trie/1\" data-pruned=\"%d\">\n",
+		S->rep->embed_pruned);
+	size_t pos = 0;
+	while (pos < len) {
+		size_t n = len - pos > EMBED_CHUNK ? EMBED_CHUNK : len - pos;
+		const char *nl = n < len - pos ? memchr(buf + pos + n, '\n', len - pos - n) : NULL;
+		if (nl)
+			n = (size_t)(nl - (buf + pos)) + 1;
+		fwrite(buf + pos, 1, n, S->out);
+		pos += n;
+		if (pos < len)
+			fputs("<!-- -->", S->out);
+	}
+	fputs("</metadata>\n", S->out);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * render/svg.h — state shared by the SVG writer's files (private).
+ */
+#ifndef UF_RENDER_SVG_H
+#define UF_RENDER_SVG_H
+
+#include <stdio.h>
+
+#include "fold/fold.h"
+#include "render/escape.h"
+#include "render/layout.h"
+#include "render/namemap.h"
+#include "render/palette.h"
+#include "render/render.h"
+
+struct svg {
+	const fold_trie *t;
+	const struct render_opts *o;
+	FILE *out;
+	struct render_report *rep;
+	struct layout L;
+	double time;          /* sum of counts */
+	double timemax;       /* 100%: time, or --total */
+	double wpt;           /* pixels per sample */
+	double factor;
+	double xpad, ypad1, ypad2, ypad3;
+	double imageheight;   /* flamegraph.pl's height: frame y derive from it */
+	double top, height;   /* the viewBox: may extend above y=0 (pruned rows) */
+	uint32_t extra_rows;
+	double maxdelta;      /* differential colour scale */
+	enum palette_mode mode;
+	struct palette_rng rng;
+	const char *bg1, *bg2;
+	struct namemap pal;   /* --cp */
+	struct namemap attrs; /* --nameattr */
+	struct display disp;  /* scratch */
+	/* differentials */
+	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
+	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */
+	double timemax_b, wpt_b;
+};
+
+/* Writes <g id="ID"> (hidden: class "hide") with the frames of S->L.
+ * Returns 0 or -ENOMEM. */
+int svg_write_frames(struct svg *S, const char *id, int hidden);
+/* The legend of a differential's colours, in the header row. */
+void svg_write_legend(struct svg *S);
+
+#endif

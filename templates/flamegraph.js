@@ -1,0 +1,2 @@
+/* templates/flamegraph.js — placeholder until the interactive templates land */
+"use strict";

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Compares uniprof-flame's frames with flamegraph.pl's (../shared/flamegraph-ref).
+
+usage: compat.py UF_BINARY REF_DIR [CASE...]
+
+For every case in REF_DIR/cases.tsv: render the input with the same options,
+extract every frame (<g> with <title> and <rect>, pruned aggregates excluded),
+and compare with REF_DIR/expected/CASE.tsv: the same set of (name, samples, y),
+x and width within 0.15 px, and the same fill for name-keyed palettes.
+Prints "PASS: compat CASE" or "FAIL: compat CASE: why" per case.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+SVG = "{http://www.w3.org/2000/svg}"
+TITLE_RE = re.compile(r"^(.*) \(([\d,]+) [^,]*, [^)]*\)$", re.S)
+
+
+def our_frames(svg_path):
+    root = ET.parse(svg_path).getroot()
+    frames = root.find(f".//{SVG}g[@id='frames']")
+    out = []
+    for g in frames.findall(f"{SVG}g"):
+        if g.get("class") == "pruned":
+            continue
+        title = g.find(f"{SVG}title").text.split("\n")[0]
+        m = TITLE_RE.match(title)
+        if not m:
+            raise ValueError(f"bad title {title!r}")
+        name, samples = m.group(1), int(m.group(2).replace(",", ""))
+        r = g.find(f"{SVG}rect")
+        out.append((float(r.get("y")), float(r.get("x")), float(r.get("width")), samples, r.get("fill"), name))
+    return out
+
+
+def expected_frames(path):
+    out = []
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        for line in f:
+            y, x, w, s, fill, name = line.rstrip("\n").split("\t", 5)
+            out.append((float(y), float(x), float(w), int(s), fill, name))
+    return out
+
+
+def compare(ours, exp, check_fill):
+    pool = {}
+    for fr in ours:
+        pool.setdefault((fr[5], fr[3], round(fr[0], 1)), []).append(fr)
+    problems = []
+    for e in exp:
+        key = (e[5], e[3], round(e[0], 1))
+        cands = pool.get(key, [])
+        best = None
+        for c in cands:
+            if abs(c[1] - e[1]) <= 0.15 and abs(c[2] - e[2]) <= 0.15:
+                best = c
+                break
+        if best is None:
+            problems.append(f"missing {e}" + (f" (have {cands[:2]})" if cands else ""))
+            continue
+        cands.remove(best)
+        if check_fill and best[4] != e[4]:
+            problems.append(f"fill {best[4]} != {e[4]} for {e[5]!r}")
+    extra = [c for v in pool.values() for c in v]
+    for c in extra[:5]:
+        problems.append(f"extra {c}")
+    if len(extra) > 5:
+        problems.append(f"... {len(extra) - 5} more extra frames")
+    return problems
+
+
+def main():
+    uf, ref = sys.argv[1], sys.argv[2]
+    only = set(sys.argv[3:])
+    failed = 0
+    with open(os.path.join(ref, "cases.tsv")) as f:
+        cases = [l.rstrip("\n").split("\t") for l in f if l.strip() and not l.startswith("#")]
+    tmp = tempfile.mkdtemp()
+    for case in cases:
+        name, inp = case[0], case[1]
+        opts = case[2].split() if len(case) > 2 and case[2] else []
+        if only and name not in only:
+            continue
+        out = os.path.join(tmp, name + ".svg")
+        cmd = [uf, "render", *opts, os.path.join(ref, "inputs", inp), "-o", out]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            print(f"FAIL: compat {name}: exit {p.returncode}: {p.stderr.strip()}")
+            failed += 1
+            continue
+        # --random colours and differentials are not name-keyed; --cp reads a file
+        check_fill = "--random" not in opts
+        probs = compare(our_frames(out), expected_frames(os.path.join(ref, "expected", name + ".tsv")), check_fill)
+        if probs:
+            failed += 1
+            print(f"FAIL: compat {name}: {len(probs)} problems")
+            for p_ in probs[:8]:
+                print("   ", p_)
+        else:
+            print(f"PASS: compat {name}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

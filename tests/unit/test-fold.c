@@ -1,0 +1,265 @@
+/*
+ * tests/unit/test-fold.c — the trie, the folded parser and writer, and
+ * the embedded block, each case ending with fold_trie_check().
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fold/fold.h"
+
+static fold_trie *parse(const char *text, int reverse, struct fold_read_stats *st)
+{
+	fold_trie *t = fold_trie_new();
+	assert_non_null(t);
+	struct fold_read_opts o = { .reverse = reverse, .label = "mem" };
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_read_folded_mem(t, text, strlen(text), &o, st, &err), 0);
+	assert_int_equal(fold_trie_finish(t), 0);
+	assert_int_equal(fold_trie_check(t), 0);
+	return t;
+}
+
+static char *folded(const fold_trie *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(fold_write_folded(t, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static uint32_t path(fold_trie *t, const char *a, const char *b)
+{
+	uint32_t n = fold_trie_find(t, FOLD_ROOT, fold_trie_intern(t, a, strlen(a)));
+	if (b && n != FOLD_NONE)
+		n = fold_trie_find(t, n, fold_trie_intern(t, b, strlen(b)));
+	return n;
+}
+
+static void fold_parses_counts_like_flamegraph_pl(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	/* separator is the last whitespace; trailing empty frames dropped;
+	 * "5." is a count; ".5", "1e3", "-1" are not; CRLF tolerated */
+	fold_trie *t = parse("a;b 3\na;b;\t2\nc 5.\nd .5\ne 1e3\nf -1\ng 1.25\r\nh\n\n  \n", 0, &st);
+	assert_int_equal(st.bad, 4); /* d, e, f, h */
+	assert_string_equal(st.first_bad, "mem:4");
+	assert_true(t->self[path(t, "a", "b")] == 5);
+	assert_true(t->self[path(t, "c", NULL)] == 5);
+	assert_true(t->self[path(t, "g", NULL)] == 1.25);
+	assert_true(t->total[FOLD_ROOT] == 11.25);
+	fold_trie_free(t);
+}
+
+static void fold_second_column_makes_a_differential(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	fold_trie *t = parse("m;a 10 12\nm;b 30 10\nm 3\n", 0, &st);
+	assert_true(fold_trie_is_diff(t));
+	uint32_t a = path(t, "m", "a"), b = path(t, "m", "b"), m = path(t, "m", NULL);
+	assert_true(t->base[a] == 10 && t->self[a] == 12);
+	assert_true(t->base[b] == 30 && t->self[b] == 10);
+	assert_true(t->base[m] == 3 && t->self[m] == 3); /* one column: unchanged */
+	assert_true(t->max_line_delta == 20);
+	char *s = folded(t);
+	assert_string_equal(s, "m 3 3\nm;a 10 12\nm;b 30 10\n");
+	free(s);
+	fold_trie_free(t);
+}
+
+static void fold_reverse_flips_stacks(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	fold_trie *t = parse("leaf;mid;root 2\n;x;y 1\n", 1, &st);
+	assert_int_not_equal(path(t, "root", "mid"), FOLD_NONE);
+	assert_int_not_equal(path(t, "y", "x"), FOLD_NONE); /* leading empty frame dropped */
+	fold_trie_free(t);
+}
+
+static void fold_writer_order_matches_byte_sort(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	/* "a" has a self line and children; "a-b" sorts between "a " and "a;" */
+	fold_trie *t = parse("a;c 2\na-b 1\na 5\nB 1\n_x 1\na;c;d 1\n", 0, &st);
+	char *s = folded(t);
+	assert_string_equal(s, "B 1\n_x 1\na 5\na-b 1\na;c 2\na;c;d 1\n");
+	/* entries of the root: B, _x, a(self), a-b, a(children) */
+	uint32_t n;
+	const uint32_t *e = fold_trie_entries(t, FOLD_ROOT, &n);
+	assert_int_equal(n, 5);
+	assert_true(e[2] & FOLD_ENTRY_SELF);
+	assert_false(e[4] & FOLD_ENTRY_SELF);
+	assert_int_equal(e[2] & ~FOLD_ENTRY_SELF, e[4]);
+	free(s);
+	fold_trie_free(t);
+}
+
+static void fold_prefix_reuse_is_exact(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	/* consecutive lines sharing byte prefixes but not frames */
+	fold_trie *t = parse("ab;c 1\nab;cd 1\na;bc 1\nab;c;e 1\nab 1\nab;c 1\n", 0, &st);
+	char *s = folded(t);
+	assert_string_equal(s, "a;bc 1\nab 1\nab;c 2\nab;c;e 1\nab;cd 1\n");
+	free(s);
+	fold_trie_free(t);
+}
+
+static void fold_caps_depth(void **state)
+{
+	(void)state;
+	size_t n = FOLD_MAX_DEPTH + 100;
+	char *buf = malloc(n * 2 + 8);
+	for (size_t i = 0; i < n; i++) {
+		buf[2 * i] = 'x';
+		buf[2 * i + 1] = ';';
+	}
+	strcpy(buf + 2 * n - 1, " 1\n");
+	struct fold_read_stats st = { 0 };
+	fold_trie *t = parse(buf, 0, &st);
+	assert_int_equal(st.truncated, 1);
+	assert_int_equal(t->maxdepth, FOLD_MAX_DEPTH);
+	fold_trie_free(t);
+	free(buf);
+}
+
+static void fold_embed_round_trip(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	const char *in = "main;\x01\xff%<&]]> 3\nmain;b 1.5\nmain 2\n";
+	fold_trie *t = parse(in, 0, &st);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fold_embed_info info;
+	assert_int_equal(fold_embed_write(t, f, 0, &info), 0);
+	fclose(f);
+	for (size_t i = 0; i < len; i++) /* printable, nothing XML-special */
+		assert_true(buf[i] == '\n' || (buf[i] >= 0x20 && buf[i] < 0x7f && !strchr("<>&\"']", buf[i])));
+	fold_trie *u = fold_trie_new();
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_embed_read(u, buf, len, &err), 0);
+	assert_int_equal(fold_trie_finish(u), 0);
+	char *a = folded(t), *b = folded(u);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	free(buf);
+	fold_trie_free(t);
+	fold_trie_free(u);
+}
+
+static void fold_embed_rejects_corrupt_blocks(void **state)
+{
+	(void)state;
+	static const char *bad[] = {
+		"",
+		"uf-trie/2 1 1 0 0\n\n0 0 1\nend\n",
+		"uf-trie/1 1 1 0 0\n\n0 5 1\nend\n",            /* name out of range */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n2 1 1\nend\n",   /* depth jumps */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n1 1 -1\nend\n",  /* negative */
+		"uf-trie/1 1 1 0 0\n\n0 0 1\n",                   /* no end */
+		"uf-trie/1 4294967295 1 0 0\n",                   /* header beyond the text */
+		"uf-trie/1 1 1 0 0\n%G1\n0 0 1\nend\n",           /* bad escape */
+		"uf-trie/1 1 1 0 0\n%4\n0 0 1\nend\n",            /* truncated escape */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fold_trie *t = fold_trie_new();
+		struct uf_err err = { 0 };
+		assert_int_not_equal(fold_embed_read(t, bad[i], strlen(bad[i]), &err), 0);
+		assert_int_equal(err.cls, UF_EINPUT);
+		assert_int_equal(fold_trie_check(t), 0);
+		fold_trie_free(t);
+	}
+}
+
+static void fold_embed_budget_keeps_totals(void **state)
+{
+	(void)state;
+	char *in = malloc(1 << 20);
+	size_t n = 0;
+	for (int i = 0; i < 2000; i++)
+		n += (size_t)sprintf(in + n, "root;mid_%d;leaf_%d %d\n", i % 50, i, 1 + i % 7);
+	struct fold_read_stats st = { 0 };
+	fold_trie *t = parse(in, 0, &st);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fold_embed_info info;
+	assert_int_equal(fold_embed_write(t, f, 8192, &info), 0);
+	fclose(f);
+	assert_true(info.nodes_written < info.nodes_total);
+	assert_true(len < 8192 * 2);
+	fold_trie *u = fold_trie_new();
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_embed_read(u, buf, len, &err), 0);
+	assert_int_equal(fold_trie_finish(u), 0);
+	assert_true(u->total[0] == t->total[0]);
+	uint32_t mid = path(u, "root", "mid_0"); /* kept frames keep their totals */
+	assert_int_not_equal(mid, FOLD_NONE);
+	assert_true(u->total[mid] == t->total[path(t, "root", "mid_0")]);
+	free(buf);
+	free(in);
+	fold_trie_free(t);
+	fold_trie_free(u);
+}
+
+static void fold_merge_adds_counts(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	fold_trie *a = parse("x;y 1\nx 2\n", 0, &st), *b = parse("x;y 3\nz 1\n", 0, &st);
+	assert_int_equal(fold_trie_merge(a, b), 0);
+	assert_int_equal(fold_trie_finish(a), 0);
+	char *s = folded(a);
+	assert_string_equal(s, "x 2\nx;y 4\nz 1\n");
+	assert_int_equal(fold_trie_check(a), 0);
+	free(s);
+	fold_trie_free(a);
+	fold_trie_free(b);
+}
+
+static void fold_format_count_is_exact_and_plain(void **state)
+{
+	(void)state;
+	char buf[96];
+	double vals[] = { 0, 1, 1.25, 0.1, 123456789012.0, 1e-7, 2.5e15, 1.0 / 3 };
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+		fold_format_count(buf, sizeof buf, vals[i]);
+		assert_null(strchr(buf, 'e'));
+		assert_true(strtod(buf, NULL) == vals[i]);
+	}
+	fold_format_count(buf, sizeof buf, 1.25);
+	assert_string_equal(buf, "1.25");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fold_parses_counts_like_flamegraph_pl),
+		cmocka_unit_test(fold_second_column_makes_a_differential),
+		cmocka_unit_test(fold_reverse_flips_stacks),
+		cmocka_unit_test(fold_writer_order_matches_byte_sort),
+		cmocka_unit_test(fold_prefix_reuse_is_exact),
+		cmocka_unit_test(fold_caps_depth),
+		cmocka_unit_test(fold_embed_round_trip),
+		cmocka_unit_test(fold_embed_rejects_corrupt_blocks),
+		cmocka_unit_test(fold_embed_budget_keeps_totals),
+		cmocka_unit_test(fold_merge_adds_counts),
+		cmocka_unit_test(fold_format_count_is_exact_and_plain),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
