@@ -102,6 +102,15 @@ static int sample(struct uf_target *t, struct uf_err *err)
 	return rc ? rc : rc2;
 }
 
+/* Uniform in [0, 1): xorshift64, for -J (interval jitter, which keeps a
+ * periodic guest from aliasing with the sampling period). */
+static double frand(void)
+{
+	static uint64_t x = 0x9E3779B97F4A7C15ULL;
+	x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+	return (double)(x >> 11) / 9007199254740992.0;
+}
+
 static void sleep_until(double when)
 {
 	struct timespec ts = { (time_t)when, (long)((when - (time_t)when) * 1e9) };
@@ -116,19 +125,20 @@ int main(int argc, char **argv)
 	struct uf_err err = { 0 };
 	const char *outp = NULL;
 	long nmax = 1000;
-	double hz = 0, secs = 0;
+	double hz = 0, secs = 0, jitter = 0;
 	int c;
 	static const struct option lo[] = { { "destroy", 0, NULL, 'D' }, { 0 } };
-	while ((c = getopt_long(argc, argv, "d:c:n:F:T:o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:n:F:J:T:o:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.domain = optarg; break;
 		case 'c': o.cfg = optarg; break;
 		case 'D': o.destroy = true; break;
 		case 'n': nmax = atol(optarg); break;
 		case 'F': hz = atof(optarg); break;
+		case 'J': jitter = atof(optarg); break;
 		case 'T': secs = atof(optarg); break;
 		case 'o': outp = optarg; break;
-		default: fprintf(stderr, "usage: xen-drive (-d DOM | -c CFG [--destroy]) [-n N] [-F HZ] [-T S] [-o OUT]\n"); return 1;
+		default: fprintf(stderr, "usage: xen-drive (-d DOM | -c CFG [--destroy]) [-n N] [-F HZ [-J FRACTION]] [-T S] [-o OUT]\n"); return 1;
 		}
 	}
 	if (!o.domain == !o.cfg)
@@ -152,7 +162,7 @@ int main(int argc, char **argv)
 	double busy = 0, busy0 = 0, t0 = now(), next = t0, tw = t0;
 	while (!stop_flag && (nmax <= 0 || n < nmax) && (secs <= 0 || now() - t0 < secs)) {
 		if (hz > 0)
-			sleep_until(next += 1.0 / hz);
+			sleep_until(next += (1 + jitter * (2 * frand() - 1)) / hz);
 		if (stop_flag)
 			break;
 		double a = now();

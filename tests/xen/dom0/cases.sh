@@ -31,16 +31,18 @@ UF=/bin/uniprof-flame
 cfg uf-app1 "app-test-1" 1 destroy
 cfg uf-app2 "app-test-2" 1 destroy
 cfg uf-smp "app-test-1 smp" 2 destroy
-cfg uf-short "app-test-2 rounds=${UF_ROUNDS:-100}" 1 preserve
+cfg uf-short "app-test-2 rounds=${UF_ROUNDS:-400}" 1 preserve
 
 # bad domain name: one-line error, exit 3
 $T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
 
+# shares: sampled at a fixed rate, so that the guest runs between samples
+# and 3000 samples span about a hundred rounds of the workload (saturated
+# sampling would freeze it and make successive samples correlated)
+F="-F ${UF_HZ:-300} -J 0.3 -T 40"
 xl create -q /guest/uf-app1.cfg; rc create-app1 $?
-xl create -q /guest/uf-app2.cfg; rc create-app2 $?
 xl list
-$T xen-drive -d uf-app1 -n ${UF_SAMPLES:-3000} -o /out/drive-app1.folded > /out/drive-app1.log 2>&1; rc drive-app1 $?
-$T xen-drive -d uf-app2 -n ${UF_SAMPLES:-3000} -o /out/drive-app2.folded > /out/drive-app2.log 2>&1; rc drive-app2 $?
+$T xen-drive -d uf-app1 $F -n ${UF_SAMPLES:-3000} -o /out/drive-app1.folded > /out/drive-app1.log 2>&1; rc drive-app1 $?
 
 # SIGINT mid-run (saturated, so most likely inside a pause): the guest must
 # be left running and the output written
@@ -50,6 +52,10 @@ echo "state-after-int $(state uf-app1)"; sleep 2; echo "state-after-int-2s $(sta
 xen-drive -d uf-app1 -n 0 -o /out/drive-term.folded > /out/drive-term.log 2>&1 &
 pid=$!; sleep 2; kill -TERM $pid; waitfor $pid 20; rc drive-term $?
 echo "state-after-term $(state uf-app1)"
+xl destroy uf-app1
+
+xl create -q /guest/uf-app2.cfg; rc create-app2 $?
+$T xen-drive -d uf-app2 $F -n ${UF_SAMPLES:-3000} -o /out/drive-app2.folded > /out/drive-app2.log 2>&1; rc drive-app2 $?
 
 # the domain vanishing mid-run: output still written, exit 0
 xen-drive -d uf-app2 -n 0 -o /out/drive-vanish.folded > /out/drive-vanish.log 2>&1 &
@@ -58,7 +64,7 @@ pid=$!; sleep 2; timeout 20 xl destroy uf-app2; echo "xl destroy rc=$?"; waitfor
 # -c: created paused, profiled from the first instruction until it powers
 # off, destroyed (on_poweroff=preserve would keep it) because of --destroy
 echo "create-start $(now)"
-$T xen-drive -c /guest/uf-short.cfg --destroy -n 0 -o /out/drive-create.folded > /out/drive-create.log 2>&1
+$T xen-drive -c /guest/uf-short.cfg --destroy $F -n 0 -o /out/drive-create.folded > /out/drive-create.log 2>&1
 rc drive-create $?
 echo "create-end $(now)"
 echo "short-after-create [$(state uf-short)]"
@@ -66,7 +72,7 @@ tail -2 /var/log/xen/console/guest-uf-short.log
 
 # two vCPUs: vCPU 0 runs app-test-1, vCPU 1 app-test-2
 xl create -q /guest/uf-smp.cfg; rc create-smp $?
-$T xen-drive -d uf-smp -n ${UF_SAMPLES:-3000} -o /out/drive-smp.folded > /out/drive-smp.log 2>&1; rc drive-smp $?
+$T xen-drive -d uf-smp $F -n ${UF_SAMPLES:-3000} -o /out/drive-smp.folded > /out/drive-smp.log 2>&1; rc drive-smp $?
 xl destroy uf-smp
 
 if [ -x $UF ] && [ -f /guest/uf-cases.sh ]; then . /guest/uf-cases.sh; fi
