@@ -27,7 +27,7 @@
 #include <xen/sched.h>
 #include <xen/vcpu.h>
 
-#include "../workloads/workloads.h"
+#include "common.h"
 
 extern char hypercall_page[];
 extern char secondary_start[];
@@ -37,16 +37,6 @@ static struct xencons_interface *cons;
 static uint32_t cons_port;
 static vcpu_guest_context_t vctx;
 static uint8_t stack1[65536] __attribute__((aligned(16)));
-
-/* -fstack-protector-all (for frames in leaf functions, see the Makefile)
- * reads its canary here and calls __stack_chk_fail on a mismatch. */
-unsigned long __stack_chk_guard = 0x5f75662d78656e5fUL;
-void __stack_chk_fail(void);
-void __stack_chk_fail(void)
-{
-	for (;;)
-		;
-}
 
 static long hypercall3(unsigned nr, unsigned long a1, unsigned long a2, unsigned long a3)
 {
@@ -88,34 +78,6 @@ static void put_num(unsigned long v)
 	put(b + i);
 }
 
-/* Is `word` one of the space-separated words of the command line?  With
- * a trailing '=', returns a pointer to the value instead. */
-static const char *arg(const char *word)
-{
-	const char *c = (const char *)si->cmd_line;
-	unsigned n = 0;
-	while (word[n])
-		n++;
-	for (unsigned i = 0; i < MAX_GUEST_CMDLINE && c[i]; i++) {
-		if (i && c[i - 1] != ' ')
-			continue;
-		unsigned k = 0;
-		while (k < n && i + k < MAX_GUEST_CMDLINE && c[i + k] == word[k])
-			k++;
-		if (k == n && (word[n - 1] == '=' || c[i + k] == ' ' || c[i + k] == 0))
-			return c + i + k;
-	}
-	return 0;
-}
-
-static unsigned long num(const char *s)
-{
-	unsigned long v = 0;
-	while (s && *s >= '0' && *s <= '9')
-		v = v * 10 + (unsigned long)(*s++ - '0');
-	return v;
-}
-
 /* The boot area is mapped 1:1 from virtual 0, so a boot-area page's
  * virtual address is its pfn << 12: find the console page's pfn. */
 static void console_init(void)
@@ -127,16 +89,6 @@ static void console_init(void)
 			break;
 		}
 	cons_port = si->console.domU.evtchn;
-}
-
-UF_NOINLINE static void run(int app, unsigned long rounds)
-{
-	for (unsigned long i = 0; !rounds || i < rounds; i++) {
-		if (app == 2)
-			app_test_2_round();
-		else
-			app_test_1_round();
-	}
 }
 
 /* vCPU 1: same page tables and flat segments as vCPU 0, own stack. */
@@ -168,6 +120,7 @@ void guest_main(start_info_t *start_info);
 void guest_main(start_info_t *start_info)
 {
 	si = start_info;
+	uf_cmdline = (const char *)si->cmd_line;
 	console_init();
 	int app = arg("app-test-2") ? 2 : 1;
 	unsigned long rounds = num(arg("rounds="));

@@ -8,34 +8,16 @@
  * Invariant: every entry clears %rbp before its first call, so a
  * frame-pointer walk of any vCPU ends at its entry point.
  */
-#include <xen/elfnote.h>
-
-/* One Xen ELF note: "Xen\0" owner, then `desc` as a string (kind str;
- * gas drops the quotes of a macro argument) or a 64-bit value (kind quad). */
-.macro xen_note type:req, kind:req, desc:req
-	.pushsection .note.Xen, "a", @note
-	.balign 4
-	.long 4, 2f - 1f, \type
-	.asciz "Xen"
-	.balign 4
-1:
-	.ifc \kind,str
-	.asciz "\desc"
-	.else
-	.quad \desc
-	.endif
-2:	.balign 4
-	.popsection
-.endm
+#include "notes.h"
 
 	xen_note XEN_ELFNOTE_GUEST_OS, str, "uf-xen-guest"
 	xen_note XEN_ELFNOTE_GUEST_VERSION, str, "1"
 	xen_note XEN_ELFNOTE_XEN_VERSION, str, "xen-3.0"
 	xen_note XEN_ELFNOTE_LOADER, str, "generic"
-	xen_note XEN_ELFNOTE_VIRT_BASE, quad, 0
-	xen_note XEN_ELFNOTE_PADDR_OFFSET, quad, 0
-	xen_note XEN_ELFNOTE_ENTRY, quad, _start
-	xen_note XEN_ELFNOTE_HYPERCALL_PAGE, quad, hypercall_page
+	xen_note XEN_ELFNOTE_VIRT_BASE, .quad, 0
+	xen_note XEN_ELFNOTE_PADDR_OFFSET, .quad, 0
+	xen_note XEN_ELFNOTE_ENTRY, .quad, _start
+	xen_note XEN_ELFNOTE_HYPERCALL_PAGE, .quad, hypercall_page
 
 	.section .text.entry, "ax"
 	.globl _start

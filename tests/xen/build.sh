@@ -11,7 +11,7 @@ W=$1
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$W/bin" "$W/guest" "$W/obj"
 make -s -C "$TOP/examples/xen-guest" O="$W/obj/guest"
-cp "$W/obj/guest/xen-guest.elf" "$W/obj/guest/xen-guest.map" "$W/guest/"
+cp "$W"/obj/guest/xen-guest{,-pvh}.{elf,map} "$W/guest/"
 XLIBS=$(pkg-config --static --libs xencontrol xencall xenforeignmemory xenstore xentoollog)
 cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I"$TOP" -static \
   -o "$W/bin/xen-drive" "$TOP/tests/xen/xen-drive.c" "$TOP"/xen-if/{xen,mem,domain}.c "$TOP/util/err.c" \

@@ -38,8 +38,8 @@ sed 's/^/  | /' "$L"
 
 rcof() { awk -v c="$1" '$1 == "@@RC" && $2 == c {print $3}' "$L"; }
 expect_rc() { local got; got=$(rcof "$1"); [ "$got" = "$2" ] && pass "xen-$1 exit $2" || fail "xen-$1 exit $2" "got '${got:-none}'"; }
-shares() {  # NAME FOLDED TRUTH SELECT
-  perl "$HERE/check-shares.pl" "xen-$1" "$W/out/$2" "$TRUTH/$3.truth" --map "$W/guest/xen-guest.map" \
+shares() {  # NAME FOLDED TRUTH SELECT [ROOT [MAP]]
+  perl "$HERE/check-shares.pl" "xen-$1" "$W/out/$2" "$TRUTH/$3.truth" --map "$W/guest/${6:-xen-guest.map}" \
     --select "$4" --root "${5:-_start;guest_main;run}"
 }
 running() {  # the xl state column has no 'p' (paused) and no 's' (shut down)
@@ -80,5 +80,8 @@ perl "$HERE/check-shares.pl" xen-drive-create "$W/out/drive-create.folded" "$TRU
 expect_rc create-smp 0; expect_rc drive-smp 0
 shares drive-smp-vcpu0 drive-smp.folded app-test-1 vcpu0
 shares drive-smp-vcpu1 drive-smp.folded app-test-2 vcpu1 "secondary_start;secondary_main;run"
+expect_rc create-pvh 0; expect_rc drive-pvh 0
+shares drive-pvh drive-pvh.folded app-test-1 vcpu0 "pvh_start64;pvh_main;run" xen-guest-pvh.map
+check xen-drive-pvh-steady-no-maps grep -q 'maps/sample=0.000' "$W/out/drive-pvh.log"
 
 [ -f "$HERE/uf-checks.sh" ] && source "$HERE/uf-checks.sh"
