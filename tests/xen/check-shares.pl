@@ -12,11 +12,12 @@
 #   NAME: samples       at least --min samples (default 1000)
 #   NAME: FN share      self/total share within --tol points (default 3)
 #   NAME: FN chain      the truth's call chain appears in some stack
-#   NAME: root          with --root, >= 90% of samples start with PREFIX
+#   NAME: root          with --root, >= --rootmin % (default 90) of samples
+#                       start with PREFIX
 # perl-base only (Essential in Debian): no modules beyond the core.
 use strict; use warnings;
 my ($name, $folded, $truth) = splice(@ARGV, 0, 3);
-my %o = (min => 1000, tol => 3);
+my %o = (min => 1000, tol => 3, rootmin => 90);
 while (@ARGV) { my $k = shift; $k =~ s/^--//; $o{$k} = shift; }
 my @syms;
 if ($o{map}) {
@@ -55,5 +56,5 @@ while (<$t>) {
 }
 if (defined $o{root}) {
   my $n = 0; $n += $_->[1] for grep { index(join(';', @{$_->[0]}) . ';', "$o{root};") == 0 } @stacks;
-  res($n >= 0.9 * $total, "root", sprintf("only %.1f%% of samples start with %s", 100 * $n / $total, $o{root}));
+  res($n >= $o{rootmin} / 100 * $total, "root", sprintf("only %.1f%% of samples start with %s", 100 * $n / $total, $o{root}));
 }

@@ -23,7 +23,7 @@ for a in $("$R/bin/busybox" --list); do [ -e "$D/bin/$a" ] || ln -s busybox "$D/
 XB=$R/usr/lib/xen-4.17/bin
 for b in xl xenstored xenconsoled xen-init-dom0 xenconsole; do cp "$XB/$b" "$D/bin/"; done
 cp "$R/usr/bin/xenstore" "$D/bin/"
-for b in read write ls list rm; do ln -sf xenstore "$D/bin/xenstore-$b"; done
+for b in read write ls list rm watch; do ln -sf xenstore "$D/bin/xenstore-$b"; done
 mkdir -p "$D/usr/lib/xen-4.17/bin"; ln -s /bin/xenconsole "$D/usr/lib/xen-4.17/bin/xenconsole"
 : > "$D/etc/xen/xl.conf"   # xl insists on the file; the defaults are fine
 export LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu:$R/lib/x86_64-linux-gnu
