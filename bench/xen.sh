@@ -17,7 +17,7 @@
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 X=$TOP/tests/xen
-C=${UF_XEN_CACHE:-$TOP/build/xen-cache}
+C=${UF_XEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uniprof-flame/xen-4.17}
 W=$TOP/build/xen-bench
 command -v qemu-system-x86_64 >/dev/null || { echo "bench/xen: qemu-system-x86_64 missing; skipped"; exit 0; }
 "$X/prepare.sh" "$C" || { echo "bench/xen: cannot prepare the Xen packages; skipped"; exit 0; }

@@ -7,12 +7,13 @@
 #
 # Needs: root is not required; qemu-system-x86, libxen-dev, cpio, gcc and
 # apt sources that can `apt-get download` Xen 4.17 and a bookworm kernel
-# (cached in $UF_XEN_CACHE, default build/xen-cache).  Env: UF_SAMPLES
+# (cached in $UF_XEN_CACHE, default ~/.cache/uniprof-flame/xen-4.17: it
+# survives make clean, and build/ must hold no foreign *.d files).  Env: UF_SAMPLES
 # (samples per share run, default 3000).
 source "$(dirname "$0")/../lib.sh"
 set -u
 HERE=$UF_TOP/tests/xen
-C=${UF_XEN_CACHE:-$UF_TOP/build/xen-cache}
+C=${UF_XEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uniprof-flame/xen-4.17}
 W=$UF_TOP/build/xen
 TRUTH=$UF_TOP/examples/workloads
 
