@@ -39,52 +39,64 @@ sed 's/^/  | /' "$L"
 
 rcof() { awk -v c="$1" '$1 == "@@RC" && $2 == c {print $3}' "$L"; }
 expect_rc() { local got; got=$(rcof "$1"); [ "$got" = "$2" ] && pass "xen-$1 exit $2" || fail "xen-$1 exit $2" "got '${got:-none}'"; }
-shares() {  # NAME FOLDED TRUTH SELECT [ROOT [MAP]]
-  perl "$HERE/check-shares.pl" "xen-$1" "$W/out/$2" "$TRUTH/$3.truth" --map "$W/guest/${6:-xen-guest.map}" \
-    --select "$4" --root "${5:-_start;guest_main;run}"
+TOOL=$(awk '$1 == "@@TOOL" {print $2}' "$L")
+echo "share profiles taken by: ${TOOL:-?} (uf = uniprof-flame, drive = the backend driver)"
+[ "$TOOL" = uf ] || skip xen-uniprof-flame "this tree has no record command yet: shares checked through the xen-if driver only"
+shares() {  # CASE TRUTH SELECT ROOT MAP [check-shares options]: /out/CASE.folded
+  local c=$1 truth=$2 sel=$3 root=$4 map=$5; shift 5
+  local m=(); [ "$TOOL" = drive ] && m=(--map "$W/guest/$map")
+  perl "$HERE/check-shares.pl" "xen-$c" "$W/out/$c.folded" "$TRUTH/$truth.truth" "${m[@]}" \
+    --select "$sel" --root "$root" "$@"
 }
 running() {  # the xl state column has no 'p' (paused) and no 's' (shut down)
   local st; st=$(awk -v k="$1" '$1 == k {print $2}' "$L")
   [[ -n "$st" && "$st" != *p* && "$st" != *s* ]]
 }
+# steady state: pause + one register read per vCPU + unpause, plus the
+# domain-state check (2 per second: 2/rate per sample); no new mappings
+steady() {  # LOG BASE
+  sed -n 's/.*steady.*hypercalls\/sample=\([0-9.]*\).*maps\/sample=\([0-9.]*\).*rate=\([0-9.]*\)Hz.*/\1 \2 \3/p' \
+    "$W/out/$1" | awk -v b="$2" '{ exit !($1 >= b && $1 <= b + 2.2 / $3 + 0.005 && $2 == 0) }'
+}
+PV="_start;guest_main;run"
 
-# the backend through the driver
+# errors
 expect_rc drive-bad 3
 check xen-drive-bad-message grep -q "domain 'no-such-domain': no such domain" "$W/out/drive-bad.out"
-expect_rc drive-app1 0; shares drive-app1 drive-app1.folded app-test-1 vcpu0
-expect_rc drive-app2 0; shares drive-app2 drive-app2.folded app-test-2 vcpu0
-check xen-drive-steady-no-maps grep -q 'maps/sample=0.000' "$W/out/drive-app1.log"
-# steady state: pause + one register read per vCPU + unpause, plus the
-# domain-state check (2 per second: 2/rate per sample)
-steady() {  # LOG BASE
-  sed -n 's/.*steady.*hypercalls\/sample=\([0-9.]*\).*rate=\([0-9.]*\)Hz.*/\1 \2/p' "$W/out/$1" |
-    awk -v b="$2" '{ exit !($1 >= b && $1 <= b + 2.2 / $2 + 0.005) }'
-}
-check xen-drive-steady-hypercalls-1vcpu steady drive-app1.log 3
-check xen-drive-steady-hypercalls-2vcpu steady drive-smp.log 4
-check xen-drive-smp-steady-no-maps grep -q 'maps/sample=0.000' "$W/out/drive-smp.log"
-expect_rc drive-int 0
-check xen-drive-int-output test -s "$W/out/drive-int.folded"
+if [ "$TOOL" = uf ]; then
+  expect_rc uf-bad 3
+  check xen-uf-bad-message grep -qx "uniprof-flame: domain 'no-such-domain': no such domain" "$W/out/uf-bad.out"
+fi
+# backend counters
+expect_rc drive-count 0
+check xen-steady-1vcpu steady drive-count.log 3
+# the guest keeps running after SIGINT / SIGTERM; the output is written
+expect_rc int 0
+check xen-int-output test -s "$W/out/int.folded"
 check xen-guest-running-after-sigint running state-after-int
 check xen-guest-progress-after-sigint awk '$1 == "state-after-int" {a = $3} $1 == "state-after-int-2s" {b = $3} END {exit !(b > a)}' "$L"
 expect_rc drive-term 0
 check xen-guest-running-after-sigterm running state-after-term
+# the domain destroyed mid-run
 expect_rc drive-vanish 0
 check xen-drive-vanish-output test -s "$W/out/drive-vanish.folded"
 check xen-drive-vanish-noticed grep -q 'domain gone' "$W/out/drive-vanish.log"
-expect_rc drive-create 0
-check xen-drive-create-until-shutdown grep -q 'domain gone' "$W/out/drive-create.log"
-check xen-drive-create-destroyed grep -q '^short-after-create \[\]' "$L"
-# -c: structure only (the run is as long as the guest's 400 rounds); the
-# guest's start, its final hypercall and the samples taken before the
-# shutdown is noticed (<= 0.5 s) are outside run(), hence --rootmin 50
-perl "$HERE/check-shares.pl" xen-drive-create "$W/out/drive-create.folded" "$TRUTH/app-test-2.truth" \
-  --map "$W/guest/xen-guest.map" --select vcpu0 --root "_start;guest_main;run" --rootmin 50 --min 200 | grep -v share
-expect_rc create-smp 0; expect_rc drive-smp 0
-shares drive-smp-vcpu0 drive-smp.folded app-test-1 vcpu0
-shares drive-smp-vcpu1 drive-smp.folded app-test-2 vcpu1 "secondary_start;secondary_main;run"
-expect_rc create-pvh 0; expect_rc drive-pvh 0
-shares drive-pvh drive-pvh.folded app-test-1 vcpu0 "pvh_start64;pvh_main;run" xen-guest-pvh.map
-check xen-drive-pvh-steady-no-maps grep -q 'maps/sample=0.000' "$W/out/drive-pvh.log"
-
-[ -f "$HERE/uf-checks.sh" ] && source "$HERE/uf-checks.sh"
+# -c: from creation until the guest powers off, then destroyed; structure
+# only (the guest's start, its last hypercall and the samples before the
+# shutdown is noticed, <= 0.5 s, are outside run(): --rootmin 50)
+expect_rc create 0
+check xen-create-destroyed grep -q '^short-after-create \[\]' "$L"
+check xen-create-guest-finished grep -q 'done, powering off' "$L"
+shares create app-test-2 vcpu0 "$PV" xen-guest.map --rootmin 50 --min 200 | grep -v share
+# shares and full call chains: one 64-bit PV guest with two vCPUs, each
+# running its own workload (app-test-1 on vCPU 0, app-test-2 on vCPU 1)
+expect_rc create-smp 0; expect_rc smp 0
+shares smp app-test-1 vcpu0 "$PV" xen-guest.map
+shares smp app-test-2 vcpu1 "secondary_start;secondary_main;run" xen-guest.map | sed 's/xen-smp:/xen-smp-vcpu1:/'
+expect_rc drive-smpcount 0
+check xen-steady-2vcpu steady drive-smpcount.log 4
+# PVH
+expect_rc create-pvh 0; expect_rc pvh 0
+shares pvh app-test-1 vcpu0 "pvh_start64;pvh_main;run" xen-guest-pvh.map
+expect_rc drive-pvhcount 0
+check xen-steady-pvh steady drive-pvhcount.log 3
