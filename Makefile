@@ -24,7 +24,8 @@ PKGS += xencontrol xencall xenforeignmemory xenstore xentoollog
 endif
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# libxml2 is dlopen()ed on first SVG input (fold/xml.h): not linked
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out libxml-2.0,$(PKGS)) 2>/dev/null) -ldl
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -g $(WARN) -I. -Ibuild/gen $(PKG_CFLAGS) -D_GNU_SOURCE

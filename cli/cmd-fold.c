@@ -4,7 +4,15 @@
  * Merges inputs (folded text, or SVGs written by uniprof-flame, read
  * back from their embedded data) and writes folded text sorted as
  * flamegraph.pl sorts it, one line per distinct stack.
+ *
+ * With --symbols ELF_OR_NM the inputs are uniprof raw stack traces
+ * (fold/raw.h) instead, symbolized with that file (ELF through libelf,
+ * or `nm -n` text like uniprof's `symbolize`): the PC as is, return
+ * addresses as addr - 1.  --raw reads raw traces without a symbol file
+ * (frames already symbolized, or addresses kept as names).
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +20,32 @@
 #include "cli/cmd.h"
 #include "cli/inputs.h"
 #include "cli/render-opts.h"
+#include "fold/raw.h"
+#include "symtab/symtab.h"
+
+struct raw_in {            /* options of the raw-trace path */
+	const char *symbols;   /* --symbols FILE, or NULL */
+	int addrs;             /* --addrs: unresolved as 0xADDR, not [unknown] */
+	struct symtab *st;
+	char buf[24];
+};
+
+static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri, int reverse,
+			   struct uf_err *err);
+
+/* fold --diff A B: the union of both inputs' stacks with both counts. */
+static int fold_diff(int n, char **paths, int normalize, const char *out)
+{
+	if (n != 2)
+		return cli_usage("fold ", "--diff takes two inputs, A and B");
+	fold_trie *t;
+	struct uf_err err = { 0 };
+	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, &t, &err);
+	if (rc == 0)
+		rc = cli_write_folded(t, out, &err);
+	fold_trie_free(t);
+	return rc ? cli_fail(&err) : 0;
+}
 
 static void usage(FILE *to)
 {
@@ -19,6 +53,13 @@ static void usage(FILE *to)
 	      "Merges folded stacks or uniprof-flame SVGs into sorted, deduplicated folded text.\n\n"
 	      "  -o, --output FILE   write here (default: stdout)\n"
 	      "      --reverse       input stacks are leaf first\n"
+	      "      --symbols FILE  inputs are uniprof raw traces; symbolize with FILE\n"
+	      "                      (an ELF file or `nm -n` output)\n"
+	      "      --raw           inputs are uniprof raw traces (no symbol file)\n"
+	      "      --addrs         with --symbols: unresolved addresses as 0xADDR\n"
+	      "      --diff A B      write difffolded.pl's three-column differential\n"
+	      "                      (\"stack COUNT_A COUNT_B\") of two inputs\n"
+	      "      --normalize     with --diff: scale A to B's total (exact shares)\n"
 	      "  -h, --help          this help\n",
 	      to);
 }
@@ -28,27 +69,102 @@ int cmd_fold(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, 0, 'o' },
 		{ "reverse", no_argument, 0, 'r' },
+		{ "symbols", required_argument, 0, 's' },
+		{ "raw", no_argument, 0, 'R' },
+		{ "addrs", no_argument, 0, 'A' },
+		{ "diff", no_argument, 0, 'D' },
+		{ "normalize", no_argument, 0, 'N' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = "-";
-	int c, reverse = 0;
+	int c, reverse = 0, raw = 0, diff = 0, normalize = 0;
+	struct raw_in ri = { 0 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': reverse = 1; break;
+		case 's': ri.symbols = optarg; raw = 1; break;
+		case 'R': raw = 1; break;
+		case 'A': ri.addrs = 1; break;
+		case 'D': diff = 1; break;
+		case 'N': normalize = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_usage("fold ", "bad option");
 		}
 	}
+	if (diff)
+		return fold_diff(argc - optind, argv + optind, normalize, out);
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
 		return cli_usage("fold ", "out of memory");
-	int rc = cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
+	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &err)
+		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
+	symtab_free(ri.st);
 	if (rc == 0)
 		rc = cli_write_folded(t, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
+}
+
+/* Address -> name through the --symbols table (fold_raw_resolve_fn). */
+static const char *resolve(void *ctx, uint64_t addr, int is_return, size_t *len)
+{
+	struct raw_in *ri = ctx;
+	const char *name = is_return ? symtab_lookup_ret(ri->st, addr, NULL, len)
+				     : symtab_lookup(ri->st, addr, NULL, len);
+	if (name || !ri->addrs)
+		return name;
+	*len = (size_t)snprintf(ri->buf, sizeof ri->buf, "0x%" PRIx64, addr);
+	return ri->buf;
+}
+
+static void warn_raw(const struct fold_read_stats *st, const struct fold_raw_counts *cnt)
+{
+	if (st->bad)
+		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)st->bad,
+			 st->bad == 1 ? "" : "s", st->first_bad);
+	if (st->truncated)
+		cli_warn("%llu stack%s deeper than %d frames truncated",
+			 (unsigned long long)st->truncated, st->truncated == 1 ? "" : "s",
+			 FOLD_MAX_DEPTH);
+	if (cnt->broken)
+		cli_warn("%llu stack%s cut short (walk stopped, or input ended mid-stack)",
+			 (unsigned long long)cnt->broken, cnt->broken == 1 ? "" : "s");
+}
+
+/* Reads uniprof raw traces (stdin when n == 0) into t and finishes it. */
+static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri, int reverse,
+			   struct uf_err *err)
+{
+	static char *stdin_only[] = { "-" };
+	if (ri->symbols && !(ri->st = symtab_open_auto(ri->symbols, err)))
+		return -EINVAL;
+	if (n == 0)
+		paths = stdin_only, n = 1;
+	struct fold_read_stats total = { 0 };
+	struct fold_raw_counts cnt = { 0 };
+	for (int i = 0; i < n; i++) {
+		struct fold_read_opts o = { .reverse = reverse, .label = paths[i] };
+		struct fold_read_stats st = { 0 }; /* per file: line numbers */
+		int rc = fold_raw_read_path(t, paths[i], ri->st ? resolve : NULL, ri, &o, &st, &cnt, err);
+		if (rc)
+			return rc;
+		if (st.bad && !total.bad)
+			memcpy(total.first_bad, st.first_bad, sizeof total.first_bad);
+		total.bad += st.bad;
+		total.truncated += st.truncated;
+	}
+	warn_raw(&total, &cnt);
+	if (fold_trie_finish(t)) {
+		uf_err_set(err, UF_EINPUT, "input", "out of memory");
+		return -ENOMEM;
+	}
+	if (cnt.stacks == 0) {
+		uf_err_set(err, UF_EINPUT, n == 1 ? paths[0] : "input", "no valid stacks");
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -24,11 +24,12 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "util/fmt.h"
 
 static int needs_escape(unsigned char c);
 static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out);
 static size_t node_line_bytes(const fold_trie *t, uint32_t i);
-static int dbl_desc(const void *a, const void *b);
+static double select_desc(double *v, size_t n, size_t k);
 
 struct emit {
 	const fold_trie *t;
@@ -103,14 +104,18 @@ static void write_node(struct emit *E, uint32_t node)
 				self -= t->total[c];
 		}
 	}
-	char a[96], b[96];
-	fold_format_count(a, sizeof a, self < 0 ? 0 : self);
-	fprintf(E->out, "%u %u %s", t->depth[node], E->num[t->name[node]], a);
+	char line[256];
+	size_t n = uf_fmt_u64(line, t->depth[node]);
+	line[n++] = ' ';
+	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
+	line[n++] = ' ';
+	n += (size_t)fold_format_count(line + n, 96, self < 0 ? 0 : self);
 	if (t->base) {
-		fold_format_count(b, sizeof b, t->base[node]);
-		fprintf(E->out, " %s", b);
+		line[n++] = ' ';
+		n += (size_t)fold_format_count(line + n, 96, t->base[node]);
 	}
-	fputc('\n', E->out);
+	line[n++] = '\n';
+	fwrite(line, 1, n, E->out);
 }
 
 int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
@@ -135,12 +140,15 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	for (uint32_t i = 0; i < E.nused; i++) {
 		size_t len;
 		const unsigned char *s = (const unsigned char *)fold_trie_name(t, E.order[i], &len);
+		size_t run = 0;
 		for (size_t k = 0; k < len; k++) {
-			if (needs_escape(s[k]))
-				fprintf(out, "%%%02X", s[k]);
-			else
-				fputc(s[k], out);
+			if (!needs_escape(s[k]))
+				continue;
+			fwrite(s + run, 1, k - run, out);
+			fprintf(out, "%%%02X", s[k]);
+			run = k + 1;
 		}
+		fwrite(s + run, 1, len - run, out);
 		fputc('\n', out);
 	}
 	if ((rc = walk_preorder(&E, write_node)) != 0)
@@ -175,10 +183,39 @@ static size_t node_line_bytes(const fold_trie *t, uint32_t i)
 	return t->base ? n + 1 + digits(t->base[i]) : n;
 }
 
-static int dbl_desc(const void *a, const void *b)
+/* The k-th largest of v[0..n) (v is reordered): Hoare's quickselect,
+ * linear on average, where a full sort of millions of totals was not. */
+static double select_desc(double *v, size_t n, size_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x > y ? -1 : x < y;
+	size_t lo = 0, hi = n - 1;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	while (lo < hi) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		double pivot = v[lo + (size_t)((seed >> 33) % (hi - lo + 1))];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] > pivot)
+				i++;
+			while (v[j] < pivot)
+				j--;
+			if (i <= j) {
+				double x = v[i];
+				v[i] = v[j];
+				v[j] = x;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
 }
 
 /* The smallest total to keep so the block stays near `budget`; 0 keeps all. */
@@ -196,7 +233,6 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *by
 	if (!tot)
 		return INFINITY; /* keep only the root */
 	memcpy(tot, t->total, (size_t)t->nnodes * sizeof *tot);
-	qsort(tot, t->nnodes, sizeof *tot, dbl_desc);
 	/* a kept node costs its line and, at worst, its name once more */
 	size_t avg = (bytes + names) / t->nnodes + 1;
 	size_t room = budget / avg;
@@ -204,9 +240,12 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *by
 		room = 1;
 	if (room > t->nnodes)
 		room = t->nnodes;
-	double thr = tot[room - 1];
+	double thr = select_desc(tot, t->nnodes, room - 1);
 	/* ties at the threshold could overshoot: step just above them */
-	if (room < t->nnodes && tot[room] == thr)
+	size_t above = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		above += t->total[i] >= thr;
+	if (above > room)
 		thr = nextafter(thr, INFINITY);
 	free(tot);
 	return thr > 0 ? thr : nextafter(0.0, 1.0);

@@ -69,7 +69,11 @@ typedef struct fold_trie {
 	double *self;            /* drawn count (AFTER in a differential) */
 	double *base;            /* BEFORE count; NULL unless differential */
 	uint32_t nnodes, nodes_cap;
-	uint32_t *slots;         /* open addressing: node id + 1, 0 = empty */
+	struct fold_slot {       /* open addressing: the key beside the id, so a */
+		uint32_t parent; /* lookup touches one cache line, not three */
+		uint32_t name;
+		uint32_t id;     /* node id + 1, 0 = empty */
+	} *slots;
 	uint32_t slots_mask;
 
 	double max_line_delta;   /* largest |after - before| of one input line */
@@ -91,6 +95,9 @@ typedef struct fold_trie {
 
 /* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */
 fold_trie *fold_trie_new(void);
+/* Makes room for about `nodes` nodes up front (a hint: readers of big
+ * files save the rehashes and copies of growing).  Returns 0 or -ENOMEM. */
+int fold_trie_reserve(fold_trie *t, uint32_t nodes);
 void fold_trie_free(fold_trie *t);
 
 /* Interns `len` bytes (borrowed); returns the name id, FOLD_NONE on OOM
@@ -154,6 +161,7 @@ struct fold_read_stats {
 	uint64_t lines;       /* lines read, blank ones included */
 	uint64_t bad;         /* invalid lines skipped */
 	char first_bad[300];  /* "FILE:LINE" of the first one */
+	uint64_t first_bad_line; /* its line number within what this call read */
 	uint64_t truncated;   /* stacks cut at FOLD_MAX_DEPTH */
 	int approximate;      /* input was rebuilt from drawn geometry */
 	char approx_why[256]; /* what was lost, when approximate */
@@ -164,6 +172,12 @@ struct fold_read_stats {
  * lines are counted in *st; only I/O and memory failures are errors. */
 int fold_read_folded_fd(fold_trie *t, int fd, const struct fold_read_opts *o,
 			struct fold_read_stats *st, struct uf_err *err);
+/* Same, for the byte range [off, off+len) of a file read with pread(): a
+ * range must start at a line start and end at a line end; line numbers
+ * in *st count from the range's start. */
+int fold_read_folded_range(fold_trie *t, int fd, uint64_t off, uint64_t len,
+			   const struct fold_read_opts *o, struct fold_read_stats *st,
+			   struct uf_err *err);
 /* Same, from memory. */
 int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			 const struct fold_read_opts *o, struct fold_read_stats *st,

@@ -87,9 +87,48 @@ int fold_read_folded_fd(fold_trie *t, int fd, const struct fold_read_opts *o,
 	return fold_read_folded_fd_prefixed(t, fd, NULL, 0, o, st, err);
 }
 
+/* Where bytes come from: read() on a stream, or pread() of a byte range. */
+struct source {
+	int fd;
+	int64_t off;       /* -1: read() */
+	uint64_t left;     /* bytes left in the range */
+};
+
+static ssize_t source_read(struct source *s, char *buf, size_t n)
+{
+	if (s->off < 0)
+		return read(s->fd, buf, n);
+	if (n > s->left)
+		n = (size_t)s->left;
+	ssize_t got = n ? pread(s->fd, buf, n, (off_t)s->off) : 0;
+	if (got > 0) {
+		s->off += got;
+		s->left -= (uint64_t)got;
+	}
+	return got;
+}
+
+static int read_stream(fold_trie *t, struct source *src, const char *prefix, size_t plen,
+		       const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
+
 int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_t plen,
 				 const struct fold_read_opts *o, struct fold_read_stats *st,
 				 struct uf_err *err)
+{
+	struct source src = { fd, -1, 0 };
+	return read_stream(t, &src, prefix, plen, o, st, err);
+}
+
+int fold_read_folded_range(fold_trie *t, int fd, uint64_t off, uint64_t len,
+			   const struct fold_read_opts *o, struct fold_read_stats *st,
+			   struct uf_err *err)
+{
+	struct source src = { fd, (int64_t)off, len };
+	return read_stream(t, &src, NULL, 0, o, st, err);
+}
+
+static int read_stream(fold_trie *t, struct source *src, const char *prefix, size_t plen,
+		       const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
 {
 	struct reader r;
 	size_t cap = plen > CHUNK ? plen * 2 : CHUNK, have = plen;
@@ -103,7 +142,7 @@ int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_
 	if (plen)
 		memcpy(buf, prefix, plen);
 	for (;;) {
-		ssize_t got = read(fd, buf + have, cap - have);
+		ssize_t got = source_read(src, buf + have, cap - have);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -241,9 +280,11 @@ static int parse_count(const char *s, size_t len, size_t *tok_start, double *v)
 
 static void note_bad(struct reader *r)
 {
-	if (r->st->bad++ == 0)
+	if (r->st->bad++ == 0) {
+		r->st->first_bad_line = r->st->lines;
 		snprintf(r->st->first_bad, sizeof r->st->first_bad, "%s:%llu",
 			 r->o->label ? r->o->label : "-", (unsigned long long)r->st->lines);
+	}
 }
 
 /* ---- frames into the trie --------------------------------------------- */

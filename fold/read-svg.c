@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/xmlreader.h>
+#include "fold/xml.h"
 
 #include "fold/fold.h"
 #include "fold/internal.h"
@@ -29,8 +29,8 @@ struct svg_ctx {
 };
 
 static void on_xml_error(void *arg, xmlErrorPtr e);
-static int is_own_metadata(xmlTextReaderPtr r);
-static int collect_metadata(xmlTextReaderPtr r, char **text, size_t *len, size_t *cap);
+static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r);
+static int collect_metadata(const struct fold_xml *X, xmlTextReaderPtr r, char **text, size_t *len, size_t *cap);
 
 /* Per-<g> state while streaming: the frame being collected. */
 struct gstate {
@@ -40,19 +40,19 @@ struct gstate {
 	int has_rect;
 };
 
-static double attr_num(xmlTextReaderPtr r, const char *name, int *ok)
+static double attr_num(const struct fold_xml *X, xmlTextReaderPtr r, const char *name, int *ok)
 {
-	xmlChar *v = xmlTextReaderGetAttribute(r, BAD_CAST name);
+	xmlChar *v = X->get_attribute(r, BAD_CAST name);
 	char *end = NULL;
 	double d = v ? strtod((const char *)v, &end) : NAN;
 	if (!v || end == (char *)v)
 		*ok = 0;
-	xmlFree(v);
+	X->free(v);
 	return d;
 }
 
 /* Handles one element of a foreign SVG: frames are <g><title/><rect/></g>. */
-static int collect_frame_part(xmlTextReaderPtr r, struct gstate *g, struct fold_svg_frames *fs,
+static int collect_frame_part(const struct fold_xml *X, xmlTextReaderPtr r, struct gstate *g, struct fold_svg_frames *fs,
 			      fold_trie *t, const char *name, int depth)
 {
 	int rc = 0;
@@ -62,14 +62,14 @@ static int collect_frame_part(xmlTextReaderPtr r, struct gstate *g, struct fold_
 		free(g->title);
 		*g = (struct gstate){ .depth = depth };
 	} else if (!strcmp(name, "title") && depth == g->depth + 1 && !g->title) {
-		xmlChar *s = xmlTextReaderReadString(r);
+		xmlChar *s = X->read_string(r);
 		g->title = s ? strdup((const char *)s) : NULL;
-		xmlFree(s);
+		X->free(s);
 	} else if (!strcmp(name, "rect") && depth == g->depth + 1 && !g->has_rect) {
 		int ok = 1;
-		g->x = attr_num(r, "x", &ok);
-		g->y = attr_num(r, "y", &ok);
-		g->w = attr_num(r, "width", &ok);
+		g->x = attr_num(X, r, "x", &ok);
+		g->y = attr_num(X, r, "y", &ok);
+		g->w = attr_num(X, r, "width", &ok);
 		g->has_rect = ok;
 	}
 	return rc < 0 ? rc : 0;
@@ -79,24 +79,27 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 		      struct fold_read_stats *st, struct uf_err *err)
 {
 	struct svg_ctx ctx = { "" };
+	const struct fold_xml *X = fold_xml_api(err, o->label);
+	if (!X)
+		return -ENOSYS;
 	if (len > INT32_MAX) {
 		uf_err_set(err, UF_EINPUT, o->label, "SVG too large");
 		return -EFBIG;
 	}
-	xmlTextReaderPtr r = xmlReaderForMemory(buf, (int)len, NULL, NULL,
+	xmlTextReaderPtr r = X->reader_for_memory(buf, (int)len, NULL, NULL,
 						XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
 	if (!r) {
 		uf_err_set(err, UF_EINPUT, o->label, "cannot parse SVG");
 		return -EINVAL;
 	}
-	xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, &ctx);
+	X->set_error_handler(r, on_xml_error, &ctx);
 	char *text = NULL;
 	size_t tlen = 0, tcap = 0;
 	struct gstate g = { .depth = -1 };
 	struct fold_svg_frames fs = { 0 };
 	int found = 0, ret, rc = 0, is_svg = 0;
-	while (rc == 0 && (ret = xmlTextReaderRead(r)) == 1) {
-		int type = xmlTextReaderNodeType(r), depth = xmlTextReaderDepth(r);
+	while (rc == 0 && (ret = X->read(r)) == 1) {
+		int type = X->node_type(r), depth = X->depth(r);
 		if (type == XML_READER_TYPE_END_ELEMENT && depth == g.depth) {
 			if (g.title && g.has_rect)
 				rc = fold_svg_frames_add(&fs, t, g.title, g.x, g.y, g.w);
@@ -107,18 +110,18 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 		}
 		if (type != XML_READER_TYPE_ELEMENT)
 			continue;
-		const char *name = (const char *)xmlTextReaderConstLocalName(r);
-		const char *ns = (const char *)xmlTextReaderConstNamespaceUri(r);
+		const char *name = (const char *)X->local_name(r);
+		const char *ns = (const char *)X->namespace_uri(r);
 		if (!name || !ns || strcmp(ns, "http://www.w3.org/2000/svg") != 0)
 			continue; /* only SVG elements count */
 		if (depth == 0)
 			is_svg = !strcmp(name, "svg");
-		if (!strcmp(name, "metadata") && is_own_metadata(r)) {
+		if (!strcmp(name, "metadata") && is_own_metadata(X, r)) {
 			found = 1;
-			rc = collect_metadata(r, &text, &tlen, &tcap);
+			rc = collect_metadata(X, r, &text, &tlen, &tcap);
 			break;
 		}
-		rc = collect_frame_part(r, &g, &fs, t, name, depth);
+		rc = collect_frame_part(X, r, &g, &fs, t, name, depth);
 	}
 	free(g.title);
 	if (rc == 0 && ret < 0) {
@@ -146,29 +149,29 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 			 fs.n);
 	}
 	fold_svg_frames_release(&fs);
-	xmlFreeTextReader(r);
+	X->free_reader(r);
 	free(text);
 	return rc;
 }
 
-static int is_own_metadata(xmlTextReaderPtr r)
+static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r)
 {
-	xmlChar *id = xmlTextReaderGetAttribute(r, BAD_CAST "id");
+	xmlChar *id = X->get_attribute(r, BAD_CAST "id");
 	int ours = id && strcmp((const char *)id, "uniprof-flame-data") == 0;
-	xmlFree(id);
-	return ours && !xmlTextReaderIsEmptyElement(r);
+	X->free(id);
+	return ours && !X->is_empty(r);
 }
 
 /* Concatenates the text children of the current element. */
-static int collect_metadata(xmlTextReaderPtr r, char **text, size_t *len, size_t *cap)
+static int collect_metadata(const struct fold_xml *X, xmlTextReaderPtr r, char **text, size_t *len, size_t *cap)
 {
-	int depth = xmlTextReaderDepth(r);
-	while (xmlTextReaderRead(r) == 1 && xmlTextReaderDepth(r) > depth) {
-		int type = xmlTextReaderNodeType(r);
+	int depth = X->depth(r);
+	while (X->read(r) == 1 && X->depth(r) > depth) {
+		int type = X->node_type(r);
 		if (type != XML_READER_TYPE_TEXT && type != XML_READER_TYPE_CDATA &&
 		    type != XML_READER_TYPE_SIGNIFICANT_WHITESPACE)
 			continue;
-		const xmlChar *v = xmlTextReaderConstValue(r);
+		const xmlChar *v = X->value(r);
 		size_t n = v ? strlen((const char *)v) : 0;
 		if (uf_vec_grow(text, cap, *len + n + 1, 1))
 			return -ENOMEM;

@@ -3,10 +3,11 @@
  * interning table (see fold/fold.h for the design and invariants).
  *
  * Both tables are open addressing with linear probing over power-of-two
- * slot arrays of uint32_t (id + 1, 0 = empty), kept at most 5/8 full.
- * A slot holds only an id; the key is compared through the node arrays,
- * which costs one indirection but keeps a slot at 4 bytes, the dominant
- * memory cost at millions of nodes.
+ * slot arrays, kept at most 5/8 full.  A name slot holds only an id (the
+ * name table is small and stays in cache); a node slot holds its key
+ * (parent, name) beside the id, 12 bytes instead of 4, because on a
+ * large profile each probe is a cache miss and comparing through the
+ * node arrays would add two more.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 static int grow_names(fold_trie *t);
 static int grow_nodes(fold_trie *t);
+static int grow_nodes_to(fold_trie *t, size_t want);
 static int rehash_names(fold_trie *t, uint32_t nslots);
 static int rehash_nodes(fold_trie *t, uint32_t nslots);
 static int seq_push(fold_trie *t, uint32_t node, double count, double before);
@@ -43,6 +45,18 @@ fold_trie *fold_trie_new(void)
 fail:
 	fold_trie_free(t);
 	return NULL;
+}
+
+int fold_trie_reserve(fold_trie *t, uint32_t nodes)
+{
+	if (nodes > FOLD_MAX_NODES / 2)
+		nodes = FOLD_MAX_NODES / 2;
+	uint32_t slots = t->slots_mask + 1;
+	while ((uint64_t)nodes * 8 > (uint64_t)slots * 5 && slots < (1u << 31))
+		slots *= 2;
+	if (slots > t->slots_mask + 1 && rehash_nodes(t, slots))
+		return -ENOMEM;
+	return nodes > t->nodes_cap ? grow_nodes_to(t, nodes) : 0;
 }
 
 void fold_trie_free(fold_trie *t)
@@ -109,12 +123,11 @@ uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name)
 {
 	uint32_t i = (uint32_t)node_key_hash(parent, name) & t->slots_mask;
 	for (;; i = (i + 1) & t->slots_mask) {
-		uint32_t id = t->slots[i];
-		if (!id)
+		const struct fold_slot *s = &t->slots[i];
+		if (!s->id)
 			return FOLD_NONE;
-		id--;
-		if (t->name[id] == name && t->parent[id] == parent)
-			return id;
+		if (s->name == name && s->parent == parent)
+			return s->id - 1;
 	}
 }
 
@@ -122,12 +135,11 @@ uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 {
 	uint32_t i = (uint32_t)node_key_hash(parent, name) & t->slots_mask;
 	for (;; i = (i + 1) & t->slots_mask) {
-		uint32_t id = t->slots[i];
-		if (!id)
+		const struct fold_slot *s = &t->slots[i];
+		if (!s->id)
 			break;
-		id--;
-		if (t->name[id] == name && t->parent[id] == parent)
-			return id;
+		if (s->name == name && s->parent == parent)
+			return s->id - 1;
 	}
 	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
 		return FOLD_NONE;
@@ -141,7 +153,7 @@ uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 	t->finished = 0;
 	if ((uint64_t)t->nnodes * 8 > (uint64_t)(t->slots_mask + 1) * 5)
 		return rehash_nodes(t, (t->slots_mask + 1) * 2) ? FOLD_NONE : id;
-	t->slots[i] = id + 1;
+	t->slots[i] = (struct fold_slot){ parent, name, id + 1 };
 	return id;
 }
 
@@ -256,7 +268,11 @@ static int grow_nodes(fold_trie *t)
 {
 	if (t->nnodes < t->nodes_cap)
 		return 0;
-	size_t want = t->nodes_cap ? (size_t)t->nodes_cap * 2 : 1024;
+	return grow_nodes_to(t, t->nodes_cap ? (size_t)t->nodes_cap * 2 : 1024);
+}
+
+static int grow_nodes_to(fold_trie *t, size_t want)
+{
 	if (want > FOLD_MAX_NODES)
 		want = FOLD_MAX_NODES;
 	void **arrs[] = { (void **)&t->parent, (void **)&t->name, (void **)&t->depth };
@@ -300,15 +316,15 @@ static int rehash_names(fold_trie *t, uint32_t nslots)
 
 static int rehash_nodes(fold_trie *t, uint32_t nslots)
 {
-	uint32_t *s = calloc(nslots, sizeof *s);
+	struct fold_slot *s = calloc(nslots, sizeof *s);
 	if (!s)
 		return -ENOMEM;
 	uint32_t mask = nslots - 1;
 	for (uint32_t id = 1; id < t->nnodes; id++) {
 		uint32_t i = (uint32_t)node_key_hash(t->parent[id], t->name[id]) & mask;
-		while (s[i])
+		while (s[i].id)
 			i = (i + 1) & mask;
-		s[i] = id + 1;
+		s[i] = (struct fold_slot){ t->parent[id], t->name[id], id + 1 };
 	}
 	free(t->slots);
 	t->slots = s;

@@ -65,12 +65,25 @@ static void count_text(const struct svg *S, double samples, char *txt, size_t ts
 		       size_t psize, int whole)
 {
 	char num[64];
-	snprintf(num, sizeof num, "%.0f", samples * S->factor);
-	with_commas(txt, tsize, num);
-	if (whole)
-		snprintf(pct, psize, "100");
+	double v = samples * S->factor;
+	/* nearbyint() rounds half to even like printf's %.0f; below 2^53
+	 * the integer is exact, so this equals flamegraph.pl's sprintf */
+	double r = nearbyint(v);
+	if (r >= 0 && r < 9e15)
+		num[uf_fmt_u64(num, (uint64_t)r)] = 0;
 	else
-		snprintf(pct, psize, "%.2f", 100 * strtod(num, NULL) / (S->timemax * S->factor));
+		snprintf(num, sizeof num, "%.0f", v);
+	with_commas(txt, tsize, num);
+	if (whole) {
+		snprintf(pct, psize, "100");
+	} else {
+		char p[40];
+		size_t n = uf_fmt_fixed(p, 100 * strtod(num, NULL) / (S->timemax * S->factor), 2);
+		if (n >= psize)
+			n = psize - 1;
+		memcpy(pct, p, n);
+		pct[n] = 0;
+	}
 }
 
 static int write_frame(struct svg *S, const struct frame *f)
@@ -98,9 +111,13 @@ static int write_frame(struct svg *S, const struct frame *f)
 		escape_xml_any(out, title, tlen);
 	} else {
 		escape_xml(out, S->disp.buf, S->disp.len);
-		fprintf(out, " (%s ", txt);
-		escape_xml_any(out, o->countname, strlen(o->countname));
-		fprintf(out, ", %s%%", pct);
+		fputs(" (", out);
+		fputs(txt, out);
+		fputc(' ', out);
+		escape_xml(out, S->countname.buf, S->countname.len);
+		fputs(", ", out);
+		fputs(pct, out);
+		fputc('%', out);
 		if (S->t->base && !root) {
 			double d = frame_delta(S, f);
 			fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / (S->timemax * S->factor));
@@ -113,15 +130,19 @@ static int write_frame(struct svg *S, const struct frame *f)
 	frame_color(S, f, fill, sizeof fill);
 	/* flamegraph.pl's width is the difference of the rounded edges */
 	char a[32], b[32];
-	a[uf_fmt_fixed(a, x1, 1)] = 0;
-	b[uf_fmt_fixed(b, x2, 1)] = 0;
-	fprintf(out, "</title><rect x=\"%s\" y=\"", a);
+	size_t na = uf_fmt_fixed(a, x1, 1), nb = uf_fmt_fixed(b, x2, 1);
+	a[na] = b[nb] = 0;
+	fputs("</title><rect x=\"", out);
+	fwrite(a, 1, na, out);
+	fputs("\" y=\"", out);
 	put_fixed(out, y1, 1);
 	fputs("\" width=\"", out);
 	put_fixed(out, strtod(b, NULL) - strtod(a, NULL), 1);
 	fputs("\" height=\"", out);
 	put_fixed(out, y2 - y1, 1);
-	fprintf(out, "\" fill=\"%s\" rx=\"2\" ry=\"2\"/>\n<text x=\"", fill);
+	fputs("\" fill=\"", out);
+	fputs(fill, out);
+	fputs("\" rx=\"2\" ry=\"2\"/>\n<text x=\"", out);
 	put_fixed(out, x1 + 3, 2);
 	fputs("\" y=\"", out);
 	put_fixed(out, 3 + (y1 + y2) / 2, 2);
@@ -153,7 +174,17 @@ static void write_pruned(struct svg *S, const struct frame *f)
 	const double *r = S->L.runs + f->runs_off;
 	for (uint32_t i = 0; i < f->runs_n; i++) {
 		double x1 = S->xpad + r[2 * i] * S->wpt, x2 = S->xpad + r[2 * i + 1] * S->wpt;
-		fprintf(out, "M%.1f %.1fh%.1fv%.1fh%.1fz", x1, y1, x2 - x1, y2 - y1, x1 - x2);
+		fputc('M', out);
+		put_fixed(out, x1, 1);
+		fputc(' ', out);
+		put_fixed(out, y1, 1);
+		fputc('h', out);
+		put_fixed(out, x2 - x1, 1);
+		fputc('v', out);
+		put_fixed(out, y2 - y1, 1);
+		fputc('h', out);
+		put_fixed(out, x1 - x2, 1);
+		fputc('z', out);
 	}
 	fprintf(out, "\" fill=\"%s\"/>\n</g>\n", PRUNED_FILL);
 }

@@ -210,7 +210,22 @@ static int format_type(const char *type, const double v[3], char *buf, size_t si
 	} else {
 		return -1;
 	}
-	snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+	if (size < 20)
+		return -1;
+	int c[3] = { r, g, b }; /* "rgb(r,g,b)" without printf: once per frame */
+	size_t n = 0;
+	memcpy(buf, "rgb(", 4);
+	n = 4;
+	for (int i = 0; i < 3; i++) {
+		int x = c[i];
+		if (x >= 100)
+			buf[n++] = (char)('0' + x / 100);
+		if (x >= 10)
+			buf[n++] = (char)('0' + x / 10 % 10);
+		buf[n++] = (char)('0' + x % 10);
+		buf[n++] = i < 2 ? ',' : ')';
+	}
+	buf[n] = 0;
 	return 0;
 }
 

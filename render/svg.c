@@ -166,7 +166,7 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	if (o->nameattr_file && (rc = namemap_load(&S->attrs, o->nameattr_file, "\t", 0, err)))
 		return rc;
 	S->rep->total = S->timemax;
-	return 0;
+	return escape_display(&S->countname, o->countname, strlen(o->countname));
 }
 
 /* BEFORE totals per subtree, the colour scale, and the BEFORE layer. */
@@ -202,6 +202,7 @@ static void svg_release(struct svg *S)
 	namemap_release(&S->pal);
 	namemap_release(&S->attrs);
 	free(S->disp.buf);
+	free(S->countname.buf);
 }
 
 /* ---- header ------------------------------------------------------------- */

@@ -34,6 +34,7 @@ struct svg {
 	struct namemap pal;   /* --cp */
 	struct namemap attrs; /* --nameattr */
 	struct display disp;  /* scratch */
+	struct display countname; /* --countname, displayable */
 	/* differentials */
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
 	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */

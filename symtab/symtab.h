@@ -1,0 +1,191 @@
+/*
+ * symtab/symtab.h — address -> function name, from ELF symbol tables
+ * (read through libelf, never by running nm) or from `nm -n` text files,
+ * and, for live Linux processes, one table per mapped file with its load
+ * bias taken from /proc/PID/maps.
+ *
+ * A symtab is a flat array of function symbols sorted by address, each
+ * with a half-open range [start, end), plus one arena holding every name.
+ * A lookup is one binary search (tables over 4096 symbols first narrow it
+ * with a bucket index, so a 1M-symbol table costs a few cache misses, not
+ * twenty).  The main trade-off: a table is built
+ * once, up front (O(n log n)), and is read-only afterwards, so lookups are
+ * fast, allocation-free and safe from several threads at once.
+ *
+ * Which symbols count as functions:
+ *   ELF: STT_FUNC and STT_GNU_IFUNC, LOCAL ones included (a Unikraft .dbg
+ *   has only local symbols), and STT_NOTYPE symbols with a name in an
+ *   executable (SHF_EXECINSTR) section (hand-written assembly).  From
+ *   .symtab, or from .dynsym when .symtab is absent or has no function
+ *   symbols (a stripped library).  Undefined,
+ *   absolute and empty-named symbols are skipped, as are the assembler's
+ *   local labels (".L...") and ARM mapping symbols ("$x", "$d", ...).
+ *   nm text: lines "ADDR TYPE NAME" (nm -n) or "ADDR SIZE TYPE NAME"
+ *   (nm -S); types t T w W (and i for ifunc) are functions; the other
+ *   lines only end the previous function.
+ *
+ * Sizes: a symbol with st_size 0 (and an nm symbol without a size) extends to the next
+ * symbol's start, capped by the end of its section (ELF) and by
+ * SYMTAB_MAX_GUESS bytes (the last nm symbol, a gap before padding).
+ *
+ * Aliases (several names at one address): one name is kept, chosen by
+ * (1) a typed function over an untyped label, (2) global or weak over
+ * local, (3) fewer leading underscores ("getpid" over its alias
+ * "__getpid"), (4) larger size, (5) shorter name, (6) byte order of the
+ * name — so the choice never depends on symbol table order.
+ *
+ * Overlaps: an untyped label inside a sized function is dropped (it is a
+ * jump target, not a function); a typed function nested in or
+ * overlapping another cuts the earlier one at its start, so every address
+ * maps to at most one symbol.
+ *
+ * Return addresses: the address a frame returns to may lie just past its
+ * function's end (a call as the last instruction, e.g. to a noreturn
+ * function), so every frame but the first (the sampled PC) is looked up
+ * as addr - 1 (symtab_lookup_ret, SYMTAB_RET).
+ *
+ * Invariants:
+ *  1. After open, a table is immutable; names stay valid until
+ *     symtab_free() (or symtab_procmap_free() for tables it owns).
+ *  2. Entries are sorted by start, non-empty (start < end) and do not
+ *     overlap; at most one entry contains any address.
+ *  3. Every name is NUL-terminated, at most SYMTAB_MAX_NAME bytes
+ *     (longer ones are cut), and lives in the table's arena.
+ *  4. A table has at least one symbol: an input without function symbols
+ *     is an error ("no function symbols"), never an empty table.
+ *  5. Input files are untrusted: a truncated or corrupt ELF or nm file
+ *     yields an error or fewer symbols, never a crash or an unbounded
+ *     allocation (caps below).
+ *
+ * Errors: every open fills *err with class UF_EINPUT and `what` = the path
+ * (why: "no such file or directory", "not an ELF file", "no function
+ * symbols", "truncated ELF file", "corrupt ELF file: <libelf's reason>",
+ * "too many symbols", "out of memory") and returns NULL.
+ */
+#ifndef UF_SYMTAB_H
+#define UF_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/err.h"
+
+/* Caps on untrusted input. */
+#define SYMTAB_MAX_SYMS (16u * 1024u * 1024u)    /* function symbols per table */
+#define SYMTAB_MAX_NAME 4096u                    /* bytes per name; longer ones are cut */
+#define SYMTAB_MAX_GUESS (1u * 1024u * 1024u)    /* size given to a symbol with no known end */
+#define SYMTAB_MAX_NM_LINE 8192u                 /* bytes per nm line; longer lines are skipped */
+#define SYMTAB_MAX_MAPS 65536u                   /* mappings read from /proc/PID/maps */
+#define SYMTAB_MAX_FILES 4096u                   /* distinct files loaded for one process */
+
+struct symtab;
+
+/* ---- one table ---------------------------------------------------------- */
+
+/* Opens the ELF file at `path` (borrowed) and returns an owned table (free
+ * with symtab_free), or NULL with *err set. */
+struct symtab *symtab_open_elf(const char *path, struct uf_err *err);
+/* Same from memory: `buf` (borrowed, only during the call) holds `len`
+ * bytes of an ELF image; `label` names it in errors. */
+struct symtab *symtab_open_elf_mem(const void *buf, size_t len, const char *label,
+				   struct uf_err *err);
+/* Opens an `nm -n` (or plain `nm`) output file; lines that do not parse
+ * are skipped; none at all is "no function symbols". */
+struct symtab *symtab_open_nm(const char *path, struct uf_err *err);
+/* Same from memory (borrowed); `label` names it in errors. */
+struct symtab *symtab_open_nm_mem(const char *buf, size_t len, const char *label,
+				  struct uf_err *err);
+/* ELF when the file starts with the ELF magic, else nm text. */
+struct symtab *symtab_open_auto(const char *path, struct uf_err *err);
+void symtab_free(struct symtab *st);
+
+/* Exact lookup: the function containing `addr` (a sampled PC).  Returns
+ * its name (borrowed from the table) or NULL when no function contains
+ * it; *offset_out (addr - function start) and *len_out (name length) are
+ * set when non-NULL and a name is returned. */
+const char *symtab_lookup(const struct symtab *st, uint64_t addr, uint64_t *offset_out,
+			  size_t *len_out);
+/* Return-address lookup: looks up `retaddr - 1` (see the header comment);
+ * *offset_out is still relative to `retaddr`. */
+const char *symtab_lookup_ret(const struct symtab *st, uint64_t retaddr, uint64_t *offset_out,
+			      size_t *len_out);
+
+/* Number of function symbols kept. */
+size_t symtab_count(const struct symtab *st);
+/* The i-th symbol in address order (i < symtab_count); returns its name
+ * and sets *start and *end (exclusive) when non-NULL. */
+const char *symtab_symbol(const struct symtab *st, size_t i, uint64_t *start, uint64_t *end);
+/* 1 when the ELF file is position-independent (ET_DYN), else 0 (ET_EXEC,
+ * nm text). */
+int symtab_is_pie(const struct symtab *st);
+
+/* Checks invariants 2-4 above; returns 0 or the number of the broken
+ * one.  For tests and fuzzing: O(n). */
+int symtab_check(const struct symtab *st);
+
+/* Load bias of a mapping: the file is mapped at virtual address
+ * `map_start` from file offset `map_off` (both from /proc/PID/maps).  The
+ * PT_LOAD segment containing the offset gives
+ *     bias = map_start - map_off + p_offset - p_vaddr
+ * so that a runtime address A is symbol address A - bias.  Returns 0 and
+ * sets *bias, or -ENOENT when no PT_LOAD segment covers the offset (and
+ * for nm tables, which have no program headers). */
+int symtab_load_bias(const struct symtab *st, uint64_t map_start, uint64_t map_off,
+		     uint64_t *bias);
+
+/* ---- a Linux process: one table per mapped file ------------------------ */
+
+struct symtab_procmap;
+
+/* Flags for symtab_procmap_lookup. */
+#define SYMTAB_RET   1  /* addr is a return address: look up addr - 1 */
+#define SYMTAB_ADDRS 2  /* unresolved -> "module+0xOFF" (file offset) instead of "[unknown]" */
+
+/* Reads /proc/PID/maps now and loads the symbols of every executable
+ * file mapping (each distinct file once; [vdso] and anonymous code
+ * resolve as unknown).  `exe_override` (borrowed, may be NULL)
+ * is an ELF file used instead of the main executable's mappings (-x); its
+ * failures (not ELF, no symbols) are errors (UF_EINPUT, exit 2).  A pid
+ * whose maps cannot be read is UF_ETARGET.  Other files that cannot be
+ * read or have no symbols are not errors: their addresses resolve as
+ * unknown.  Returns an owned map set (free with symtab_procmap_free).
+ * Call it while the process is alive (after attach); symbolizing later
+ * does not need the process.  Files are read from /proc/PID/root/PATH
+ * first, so a target in another mount namespace works.  A file with no
+ * .symtab (a stripped distro library) gets its symbols from its separate
+ * debug file when one is installed: $UNIPROF_FLAME_DEBUG_DIR (default
+ * /usr/lib/debug) /.build-id/xx/yyyy.debug, named by its build-id note. */
+struct symtab_procmap *symtab_procmap_open(pid_t pid, const char *exe_override,
+					   struct uf_err *err);
+/* Same from maps text (borrowed) instead of /proc; the main executable is
+ * `exe_path` (the mapping with that path is what -x overrides).  For
+ * tests and for maps saved earlier. */
+struct symtab_procmap *symtab_procmap_open_text(const char *maps, size_t len,
+						const char *exe_path,
+						const char *exe_override,
+						struct uf_err *err);
+/* Re-reads /proc/PID/maps and adds mappings that appeared since (dlopen);
+ * files already loaded are not read again.  A mapping that disappeared
+ * (dlclose, munmap) is kept unless a new one overlaps it, so samples taken
+ * while it was mapped still resolve.  Returns 0 or a negative errno
+ * (UF_ETARGET: the process is gone; the map set is then unchanged). */
+int symtab_procmap_refresh(struct symtab_procmap *m, pid_t pid, struct uf_err *err);
+/* Same from maps text (borrowed). */
+int symtab_procmap_refresh_text(struct symtab_procmap *m, const char *maps, size_t len,
+				struct uf_err *err);
+void symtab_procmap_free(struct symtab_procmap *m);
+
+/* Resolves a runtime address: finds its mapping, subtracts the bias and
+ * looks it up in that file's table.  Returns the function name (borrowed
+ * from the map set) or, when unresolved, "[unknown]" — or, with
+ * SYMTAB_ADDRS, "module+0xOFF" (basename of the mapped file and the
+ * address's file offset; "0xADDR" when no mapping contains it) formatted
+ * into `buf` (`bufsize` bytes; cut to fit).  Never returns NULL.  *len_out
+ * gets the length when non-NULL.  Read-only: safe from several threads. */
+const char *symtab_procmap_lookup(const struct symtab_procmap *m, uint64_t addr, int flags,
+				  char *buf, size_t bufsize, size_t *len_out);
+/* Counts for reports: executable mappings, files with symbols. */
+void symtab_procmap_stats(const struct symtab_procmap *m, size_t *mappings, size_t *files_ok);
+
+#endif

@@ -1,0 +1,415 @@
+#!/usr/bin/env node
+/*
+ * tests/browser/test-svg.js — drives headless Chromium (Debian's
+ * /usr/bin/chromium through playwright-core) over SVGs opened from disk
+ * and asserts, through the DOM, what a user of the interactive flame
+ * graph relies on: hover details, regex search and its Matched shares,
+ * ignore-case, click-zoom, browser Back/Forward, Esc and Reset Zoom, URL
+ * state at load, pruned boxes, and that a hostile name runs no script.
+ *
+ * Trade-off: it drives the real UI (mouse, keys, prompt dialogs) rather
+ * than calling into the script, so it is slower (a few seconds) but tests
+ * what a person does.  Expected numbers come from the fixture's known
+ * counts (tests/data/browser/known.folded: 100 samples), never from the
+ * script under test.
+ *
+ * Invariants:
+ *  1. One "PASS: name" or "FAIL: name: why" line per assertion group; the
+ *     exit status is 1 when any group failed.
+ *  2. A fresh --user-data-dir per run, removed at exit; no network.
+ *
+ * Usage: test-svg.js --label L --known K.svg [--inverted I.svg]
+ *        [--pruned P.svg] [--hostile H.svg] [--screenshot DIR]
+ */
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { chromium } = require('playwright-core');
+
+const argv = process.argv.slice(2);
+const opt = {};
+for (let i = 0; i + 1 < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
+const label = opt.label ? opt.label + ': ' : '';
+const SEARCHCOLOR = 'rgb(230,0,230)';
+let failed = 0;
+
+function pass(name) {
+	console.log('PASS: ' + label + name);
+}
+function fail(name, why) {
+	failed++;
+	console.log('FAIL: ' + label + name + ': ' + why);
+}
+
+/* Runs one assertion group: fn throws (with a reason) on failure. */
+async function group(name, fn) {
+	try {
+		await fn();
+		pass(name);
+	} catch (e) {
+		fail(name, String(e && e.message ? e.message : e).split('\n')[0]);
+	}
+}
+
+function expect(cond, why) {
+	if (!cond) throw new Error(why);
+}
+function eq(got, want, what) {
+	if (got !== want) throw new Error(what + ': got ' + JSON.stringify(got) + ', want ' + JSON.stringify(want));
+}
+function near(got, want, tol, what) {
+	if (!(Math.abs(got - want) <= tol)) throw new Error(what + ': got ' + got + ', want ' + want + ' +-' + tol);
+}
+
+/* The frames as the DOM shows them, keyed "name/count" (unique in the
+ * fixture).  Parsed here independently of the script under test. */
+async function frames(page) {
+	return page.evaluate(() => {
+		const out = {};
+		const gs = document.getElementById('frames').children;
+		for (let i = 0; i < gs.length; i++) {
+			const g = gs[i];
+			const title = g.querySelector('title').textContent.split('\n')[0];
+			const p = title.lastIndexOf(' (');
+			const name = title.slice(0, p);
+			const count = Number(title.slice(p + 2).split(' ')[0].replace(/,/g, ''));
+			const r = g.querySelector('rect') || g.querySelector('path');
+			const t = g.querySelector('text');
+			const key = g.classList.contains('pruned') ? 'pruned/' + count : name + '/' + count;
+			out[key] = {
+				index: i, name: name, count: count, title: title,
+				x: parseFloat(r.getAttribute('x')), w: parseFloat(r.getAttribute('width')),
+				xattr: r.getAttribute('x'), wattr: r.getAttribute('width'), yattr: r.getAttribute('y'),
+				fill: r.getAttribute('fill'), label: t ? t.textContent : null,
+				hidden: getComputedStyle(g).display === 'none',
+				dimmed: g.classList.contains('parent'),
+				box: g.getBoundingClientRect().width,
+				transform: r.getAttribute('transform'),
+			};
+		}
+		return out;
+	});
+}
+
+async function text(page, id) {
+	return page.evaluate((i) => {
+		const e = document.getElementById(i);
+		return e ? e.textContent : null;
+	}, id);
+}
+
+async function shown(page, id) {
+	return page.evaluate((i) => getComputedStyle(document.getElementById(i)).display !== 'none', id);
+}
+
+function frameLoc(page, f) {
+	return page.locator('#frames > g').nth(f.index).locator('rect');
+}
+
+async function searchBy(page, how, term) {
+	page.once('dialog', (d) => d.accept(term));
+	if (how === 'button') await page.click('#search');
+	else await page.keyboard.press(how);
+	await page.waitForTimeout(20);
+}
+
+async function matched(page) {
+	return (await text(page, 'matched')).trim();
+}
+
+function magenta(fs_) {
+	return Object.keys(fs_).filter((k) => fs_[k].fill === SEARCHCOLOR).sort();
+}
+
+/* ---- groups over the known fixture ---- */
+
+async function testLoad(page, url, errors) {
+	await group('load: SVG opens from disk, script runs without errors', async () => {
+		await page.goto(url);
+		const f = await frames(page);
+		eq(Object.keys(f).length, 14, 'frames');
+		eq(f['all/100'].count, 100, 'root count');
+		eq(f['main/80'].name, 'main', 'name');
+		expect(f['S::f(int) const/5'], 'a name with "(" and spaces parsed to the last " ("');
+		eq(errors.length, 0, 'page errors ' + errors.join('; '));
+	});
+}
+
+async function testHover(page) {
+	await group('hover: details show the frame and restore on leave', async () => {
+		const f = await frames(page);
+		await frameLoc(page, f['delta/30']).hover();
+		const d = await text(page, 'details');
+		eq(d, 'Function: ' + f['delta/30'].title, 'details');
+		expect(/^Function: delta \(30 samples, 30(\.0+)?%\)$/.test(d), 'details text ' + d);
+		await page.mouse.move(1, 1);
+		eq((await text(page, 'details')).trim(), '', 'details after leave');
+	});
+}
+
+async function testSearch(page) {
+	await group('search: regex via button, Matched % from counts', async () => {
+		await searchBy(page, 'button', '^alpha$');
+		eq(await matched(page), 'Matched: 35% of view, 35% of total', 'matched');
+		eq(magenta(await frames(page)).join(' '), 'alpha/30 alpha/5', 'highlighted');
+		expect(decodeURIComponent(page.url()).includes('s=^alpha$'), 'URL keeps s: ' + page.url());
+	});
+	await group('search: nested matches counted once', async () => {
+		await searchBy(page, 'Control+f', '^(beta|leaf1)$');
+		eq(await matched(page), 'Matched: 40% of view, 40% of total', 'matched');
+		eq(magenta(await frames(page)).length, 3, 'highlighted frames');
+		await searchBy(page, 'F3', 'leaf');
+		eq(await matched(page), 'Matched: 45% of view, 45% of total', 'matched');
+	});
+	await group('search: text only in counts/percentages matches nothing', async () => {
+		for (const t of ['samples', '30.00', '%', ', ']) {
+			await searchBy(page, 'button', t);
+			eq(await matched(page), 'Matched: 0% of view, 0% of total', 'term ' + t);
+			eq(magenta(await frames(page)).length, 0, 'highlighted for ' + t);
+		}
+	});
+	await group('search: invalid regex falls back to a literal match', async () => {
+		await searchBy(page, 'button', 'f(int');
+		eq(await matched(page), 'Matched: 5% of view, 5% of total', 'matched');
+		eq(magenta(await frames(page)).join(' '), 'S::f(int) const/5', 'highlighted');
+	});
+	await group('search: ignore-case toggle (Ctrl-I and button)', async () => {
+		await searchBy(page, 'button', 'alpha');
+		eq(await matched(page), 'Matched: 35% of view, 35% of total', 'case-sensitive');
+		await page.keyboard.press('Control+i');
+		eq(await matched(page), 'Matched: 38% of view, 38% of total', 'ignore case');
+		expect(await page.evaluate(() => document.getElementById('ignorecase').classList.contains('show')),
+			'ic shown active');
+		expect(page.url().includes('i=1'), 'URL keeps i=1');
+		await page.click('#ignorecase');
+		eq(await matched(page), 'Matched: 35% of view, 35% of total', 'case-sensitive again');
+	});
+	await group('search: Esc without zoom clears search and restores fills', async () => {
+		const before = await frames(page);
+		await page.keyboard.press('Escape');
+		const f = await frames(page);
+		eq(await matched(page), '', 'matched');
+		eq(magenta(f).length, 0, 'highlighted');
+		expect(!/[?&]s=/.test(page.url()), 'URL drops s: ' + page.url());
+		expect(before['alpha/30'].fill === SEARCHCOLOR && f['alpha/30'].fill !== SEARCHCOLOR, 'fill restored');
+	});
+}
+
+async function testZoom(page, orig) {
+	await group('zoom: click fills the width, hides non-descendants, dims ancestors', async () => {
+		await frameLoc(page, orig['beta/20']).click();
+		const f = await frames(page);
+		near(f['beta/20'].x, 10, 0.5, 'beta x');
+		near(f['beta/20'].w, 1180, 0.5, 'beta width');
+		near(f['leaf1/15'].w, 1180 * 15 / 20, 0.5, 'child width');
+		near(f['alpha/5'].w, 1180 * 5 / 20, 0.5, 'grandchild width');
+		for (const k of ['delta/30', 'alpha/30', 'leaf1/20', 'leaf2/10', 'other/20', 'x/12', 'ALPHA/3']) {
+			expect(f[k].hidden && f[k].box === 0, k + ' should be hidden');
+		}
+		for (const k of ['beta/20', 'leaf1/15', 'gamma/5', 'alpha/5']) {
+			expect(!f[k].hidden && !f[k].dimmed, k + ' should be visible');
+		}
+		for (const k of ['main/80', 'all/100']) {
+			expect(f[k].dimmed && !f[k].hidden, k + ' should be dimmed');
+			near(f[k].w, 1180, 0.5, k + ' width');
+		}
+		eq(f['beta/20'].label, 'beta', 'label re-fitted');
+		expect(await shown(page, 'unzoom'), 'Reset Zoom shown');
+		expect(/[?&]x=/.test(page.url()) && /[?&]y=/.test(page.url()), 'URL keeps zoom: ' + page.url());
+	});
+	await group('zoom: Matched % of view recomputed, hidden frames excluded', async () => {
+		await searchBy(page, 'button', 'alpha');
+		eq(await matched(page), 'Matched: 25% of view, 5% of total', 'alpha in beta');
+		await searchBy(page, 'button', 'leaf1');
+		eq(await matched(page), 'Matched: 75% of view, 15% of total', 'leaf1 in beta');
+		await searchBy(page, 'button', '^main$');
+		eq(await matched(page), 'Matched: 100% of view, 20% of total', 'ancestor matched');
+		await searchBy(page, 'button', 'delta');
+		eq(await matched(page), 'Matched: 0% of view, 0% of total', 'hidden frame');
+	});
+	await group('zoom: browser Back undoes the zoom, Forward redoes it', async () => {
+		await page.goBack();
+		await page.waitForTimeout(50);
+		let f = await frames(page);
+		for (const k of Object.keys(orig)) {
+			expect(!f[k].hidden && !f[k].dimmed, k + ' visible after Back');
+			eq(f[k].xattr + ' ' + f[k].wattr, orig[k].xattr + ' ' + orig[k].wattr, k + ' geometry');
+		}
+		expect(!(await shown(page, 'unzoom')), 'Reset Zoom hidden after Back');
+		expect(!/[?&]x=/.test(page.url()), 'URL after Back ' + page.url());
+		await page.goForward();
+		await page.waitForTimeout(50);
+		f = await frames(page);
+		near(f['beta/20'].w, 1180, 0.5, 'beta width after Forward');
+		expect(f['delta/30'].hidden, 'delta hidden after Forward');
+		eq(await matched(page), 'Matched: 0% of view, 0% of total', 'search restored with the entry');
+	});
+	await group('zoom: Esc resets, then clears search; Reset Zoom resets', async () => {
+		await page.keyboard.press('Escape');
+		let f = await frames(page);
+		expect(!f['delta/30'].hidden && !(await shown(page, 'unzoom')), 'Esc unzoomed');
+		eq(await matched(page), 'Matched: 30% of view, 30% of total', 'search kept after unzoom');
+		await page.keyboard.press('Escape');
+		eq(await matched(page), '', 'Esc cleared search');
+		await frameLoc(page, (await frames(page))['gamma/5']).click();
+		f = await frames(page);
+		near(f['gamma/5'].w, 1180, 0.5, 'gamma zoomed');
+		await page.click('#unzoom');
+		f = await frames(page);
+		for (const k of Object.keys(orig)) {
+			const a = f[k], b = orig[k];
+			eq([a.xattr, a.wattr, a.fill, a.label, a.hidden, a.dimmed].join('|'),
+				[b.xattr, b.wattr, b.fill, b.label, b.hidden, b.dimmed].join('|'), k + ' restored exactly');
+		}
+	});
+	await group('zoom: clicking the root or a dimmed ancestor zooms out to it', async () => {
+		await frameLoc(page, orig['gamma/5']).click();
+		let f = await frames(page);
+		await frameLoc(page, f['main/80']).click();
+		f = await frames(page);
+		near(f['main/80'].w, 1180, 0.5, 'main width');
+		expect(!f['main/80'].dimmed && !f['beta/20'].hidden && f['other/20'].hidden, 'zoomed to main');
+		await frameLoc(page, f['all/100']).click();
+		f = await frames(page);
+		expect(!f['other/20'].hidden && !(await shown(page, 'unzoom')), 'root click unzooms');
+	});
+}
+
+async function testUrl(page, url, orig) {
+	await group('url: ?s= searches at load, i=1 ignores case', async () => {
+		await page.goto(url + '?s=leaf');
+		eq(await matched(page), 'Matched: 45% of view, 45% of total', '?s=leaf');
+		await page.goto(url + '?s=' + encodeURIComponent('^alpha$') + '&i=1');
+		eq(await matched(page), 'Matched: 38% of view, 38% of total', '?s=^alpha$&i=1');
+	});
+	await group('url: ?x=&y= zooms at load', async () => {
+		const b = orig['beta/20'];
+		await page.goto(url + '?x=' + b.xattr + '&y=' + b.yattr + '&s=alpha');
+		const f = await frames(page);
+		near(f['beta/20'].w, 1180, 0.5, 'beta width');
+		expect(f['delta/30'].hidden, 'delta hidden');
+		eq(await matched(page), 'Matched: 25% of view, 5% of total', 'matched');
+		const a = orig['alpha/30'];
+		await page.goto(url + '?x=' + a.xattr + '&y=' + a.yattr + '&s=' + encodeURIComponent('^leaf1$'));
+		eq(await matched(page), 'Matched: 66.67% of view, 20% of total', 'leaf1 in alpha');
+	});
+}
+
+async function testKnown(ctx, file, errors) {
+	const page = await ctx.newPage();
+	page.on('pageerror', (e) => errors.push(String(e)));
+	const url = pathToFileURL(file).href;
+	await testLoad(page, url, errors);
+	const orig = await frames(page);
+	if (opt.screenshot) await page.screenshot({ path: path.join(opt.screenshot, 'known.png') });
+	await testHover(page);
+	await testSearch(page);
+	await testZoom(page, orig);
+	await testUrl(page, url, orig);
+	if (opt.screenshot) {
+		await frameLoc(page, orig['beta/20']).hover();
+		await page.screenshot({ path: path.join(opt.screenshot, 'zoomed.png') });
+	}
+	await group('no script errors during the run', async () => eq(errors.join('; '), '', 'page errors'));
+	await page.close();
+}
+
+async function testInverted(ctx, file) {
+	const page = await ctx.newPage();
+	await group('icicle: zoom hides non-descendants and dims ancestors', async () => {
+		await page.goto(pathToFileURL(file).href);
+		let f = await frames(page);
+		await frameLoc(page, f['beta/20']).click();
+		f = await frames(page);
+		near(f['beta/20'].w, 1180, 0.5, 'beta width');
+		near(f['leaf1/15'].w, 885, 0.5, 'child width');
+		expect(f['delta/30'].hidden && f['other/20'].hidden, 'non-descendants hidden');
+		expect(f['main/80'].dimmed && f['all/100'].dimmed, 'ancestors dimmed');
+		await searchBy(page, 'button', 'alpha');
+		eq(await matched(page), 'Matched: 25% of view, 5% of total', 'matched');
+	});
+	if (opt.screenshot) await page.screenshot({ path: path.join(opt.screenshot, 'icicle.png') });
+	await page.close();
+}
+
+/* The pruned fixture draws ALPHA (3 samples) as one pruned box under
+ * "other"; it follows zoom into "other" and hides outside it. */
+async function testPruned(ctx, file) {
+	const page = await ctx.newPage();
+	await group('pruned: box scales with zoom, hides outside the zoomed subtree', async () => {
+		await page.goto(pathToFileURL(file).href);
+		let f = await frames(page);
+		const key = Object.keys(f).find((k) => k.startsWith('pruned/'));
+		expect(key, 'a pruned box exists');
+		expect(!f['ALPHA/3'], 'ALPHA is pruned, not drawn as a frame');
+		const w0 = f[key].box;
+		await frameLoc(page, f['other/20']).click();
+		f = await frames(page);
+		expect(!f[key].hidden, 'pruned box visible inside zoom');
+		near(f[key].box, w0 * 100 / 20, 1, 'pruned box width after zoom');
+		await page.keyboard.press('Escape');
+		await frameLoc(page, (await frames(page))['main/80']).click();
+		f = await frames(page);
+		expect(f[key].hidden, 'pruned box hidden outside zoom');
+		await searchBy(page, 'button', 'frames pruned');
+		eq(await matched(page), 'Matched: 0% of view, 0% of total', 'pruned box is not searchable');
+		await page.keyboard.press('Escape');
+		f = await frames(page);
+		expect(!f[key].hidden && f[key].transform === null, 'pruned box restored');
+		near(f[key].box, w0, 0.01, 'pruned box width restored');
+	});
+	await page.close();
+}
+
+async function testHostile(ctx, file) {
+	const page = await ctx.newPage();
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	await group('hostile names: SVG loads, no injected script runs', async () => {
+		await page.goto(pathToFileURL(file).href);
+		eq(await page.evaluate(() => document.documentElement.localName), 'svg', 'root element');
+		eq(await page.evaluate(() => document.getElementsByTagName('parsererror').length), 0, 'parse errors');
+		eq(await page.evaluate(() => typeof window.__pwned), 'undefined', 'window.__pwned');
+		eq(await page.evaluate(() => document.getElementsByTagName('script').length), 1, 'script elements');
+		const f = await frames(page);
+		const bad = Object.values(f).find((x) => x.name.includes('</script>'));
+		expect(bad, 'the hostile name is a frame');
+		await frameLoc(page, bad).hover();
+		expect((await text(page, 'details')).includes('<script>window.__pwned=1</script>'), 'name shown as text');
+		await searchBy(page, 'button', ']]>');
+		expect(magenta(await frames(page)).some((k) => k.includes(']]>')), '"]]>" found literally');
+		await frameLoc(page, bad).click();
+		eq(await page.evaluate(() => typeof window.__pwned), 'undefined', 'window.__pwned after zoom');
+		eq(errors.join('; '), '', 'page errors');
+	});
+	await page.close();
+}
+
+async function main() {
+	const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'uf-chromium-'));
+	let ctx;
+	try {
+		ctx = await chromium.launchPersistentContext(ud, {
+			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+			headless: true,
+			viewport: { width: 1280, height: 600 },
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+				'--disable-component-update', '--disable-sync', '--no-first-run'],
+		});
+		const errors = [];
+		if (opt.known) await testKnown(ctx, opt.known, errors);
+		if (opt.inverted) await testInverted(ctx, opt.inverted);
+		if (opt.pruned) await testPruned(ctx, opt.pruned);
+		if (opt.hostile) await testHostile(ctx, opt.hostile);
+	} catch (e) {
+		fail('browser', String(e).split('\n')[0]);
+	} finally {
+		if (ctx) await ctx.close();
+		fs.rmSync(ud, { recursive: true, force: true });
+	}
+	process.exit(failed ? 1 : 0);
+}
+
+main();

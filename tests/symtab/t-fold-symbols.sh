@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# tests/symtab/t-fold-symbols.sh — `uniprof-flame fold --symbols FILE RAW`:
+# uniprof raw traces symbolized with an ELF file or an `nm -n` file, as the
+# manual pipeline (nm -n; symbolize; stackcollapse) would, and the errors
+# a user sees for bad symbol files.  The fixture is built here with cc.
+. "$(dirname "$0")/../lib.sh"
+if ! command -v cc >/dev/null || ! command -v nm >/dev/null || ! command -v strip >/dev/null; then
+	skip fold_symbols "cc, nm or strip missing"; exit 0
+fi
+cc -O1 -o "$TMP/prog" "$UF_TOP/tests/data/symtab/prog.c" || { fail fold_symbols_build "cc failed"; exit 0; }
+nm -n "$TMP/prog" >"$TMP/prog.nm"
+nm -S "$TMP/prog" >"$TMP/prog.nmS"
+addr() { awk -v n="$1" '$NF == n { print "0x" $1; exit }' "$TMP/prog.nm"; }
+size() { awk -v n="$1" '$NF == n { print "0x" $2; exit }' "$TMP/prog.nmS"; }
+hex() { printf '0x%x' "$1"; }
+leaf=$(addr leaf) work=$(addr work) other=$(addr other) main=$(addr main)
+wend=$(hex $((work + $(size work))))   # a return address just past work's end
+# uniprof's layout: header, then stacks leaf first, "1" (or "0"), blank line
+{
+	printf '#unikernel stack tracer using test hypercall interface\n#tracing domid 1 on today\n\n'
+	for i in 1 2 3; do printf '%s\n%s\n%s\n1\n\n' "$(hex $((leaf + 2)))" "$(hex $((work + 5)))" "$(hex $((main + 4)))"; done
+	printf '%s\n%s\n%s\n1\n\n' "$(hex $((leaf + 1)))" "$(hex $((other + 3)))" "$(hex $((main + 9)))"
+	printf '%s\n%s\n0\n\n' "$(hex $((leaf)))" "$wend"          # end-of-function return address
+	printf '0x10\n%s\n1\n\n' "$(hex $((main + 1)))"              # unknown PC
+	printf '1\n\n'                                              # empty stack (fp was 0)
+} >"$TMP/trace.raw"
+cat >"$TMP/expect" <<EOT
+main;[unknown] 1
+main;other;leaf 1
+main;work;leaf 3
+work;leaf 1
+EOT
+
+"$UF" fold --symbols "$TMP/prog" "$TMP/trace.raw" >"$TMP/elf.out" 2>"$TMP/elf.err"; rc=$?
+if [ $rc -eq 0 ] && cmp -s "$TMP/elf.out" "$TMP/expect"; then pass fold_symbols_elf
+else fail fold_symbols_elf "rc=$rc: $(diff "$TMP/expect" "$TMP/elf.out" | head -5 | tr '\n' ' ')"; fi
+grep -q "1 stack cut short" "$TMP/elf.err" && pass fold_symbols_warns_cut_stack \
+	|| fail fold_symbols_warns_cut_stack "stderr: $(cat "$TMP/elf.err")"
+
+"$UF" fold --symbols "$TMP/prog.nm" "$TMP/trace.raw" >"$TMP/nm.out" 2>/dev/null; rc=$?
+if [ $rc -eq 0 ] && cmp -s "$TMP/nm.out" "$TMP/expect"; then pass fold_symbols_nm_file
+else fail fold_symbols_nm_file "rc=$rc: $(diff "$TMP/expect" "$TMP/nm.out" | head -5 | tr '\n' ' ')"; fi
+
+"$UF" fold --symbols "$TMP/prog" < "$TMP/trace.raw" >"$TMP/stdin.out" 2>/dev/null
+cmp -s "$TMP/stdin.out" "$TMP/expect" && pass fold_symbols_stdin || fail fold_symbols_stdin "differs"
+
+"$UF" fold --symbols "$TMP/prog" --addrs "$TMP/trace.raw" 2>/dev/null | grep -qx 'main;0x10 1' \
+	&& pass fold_symbols_addrs || fail fold_symbols_addrs "no 'main;0x10 1' line"
+
+# two inputs merge; counts add up
+"$UF" fold --symbols "$TMP/prog" "$TMP/trace.raw" "$TMP/trace.raw" 2>/dev/null | grep -qx 'main;work;leaf 6' \
+	&& pass fold_symbols_merges_inputs || fail fold_symbols_merges_inputs "no 'main;work;leaf 6'"
+
+# the folded output renders
+if "$UF" fold --symbols "$TMP/prog" "$TMP/trace.raw" 2>/dev/null | "$UF" render -o "$TMP/out.svg" - 2>/dev/null \
+	&& grep -q 'main' "$TMP/out.svg"; then pass fold_symbols_renders
+else fail fold_symbols_renders "render of the folded output failed"; fi
+
+# errors: exit 2 and one clear line
+expect_err() { # name want-text cmd...
+	local name=$1 want=$2; shift 2
+	"$@" >/dev/null 2>"$TMP/err"; local rc=$?
+	if [ $rc -eq 2 ] && grep -q "^uniprof-flame: .*$want" "$TMP/err" && ! grep -q "ERROR: AddressSanitizer" "$TMP/err"
+	then pass "$name"; else fail "$name" "rc=$rc: $(head -2 "$TMP/err" | tr '\n' ' ')"; fi
+}
+expect_err fold_symbols_missing_file "no such file or directory" "$UF" fold --symbols "$TMP/nope" "$TMP/trace.raw"
+cp "$TMP/prog" "$TMP/stripped" && strip "$TMP/stripped"
+expect_err fold_symbols_stripped "no function symbols" "$UF" fold --symbols "$TMP/stripped" "$TMP/trace.raw"
+printf 'just some text\n' >"$TMP/text"
+expect_err fold_symbols_not_symbols "no function symbols" "$UF" fold --symbols "$TMP/text" "$TMP/trace.raw"
+head -c 3000 "$TMP/prog" >"$TMP/cut"
+expect_err fold_symbols_truncated_elf "truncated ELF file" "$UF" fold --symbols "$TMP/cut" "$TMP/trace.raw"
+printf '#only a header\n\n' >"$TMP/empty.raw"
+expect_err fold_symbols_empty_trace "no valid stacks" "$UF" fold --symbols "$TMP/prog" "$TMP/empty.raw"
+expect_err fold_symbols_missing_trace "cannot open: no such file or directory" "$UF" fold --symbols "$TMP/prog" "$TMP/nope.raw"
+
+# golden: a hand-made trace in uniprof's layout (two vCPUs per round, a
+# cut walk, an address outside every symbol, pre-symbolized frames, an
+# empty stack) with an nm table; UF_BLESS=1 rewrites the expected file
+data="$UF_TOP/tests/data/symtab"
+"$UF" fold --symbols "$data/app.nm" "$data/uniprof.raw" >"$TMP/golden.out" 2>/dev/null
+if [ "${UF_BLESS:-}" = 1 ]; then cp "$TMP/golden.out" "$data/expected/uniprof.folded"; fi
+if cmp -s "$TMP/golden.out" "$data/expected/uniprof.folded"; then pass fold_symbols_golden
+else fail fold_symbols_golden "$(diff "$data/expected/uniprof.folded" "$TMP/golden.out" | head -4 | tr '\n' ' ')"; fi
+# stacks in reverse order (blank-line separated blocks): identical bytes
+awk 'BEGIN { RS = ""; ORS = "\n\n" } { b[NR] = $0 } END { for (i = NR; i >= 1; i--) print b[i] }' \
+	"$data/uniprof.raw" >"$TMP/reversed.raw"
+"$UF" fold --symbols "$data/app.nm" "$TMP/reversed.raw" 2>/dev/null | cmp -s - "$TMP/golden.out" \
+	&& pass fold_symbols_order_independent || fail fold_symbols_order_independent "output depends on stack order"
