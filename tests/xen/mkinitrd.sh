@@ -25,7 +25,9 @@ for b in xl xenstored xenconsoled xen-init-dom0 xenconsole; do cp "$XB/$b" "$D/b
 cp "$R/usr/bin/xenstore" "$D/bin/"
 for b in read write ls list rm watch; do ln -sf xenstore "$D/bin/xenstore-$b"; done
 mkdir -p "$D/usr/lib/xen-4.17/bin"; ln -s /bin/xenconsole "$D/usr/lib/xen-4.17/bin/xenconsole"
-: > "$D/etc/xen/xl.conf"   # xl insists on the file; the defaults are fine
+: > "$D/etc/xen/xl.conf"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$D/etc/passwd"   # su nobody: the not-root case
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$D/etc/group"   # xl insists on the file; the defaults are fine
 export LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu:$R/lib/x86_64-linux-gnu
 for b in xl xenstored xenconsoled xen-init-dom0 xenstore xenconsole; do
   ldd "$D/bin/$b" | awk '/=>/ {print $3} /ld-linux/ {print $1}'

@@ -60,7 +60,21 @@ steady() {  # LOG BASE
 }
 PV="_start;guest_main;run"
 
-# errors
+# errors: outside Xen (this host), not root, no such domain
+"$W/bin/xen-drive" -d x -n 1 > "$W/nopriv.out" 2>&1; r=$?
+[ $r = 3 ] && grep -q "xen: no privcmd device" "$W/nopriv.out" && pass xen-no-privcmd-exit-3 \
+  || fail xen-no-privcmd-exit-3 "rc $r: $(head -1 "$W/nopriv.out")"
+if [ -x "$W/bin/uniprof-flame" ]; then
+  "$W/bin/uniprof-flame" -d x -o "$W/x.svg" > "$W/nopriv-uf.out" 2>&1; r=$?
+  [ $r = 3 ] && grep -qx "uniprof-flame: xen: no privcmd device .*" "$W/nopriv-uf.out" && pass xen-uf-no-privcmd-exit-3 \
+    || fail xen-uf-no-privcmd-exit-3 "rc $r: $(head -1 "$W/nopriv-uf.out")"
+fi
+expect_rc drive-nonroot 3
+check xen-drive-nonroot-message grep -q "cannot open privcmd: permission denied (run as root)" "$W/out/drive-nonroot.out"
+if [ "$TOOL" = uf ]; then
+  expect_rc uf-nonroot 3
+  check xen-uf-nonroot-message grep -qx "uniprof-flame: xen: cannot open privcmd: permission denied (run as root)" "$W/out/uf-nonroot.out"
+fi
 expect_rc drive-bad 3
 check xen-drive-bad-message grep -q "domain 'no-such-domain': no such domain" "$W/out/drive-bad.out"
 if [ "$TOOL" = uf ]; then
