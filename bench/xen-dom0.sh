@@ -30,7 +30,7 @@ theirs() {  # MODE HZ SECONDS: uniprof always takes exactly HZ*SECONDS traces
 }
 for round in 1 2; do
   ours saturated -n 2000
-  theirs saturated 5000 1     # a 200 us interval: below the cost of a sample
+  theirs saturated 10000 1    # a 100 us interval: below the cost of a sample
   ours F100 -F 100 -T 5 -n 0
   theirs F100 100 5
   ours F1000 -F 1000 -T 5 -n 0

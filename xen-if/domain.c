@@ -6,7 +6,8 @@
  * issue allows it: libxl's config parser is not a public library) and
  * takes the one domain that appeared.  Whether our domain shut down or
  * died is checked with one getdomaininfo when a watch on @releaseDomain
- * fires, and at least every XEN_GONE_CHECK_MS anyway (a destroyed domain
+ * fires (its fd is polled at most every XEN_WATCH_POLL_MS: a syscall per
+ * sample is dear in a PV dom0), and at least every XEN_GONE_CHECK_MS anyway (a destroyed domain
  * we still hold mappings of lingers as a zombie, and xenstored does not
  * always fire the watch for it), never once per sample.
  *
@@ -225,10 +226,13 @@ int xen_domain_watch(struct xen_state *s)
 
 int xen_domain_check_gone(struct xen_state *s)
 {
-	struct pollfd p = { .fd = s->xsh ? xs_fileno(s->xsh) : -1, .events = POLLIN };
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);  /* vDSO: no syscall */
 	int64_t now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	if (now_ms - s->last_poll_ms < XEN_WATCH_POLL_MS)
+		return 0;
+	s->last_poll_ms = now_ms;
+	struct pollfd p = { .fd = s->xsh ? xs_fileno(s->xsh) : -1, .events = POLLIN };
 	bool fired = p.fd >= 0 && poll(&p, 1, 0) > 0;
 	if (!fired && now_ms - s->last_check_ms < XEN_GONE_CHECK_MS)
 		return 0;

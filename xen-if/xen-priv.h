@@ -27,6 +27,7 @@
 #define XEN_FRAME_SLOTS (2 * XEN_FRAME_CACHE)
 #define XEN_TLB_SLOTS 64         /* per stop window: va page -> host page */
 #define XEN_GONE_CHECK_MS 500    /* domain state re-checked at least this often */
+#define XEN_WATCH_POLL_MS 10     /* the xenstore watch fd polled at most this often */
 
 enum xen_paging { XEN_PG_NONE, XEN_PG_4LEVEL, XEN_PG_UNSUPPORTED };
 
@@ -70,6 +71,7 @@ struct xen_state {
 	bool gone;
 	bool vcpus_dirty;        /* re-read the online vCPU list */
 	int64_t last_check_ms;   /* last getdomaininfo of the gone check */
+	int64_t last_poll_ms;    /* last poll of the watch fd */
 
 	uint64_t epoch;          /* bumped by every stop() */
 	uint32_t nvcpu_slots;
