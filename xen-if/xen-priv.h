@@ -70,6 +70,7 @@ struct xen_state {
 	bool paused;             /* our own pause reference is held */
 	bool gone;
 	bool vcpus_dirty;        /* re-read the online vCPU list */
+	bool mc_off;             /* the hypervisor refused our multicall */
 	int64_t last_check_ms;   /* last getdomaininfo of the gone check */
 	int64_t last_poll_ms;    /* last poll of the watch fd */
 

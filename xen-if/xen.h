@@ -23,7 +23,8 @@
  *     (XEN_READ_MAX bytes per call), frames come only from present
  *     entries and are validated by Xen when mapped.
  *  3. After open, stop()/regs()/read()/resume() make no hypercall other
- *     than pause, getvcpucontext (or the HVM CPU record) and unpause,
+ *     than pause, getvcpucontext (or the HVM CPU record) and unpause (the
+ *     first ones batched in one multicall; n_hypercalls counts operations),
  *     plus one foreign map per page not mapped yet (counted in n_maps)
  *     and the domain-state check of invariant 4.
  *  4. A domain that disappeared or shut down makes stop() return
