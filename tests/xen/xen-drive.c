@@ -159,15 +159,22 @@ int main(int argc, char **argv)
 	long n = 0;
 	int rc = 0;
 	uint64_t hc0 = 0, mp0 = 0;
-	double busy = 0, busy0 = 0, t0 = now(), next = t0, tw = t0;
+	double busy = 0, busy0 = 0, t0 = now(), next = t0, tw = t0, last_end = t0, last_cost = 0;
 	while (!stop_flag && (nmax <= 0 || n < nmax) && (secs <= 0 || now() - t0 < secs)) {
-		if (hz > 0)
-			sleep_until(next += (1 + jitter * (2 * frand() - 1)) / hz);
+		if (hz > 0) {
+			/* the guest runs at least as long as the last sample
+			 * held it: late samples would otherwise come back to
+			 * back and see the guest where it stopped last time */
+			next += (1 + jitter * (2 * frand() - 1)) / hz;
+			sleep_until(next > last_end + last_cost ? next : last_end + last_cost);
+		}
 		if (stop_flag)
 			break;
 		double a = now();
 		rc = sample(&t, &err);
-		busy += now() - a;
+		last_end = now();
+		last_cost = last_end - a;
+		busy += last_cost;
 		if (rc)
 			break;
 		if (getenv("XEN_DRIVE_TRACE") && n % 500 == 0)
