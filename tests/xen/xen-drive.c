@@ -125,10 +125,10 @@ int main(int argc, char **argv)
 	struct uf_err err = { 0 };
 	const char *outp = NULL;
 	long nmax = 1000;
-	double hz = 0, secs = 0, jitter = 0;
+	double hz = 0, secs = 0, jitter = 0, gap = 0;
 	int c;
 	static const struct option lo[] = { { "destroy", 0, NULL, 'D' }, { 0 } };
-	while ((c = getopt_long(argc, argv, "d:c:n:F:J:T:o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:n:F:J:G:T:o:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.domain = optarg; break;
 		case 'c': o.cfg = optarg; break;
@@ -136,9 +136,10 @@ int main(int argc, char **argv)
 		case 'n': nmax = atol(optarg); break;
 		case 'F': hz = atof(optarg); break;
 		case 'J': jitter = atof(optarg); break;
+		case 'G': gap = atof(optarg); break;
 		case 'T': secs = atof(optarg); break;
 		case 'o': outp = optarg; break;
-		default: fprintf(stderr, "usage: xen-drive (-d DOM | -c CFG [--destroy]) [-n N] [-F HZ [-J FRACTION]] [-T S] [-o OUT]\n"); return 1;
+		default: fprintf(stderr, "usage: xen-drive (-d DOM | -c CFG [--destroy]) [-n N] [-F HZ [-J FRACTION] [-G GAP]] [-T S] [-o OUT]\n"); return 1;
 		}
 	}
 	if (!o.domain == !o.cfg)
@@ -162,11 +163,13 @@ int main(int argc, char **argv)
 	double busy = 0, busy0 = 0, t0 = now(), next = t0, tw = t0, last_end = t0, last_cost = 0;
 	while (!stop_flag && (nmax <= 0 || n < nmax) && (secs <= 0 || now() - t0 < secs)) {
 		if (hz > 0) {
-			/* the guest runs at least as long as the last sample
-			 * held it: late samples would otherwise come back to
-			 * back and see the guest where it stopped last time */
+			/* -G: the guest runs at least `gap` times as long as
+			 * the last sample held it; late samples would otherwise
+			 * come back to back and see the guest where it stopped
+			 * last time (the test wants independent samples) */
 			next += (1 + jitter * (2 * frand() - 1)) / hz;
-			sleep_until(next > last_end + last_cost ? next : last_end + last_cost);
+			double earliest = last_end + gap * last_cost;
+			sleep_until(next > earliest ? next : earliest);
 		}
 		if (stop_flag)
 			break;

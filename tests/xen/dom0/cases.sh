@@ -59,7 +59,7 @@ profile() {
     $T $UF "$@" -x /guest/$elf -F $HZ -T $SECS --per-vcpu \
       --folded /out/$c.folded -o /out/$c.svg > /out/$c.log 2>&1
   else
-    $T xen-drive "$@" -F $HZ -J 0.3 -T $SECS -n 3000 -o /out/$c.folded > /out/$c.log 2>&1
+    $T xen-drive "$@" -F $HZ -J 0.3 -G 1 -T $SECS -n 3000 -o /out/$c.folded > /out/$c.log 2>&1
   fi
   rc $c $?
 }
@@ -105,7 +105,7 @@ if [ -x $UF ]; then
   $T $UF -c /guest/uf-short.cfg --destroy -x /guest/xen-guest.elf -F $HZ --per-vcpu \
     --folded /out/create.folded -o /out/create.svg > /out/create.log 2>&1
 else
-  $T xen-drive -c /guest/uf-short.cfg --destroy -F $HZ -J 0.3 -n 0 -o /out/create.folded > /out/create.log 2>&1
+  $T xen-drive -c /guest/uf-short.cfg --destroy -F $HZ -J 0.3 -G 1 -n 0 -o /out/create.folded > /out/create.log 2>&1
 fi
 rc create $?
 echo "create-end $(now)"
