@@ -35,19 +35,19 @@ on_crash = "preserve"
 tsc_mode = "native"
 CFG
 }
-T="timeout -s INT 70"   # SIGINT: the tools still write their output
+T="timeout -s INT 80"   # SIGINT: the tools still write their output
 UF=/bin/uniprof-flame
 # The rate for share profiles: the guest must run several workload rounds
 # between samples, or successive samples are correlated and shares drift.
 # Under TCG a pause costs 0.3 ms on an idle host and 10 ms on a busy one,
 # so the rate is calibrated: a sample may take half of the interval,
-# at most 100 Hz, at least 25 Hz; -T gives 3000 samples, at most 45 s.
+# at most 100 Hz, at least 25 Hz; -T gives 3000 samples, at most 60 s.
 calibrate() {  # DOMAIN -> sets HZ and SECS
   xen-drive -d $1 -F 25 -n 50 -o /dev/null > /tmp/cal.log 2>&1   # the guest runs between samples, as it will
   local us; us=$(sed -n 's/.*samples=50 .*per-sample=\([0-9.]*\)us.*/\1/p' /tmp/cal.log)
   HZ=$(awk -v u="${us:-10000}" 'BEGIN { h = 1e6 / (2 * u); h = h > 100 ? 100 : h < 25 ? 25 : h; printf "%d", h }')
   [ -n "${UF_HZ:-}" ] && HZ=$UF_HZ
-  SECS=$(awk -v h=$HZ 'BEGIN { t = 3000 / h + 2; printf "%d", (t > 45 ? 45 : t) }')
+  SECS=$(awk -v h=$HZ 'BEGIN { t = 3000 / h + 2; printf "%d", (t > 60 ? 60 : t) }')
   echo "calibrated $1: ${us:-?} us per sample -> -F $HZ -T $SECS"
 }
 HZ=100 SECS=32
