@@ -118,36 +118,109 @@ static void sleep_until(double when)
 		;
 }
 
-int main(int argc, char **argv)
+struct drive {
+	struct xen_target_opts o;
+	const char *outp;
+	long nmax;
+	double hz, secs, jitter, gap;
+	/* results */
+	long n;
+	uint64_t hc0, mp0;              /* counters at the end of the warm-up */
+	double t0, tw, busy, busy0;     /* start, end of warm-up, time held */
+};
+
+static int parse(struct drive *d, int argc, char **argv)
 {
-	struct xen_target_opts o = { 0 };
-	struct uf_target t = { 0 };
-	struct uf_err err = { 0 };
-	const char *outp = NULL;
-	long nmax = 1000;
-	double hz = 0, secs = 0, jitter = 0, gap = 0;
-	int c;
 	static const struct option lo[] = { { "destroy", 0, NULL, 'D' }, { 0 } };
+	int c;
+	d->nmax = 1000;
 	while ((c = getopt_long(argc, argv, "d:c:n:F:J:G:T:o:", lo, NULL)) != -1) {
 		switch (c) {
-		case 'd': o.domain = optarg; break;
-		case 'c': o.cfg = optarg; break;
-		case 'D': o.destroy = true; break;
-		case 'n': nmax = atol(optarg); break;
-		case 'F': hz = atof(optarg); break;
-		case 'J': jitter = atof(optarg); break;
-		case 'G': gap = atof(optarg); break;
-		case 'T': secs = atof(optarg); break;
-		case 'o': outp = optarg; break;
-		default: fprintf(stderr, "usage: xen-drive (-d DOM | -c CFG [--destroy]) [-n N] [-F HZ [-J FRACTION] [-G GAP]] [-T S] [-o OUT]\n"); return 1;
+		case 'd': d->o.domain = optarg; break;
+		case 'c': d->o.cfg = optarg; break;
+		case 'D': d->o.destroy = true; break;
+		case 'n': d->nmax = atol(optarg); break;
+		case 'F': d->hz = atof(optarg); break;
+		case 'J': d->jitter = atof(optarg); break;
+		case 'G': d->gap = atof(optarg); break;
+		case 'T': d->secs = atof(optarg); break;
+		case 'o': d->outp = optarg; break;
+		default: return -1;
 		}
 	}
-	if (!o.domain == !o.cfg)
-		return fprintf(stderr, "xen-drive: give -d or -c\n"), 1;
+	return !d->o.domain == !d->o.cfg ? -1 : 0;
+}
+
+/* The sampling loop: absolute deadlines at -F (with -J jitter), or back
+ * to back; ends at -n samples, -T seconds, a signal or an error. */
+static int run(struct drive *d, struct uf_target *t, struct uf_err *err)
+{
+	int rc = 0;
+	double next = d->t0 = d->tw = now(), last_end = d->t0, last_cost = 0;
+	while (!stop_flag && (d->nmax <= 0 || d->n < d->nmax) && (d->secs <= 0 || now() - d->t0 < d->secs)) {
+		if (d->hz > 0) {
+			/* -G: the guest runs at least `gap` times as long as
+			 * the last sample held it; late samples would otherwise
+			 * come back to back and see the guest where it stopped
+			 * last time (the test wants independent samples) */
+			next += (1 + d->jitter * (2 * frand() - 1)) / d->hz;
+			double earliest = last_end + d->gap * last_cost;
+			sleep_until(next > earliest ? next : earliest);
+		}
+		if (stop_flag)
+			break;
+		double a = now();
+		rc = sample(t, err);
+		last_end = now();
+		last_cost = last_end - a;
+		d->busy += last_cost;
+		if (rc)
+			break;
+		if (++d->n == WARMUP)
+			d->hc0 = t->n_hypercalls, d->mp0 = t->n_maps, d->busy0 = d->busy, d->tw = now();
+	}
+	return rc;
+}
+
+static void report(const struct drive *d, const struct uf_target *t)
+{
+	double wall = now() - d->t0;
+	long ss = d->n - WARMUP;
+	printf("xen-drive: samples=%ld wall=%.3fs rate=%.1fHz per-sample=%.1fus total-hypercalls=%" PRIu64
+	       " total-maps=%" PRIu64 "\n", d->n, wall, d->n / wall, d->n ? d->busy / d->n * 1e6 : 0.0,
+	       t->n_hypercalls, t->n_maps);
+	if (ss > 0)
+		printf("xen-drive: steady samples=%ld per-sample=%.1fus hypercalls/sample=%.2f "
+		       "maps/sample=%.3f rate=%.1fHz\n", ss, (d->busy - d->busy0) / ss * 1e6,
+		       (double)(t->n_hypercalls - d->hc0) / ss, (double)(t->n_maps - d->mp0) / ss,
+		       ss / (now() - d->tw));
+}
+
+static void write_stacks(const char *outp)
+{
+	FILE *f = outp ? fopen(outp, "w") : stdout;
+	for (size_t i = 0; f && i < nstacks; i++)
+		fprintf(f, "%s %" PRIu64 "\n", stacks[i].key, stacks[i].count);
+	if (f && f != stdout)
+		fclose(f);
+	for (size_t i = 0; i < nstacks; i++)
+		free(stacks[i].key);
+}
+
+int main(int argc, char **argv)
+{
+	struct drive d = { 0 };
+	struct uf_target t = { 0 };
+	struct uf_err err = { 0 };
+	if (parse(&d, argc, argv)) {
+		fprintf(stderr, "usage: xen-drive (-d DOM | -c CFG [--destroy]) [-n N] "
+			"[-F HZ [-J FRACTION] [-G GAP]] [-T S] [-o OUT]\n");
+		return 1;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (xen_target_open(&t, &o, &err)) {
+	if (xen_target_open(&t, &d.o, &err)) {
 		fprintf(stderr, "xen-drive: %s: %s\n", err.what, err.why);
 		return 3;
 	}
@@ -156,60 +229,15 @@ int main(int argc, char **argv)
 	printf("xen-drive: attached to %s\n", desc);
 	if (xen_target_start(&t, &err))
 		fprintf(stderr, "xen-drive: %s: %s\n", err.what, err.why);
-
-	long n = 0;
-	int rc = 0;
-	uint64_t hc0 = 0, mp0 = 0;
-	double busy = 0, busy0 = 0, t0 = now(), next = t0, tw = t0, last_end = t0, last_cost = 0;
-	while (!stop_flag && (nmax <= 0 || n < nmax) && (secs <= 0 || now() - t0 < secs)) {
-		if (hz > 0) {
-			/* -G: the guest runs at least `gap` times as long as
-			 * the last sample held it; late samples would otherwise
-			 * come back to back and see the guest where it stopped
-			 * last time (the test wants independent samples) */
-			next += (1 + jitter * (2 * frand() - 1)) / hz;
-			double earliest = last_end + gap * last_cost;
-			sleep_until(next > earliest ? next : earliest);
-		}
-		if (stop_flag)
-			break;
-		double a = now();
-		rc = sample(&t, &err);
-		last_end = now();
-		last_cost = last_end - a;
-		busy += last_cost;
-		if (rc)
-			break;
-		if (getenv("XEN_DRIVE_TRACE") && n % 500 == 0)
-			printf("xen-drive: n=%ld hypercalls=%" PRIu64 " maps=%" PRIu64 "\n", n,
-			       t.n_hypercalls, t.n_maps);
-		if (++n == WARMUP) {
-			hc0 = t.n_hypercalls, mp0 = t.n_maps, busy0 = busy, tw = now();
-		}
-	}
-	double wall = now() - t0;
+	int rc = run(&d, &t, &err);
 	if (rc == UF_TARGET_GONE)
-		printf("xen-drive: domain gone after %ld samples\n", n);
+		printf("xen-drive: domain gone after %ld samples\n", d.n);
 	else if (rc)
 		fprintf(stderr, "xen-drive: %s: %s\n", err.what, err.why);
 	if (stop_flag)
-		printf("xen-drive: interrupted after %ld samples\n", n);
-	long ss = n - WARMUP;
-	printf("xen-drive: samples=%ld wall=%.3fs rate=%.1fHz per-sample=%.1fus total-hypercalls=%" PRIu64
-	       " total-maps=%" PRIu64 "\n", n, wall, n / wall, n ? busy / n * 1e6 : 0.0,
-	       t.n_hypercalls, t.n_maps);
-	if (ss > 0)
-		printf("xen-drive: steady samples=%ld per-sample=%.1fus hypercalls/sample=%.2f maps/sample=%.3f rate=%.1fHz\n",
-		       ss, (busy - busy0) / ss * 1e6, (double)(t.n_hypercalls - hc0) / ss,
-		       (double)(t.n_maps - mp0) / ss, ss / (now() - tw));
+		printf("xen-drive: interrupted after %ld samples\n", d.n);
+	report(&d, &t);
 	t.ops->detach(&t);
-
-	FILE *f = outp ? fopen(outp, "w") : stdout;
-	for (size_t i = 0; f && i < nstacks; i++)
-		fprintf(f, "%s %" PRIu64 "\n", stacks[i].key, stacks[i].count);
-	if (f && f != stdout)
-		fclose(f);
-	for (size_t i = 0; i < nstacks; i++)
-		free(stacks[i].key);
-	return rc < 0 && n == 0 ? 3 : 0;
+	write_stacks(d.outp);
+	return rc < 0 && d.n == 0 ? 3 : 0;
 }
