@@ -55,32 +55,41 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 .PHONY: all check demo bench install clean deps-build deps-check unit
 .SECONDARY:
 
-all: build/uniprof-flame
+all: deps-build
+	@$(MAKE) --no-print-directory build/uniprof-flame
 
 deps-build:
 	@scripts/deps.sh build
 
+# V=1 shows the full commands
+Q := $(if $(V),,@)
+
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
 build/uniprof-flame-static: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(PKGS)) -lstdc++ -lm -lpthread
 
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 build/rel/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/%.o: %.c $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/tests/test-%: tests/unit/test-%.c $(ASAN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(ASAN_OBJS) $(LDLIBS) -lcmocka
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $< $(ASAN_OBJS) $(LDLIBS) -lcmocka
 
 build/bin2c: build-aux/bin2c.c
 	@mkdir -p $(dir $@)

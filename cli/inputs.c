@@ -65,7 +65,7 @@ static int read_split(fold_trie *t, const char *path, const struct fold_read_opt
 	struct half_job a = { t, fd, 0, cut, *o, { 0 }, { 0 }, 0 };
 	struct half_job b = { fold_trie_new(), fd, cut, (uint64_t)sb.st_size - cut, *o, { 0 }, { 0 }, 0 };
 	/* about one new call path per 128 input bytes in big profiles */
-	if (cut && b.t && (fold_trie_reserve(a.t, (uint32_t)(cut / 128)) ||
+	if (cut && b.t && (fold_trie_reserve(a.t, (uint32_t)((uint64_t)sb.st_size / 128)) ||
 			   fold_trie_reserve(b.t, (uint32_t)(b.len / 128)))) {
 		fold_trie_free(b.t);
 		close(fd);

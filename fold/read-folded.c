@@ -256,14 +256,8 @@ static int parse_count(const char *s, size_t len, size_t *tok_start, double *v)
 		for (const char *f = q + 1; f < end; f++)
 			if (*f < '0' || *f > '9')
 				return -1;
-		char tmp[64];
-		size_t n = (size_t)(end - p);
-		if (n >= sizeof tmp)
-			return -1;
-		memcpy(tmp, p, n);
-		tmp[n] = 0;
-		*v = strtod(tmp, NULL);
-	} else if (q - p > 18) {
+	}
+	if (q < end || q - p > 18) { /* a fraction, or too long for the fast path */
 		char tmp[64];
 		size_t n = (size_t)(end - p);
 		if (n >= sizeof tmp)
@@ -289,15 +283,32 @@ static void note_bad(struct reader *r)
 
 /* ---- frames into the trie --------------------------------------------- */
 
+/* Length of the common prefix of a and b (n bytes each), 8 at a time. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8; /* first differing byte */
+	}
+#endif
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 /* Frames of s[0..len) root first.  Returns 0, 1 for a bad line (a frame
  * over FOLD_MAX_NAME), or -ENOMEM. */
 static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf)
 {
 	while (len > 0 && s[len - 1] == ';') /* split drops trailing empty frames */
 		len--;
-	size_t common = 0, lim = len < r->prev_len ? len : r->prev_len;
-	while (common < lim && s[common] == r->prev[common])
-		common++;
+	size_t lim = len < r->prev_len ? len : r->prev_len;
+	size_t common = common_prefix(s, r->prev, lim);
 	uint32_t k = 0, node = FOLD_ROOT;
 	while (k < r->prev_n && r->prev_end[k] < common)
 		node = r->prev_node[k++];

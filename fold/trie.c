@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/vec.h"
 
@@ -72,7 +73,7 @@ void fold_trie_free(fold_trie *t)
 	free(t->depth);
 	free(t->self);
 	free(t->base);
-	free(t->slots);
+	uf_big_free(t->slots, ((size_t)t->slots_mask + 1) * sizeof *t->slots);
 	free(t->total);
 	free(t->eoff);
 	free(t->ent);
@@ -196,24 +197,40 @@ void fold_trie_keep_sequence(fold_trie *t)
 	t->keep_seq = 1;
 }
 
+/* dst's node for each of src's nodes, creating the missing ones; owned
+ * array, NULL on OOM.  Names are mapped once each, not once per node. */
+static uint32_t *map_nodes(fold_trie *dst, const fold_trie *src)
+{
+	uint32_t *names = malloc((size_t)src->nnames * sizeof *names);
+	uint32_t *map = malloc((size_t)src->nnodes * sizeof *map);
+	int ok = names && map;
+	for (uint32_t n = 0; ok && n < src->nnames; n++) {
+		size_t len;
+		const char *s = fold_trie_name(src, n, &len);
+		names[n] = fold_trie_intern(dst, s, len);
+		ok = names[n] != FOLD_NONE;
+	}
+	if (ok)
+		map[0] = FOLD_ROOT;
+	for (uint32_t i = 1; ok && i < src->nnodes; i++) {
+		map[i] = fold_trie_child(dst, map[src->parent[i]], names[src->name[i]]);
+		ok = map[i] != FOLD_NONE;
+	}
+	free(names);
+	if (!ok) {
+		free(map);
+		return NULL;
+	}
+	return map;
+}
+
 int fold_trie_merge(fold_trie *dst, const fold_trie *src)
 {
-	uint32_t *map = malloc((size_t)src->nnodes * sizeof *map);
+	uint32_t *map = map_nodes(dst, src);
 	if (!map)
 		return -ENOMEM;
-	map[0] = FOLD_ROOT;
 	int rc = 0;
 	for (uint32_t i = 0; i < src->nnodes && rc == 0; i++) {
-		if (i > 0) {
-			size_t len;
-			const char *s = fold_node_name(src, i, &len);
-			uint32_t nm = fold_trie_intern(dst, s, len);
-			map[i] = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(dst, map[src->parent[i]], nm);
-			if (map[i] == FOLD_NONE) {
-				rc = -ENOMEM;
-				break;
-			}
-		}
 		if (src->base)
 			rc = fold_trie_add2(dst, map[i], src->base[i], src->self[i]);
 		else if (src->self[i] != 0)
@@ -316,7 +333,7 @@ static int rehash_names(fold_trie *t, uint32_t nslots)
 
 static int rehash_nodes(fold_trie *t, uint32_t nslots)
 {
-	struct fold_slot *s = calloc(nslots, sizeof *s);
+	struct fold_slot *s = uf_big_calloc((size_t)nslots * sizeof *s);
 	if (!s)
 		return -ENOMEM;
 	uint32_t mask = nslots - 1;
@@ -326,7 +343,7 @@ static int rehash_nodes(fold_trie *t, uint32_t nslots)
 			i = (i + 1) & mask;
 		s[i] = (struct fold_slot){ t->parent[id], t->name[id], id + 1 };
 	}
-	free(t->slots);
+	uf_big_free(t->slots, t->slots ? ((size_t)t->slots_mask + 1) * sizeof *t->slots : 0);
 	t->slots = s;
 	t->slots_mask = mask;
 	return 0;
@@ -357,22 +374,11 @@ int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale)
 	if (after->base)
 		return -EINVAL;
 	after->base = calloc(after->nodes_cap, sizeof *after->base);
-	uint32_t *map = malloc((size_t)before->nnodes * sizeof *map);
-	if (!after->base || !map) {
-		free(map);
+	if (!after->base)
 		return -ENOMEM;
-	}
-	map[0] = FOLD_ROOT;
-	for (uint32_t i = 1; i < before->nnodes; i++) {
-		size_t len;
-		const char *s = fold_node_name(before, i, &len);
-		uint32_t nm = fold_trie_intern(after, s, len);
-		map[i] = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(after, map[before->parent[i]], nm);
-		if (map[i] == FOLD_NONE) {
-			free(map);
-			return -ENOMEM;
-		}
-	}
+	uint32_t *map = map_nodes(after, before);
+	if (!map)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < before->nnodes; i++)
 		after->base[map[i]] += before->self[i] * scale;
 	after->max_line_delta = 0;

@@ -78,7 +78,8 @@ static void count_text(const struct svg *S, double samples, char *txt, size_t ts
 		snprintf(pct, psize, "100");
 	} else {
 		char p[40];
-		size_t n = uf_fmt_fixed(p, 100 * strtod(num, NULL) / (S->timemax * S->factor), 2);
+		double shown = r >= 0 && r < 9e15 ? r : strtod(num, NULL);
+		size_t n = uf_fmt_fixed(p, 100 * shown / (S->timemax * S->factor), 2);
 		if (n >= psize)
 			n = psize - 1;
 		memcpy(pct, p, n);
@@ -137,7 +138,7 @@ static int write_frame(struct svg *S, const struct frame *f)
 	fputs("\" y=\"", out);
 	put_fixed(out, y1, 1);
 	fputs("\" width=\"", out);
-	put_fixed(out, strtod(b, NULL) - strtod(a, NULL), 1);
+	put_fixed(out, uf_fixed_value(x2, 1) - uf_fixed_value(x1, 1), 1);
 	fputs("\" height=\"", out);
 	put_fixed(out, y2 - y1, 1);
 	fputs("\" fill=\"", out);

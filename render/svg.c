@@ -186,8 +186,8 @@ static int setup_diff(struct svg *S)
 			m = fmax(m, fabs(t->total[i] - S->base_total[i]));
 		S->maxdelta = m > 0 ? m : 1;
 	}
-	if (!o->before_layer || !(S->base_total[0] > 0))
-		return 0;
+	if (!o->before_layer || o->no_script || !(S->base_total[0] > 0))
+		return 0; /* without the script, nothing could show the hidden layer */
 	S->timemax_b = S->base_total[0];
 	S->wpt_b = (o->width - 2 * S->xpad) / S->timemax_b;
 	double minw = o->minwidth_pct ? S->timemax_b * o->minwidth / 100 : o->minwidth / S->wpt_b;
@@ -286,7 +286,8 @@ static void svg_header(struct svg *S)
 	if (S->t->base)
 		svg_write_legend(S);
 	if (S->Lb.f)
-		text_el(S, "showbefore", W - S->xpad - 190, fs * 2 + top, "",
+		text_el(S, "showbefore", W - S->xpad - 190, fs * 2 + top,
+			o->swapped ? " data-other=\"Show before\"" : " data-other=\"Show after\"",
 			o->swapped ? "Show after" : "Show before");
 }
 
@@ -296,6 +297,8 @@ static void svg_footer(struct svg *S)
 {
 	if (!S->o->no_script) {
 		fputs("<script type=\"text/ecmascript\"><![CDATA[\n", S->out);
+		if (S->Lb.f) /* must run before flamegraph.js picks its layer */
+			fwrite(uf_tpl_layers_js, 1, uf_tpl_layers_js_len, S->out);
 		fwrite(uf_tpl_flamegraph_js, 1, uf_tpl_flamegraph_js_len, S->out);
 		fputs("\n]]></script>\n", S->out);
 	}

@@ -76,6 +76,13 @@ struct uf_target_ops {
 			struct uf_err *err);
 	/* Leave the target running and release everything (invariant 2). */
 	void (*detach)(struct uf_target *t);
+	/* Optional (NULL: the loop just sleeps).  Called while running: wait
+	 * until the absolute CLOCK_MONOTONIC time `deadline_ns`, serving the
+	 * backend's events meanwhile (a ptraced thread that gets a signal
+	 * stays stopped until its tracer passes the signal on).  May return
+	 * early, e.g. when our process gets a signal.  Returns 0,
+	 * UF_TARGET_GONE, or <0 with *err. */
+	int (*idle)(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err);
 };
 
 struct uf_target {

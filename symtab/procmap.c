@@ -244,7 +244,8 @@ static int parse_maps(struct symtab_procmap *m, const char *text, size_t len)
 			return -ENOMEM;
 		pos += ll + 1;
 	}
-	qsort(m->maps, m->nmaps, sizeof *m->maps, map_cmp);
+	if (m->nmaps > 1)
+		qsort(m->maps, m->nmaps, sizeof *m->maps, map_cmp);
 	size_t n = 0; /* drop overlaps: keep the lower mapping */
 	for (size_t i = 0; i < m->nmaps; i++)
 		if (n == 0 || m->maps[i].start >= m->maps[n - 1].end)
@@ -313,7 +314,8 @@ static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t 
 			return -ENOMEM;
 		m->maps[m->nmaps++] = *o;
 	}
-	qsort(m->maps, m->nmaps, sizeof *m->maps, map_cmp);
+	if (m->nmaps > 1)
+		qsort(m->maps, m->nmaps, sizeof *m->maps, map_cmp);
 	return 0;
 }
 

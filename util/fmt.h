@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Writes the decimal digits of v; returns the length (no NUL written). */
 static inline size_t uf_fmt_u64(char *buf, uint64_t v)
@@ -52,6 +53,21 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 		n += (size_t)decimals;
 	}
 	return n;
+}
+
+/* The value printf("%.*f") shows for v (0..3 decimals), as a double:
+ * what strtod() of that text returns, without the text. */
+static inline double uf_fixed_value(double v, int decimals)
+{
+	static const double scale[] = { 1, 10, 100, 1000 };
+	double t = v * scale[decimals];
+	double frac = fabs(t) - floor(fabs(t));
+	if (decimals > 3 || !(fabs(t) < 9e15) || fabs(frac - 0.5) < 1e-6) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "%.*f", decimals, v);
+		return strtod(buf, NULL);
+	}
+	return nearbyint(t) / scale[decimals]; /* correctly rounded, like strtod */
 }
 
 #endif

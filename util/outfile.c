@@ -16,6 +16,18 @@ int uf_outfile_open(struct uf_outfile *o, const char *path, struct uf_err *err)
 		o->fp = stdout;
 		return 0;
 	}
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		/* /dev/null, a FIFO, a terminal: write in place; a rename would
+		 * replace the device or pipe with a regular file */
+		o->fp = fopen(path, "w");
+		if (!o->fp) {
+			uf_err_set(err, UF_EINPUT, path, "cannot open output: %s", strerror(errno));
+			return -errno;
+		}
+		o->direct = 1;
+		return 0;
+	}
 	o->path = strdup(path);
 	size_t n = strlen(path) + 16;
 	o->tmp = malloc(n);
@@ -53,11 +65,16 @@ int uf_outfile_commit(struct uf_outfile *o, struct uf_err *err)
 {
 	int rc = 0;
 	if (!o->tmp) {
-		if (o->fp && fflush(o->fp) != 0) {
-			uf_err_set(err, UF_EINPUT, "stdout", "write failed: %s", strerror(errno));
+		int bad = o->fp && (fflush(o->fp) != 0 || ferror(o->fp));
+		if (o->direct && o->fp && fclose(o->fp) != 0)
+			bad = 1;
+		if (bad) {
+			uf_err_set(err, UF_EINPUT, o->direct ? "output" : "stdout", "write failed: %s",
+				   strerror(errno ? errno : EIO));
 			rc = -EIO;
 		}
 		o->fp = NULL;
+		o->direct = 0;
 		return rc;
 	}
 	int bad = ferror(o->fp) || fflush(o->fp) != 0;
@@ -85,7 +102,7 @@ int uf_outfile_commit(struct uf_outfile *o, struct uf_err *err)
 void uf_outfile_abort(struct uf_outfile *o)
 {
 	if (o->fp && o->fp != stdout)
-		fclose(o->fp);
+		fclose(o->fp); /* a direct (non-regular) output cannot be restored */
 	if (o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);

@@ -83,3 +83,8 @@ fi
 "$UF" render "$data/hostile.folded" -o "$r/hostile.svg" 2>"$TMP/render.err" ||
 	{ fail render "uniprof-flame render failed: $(head -1 "$TMP/render.err")"; exit 1; }
 run render "$r"
+
+# A differential: the before -> after tooltip of a grown parent, the BEFORE layer.
+"$UF" diff "$data/diff-before.folded" "$data/diff-after.folded" -o "$r/diff.svg" &&
+	timeout 300 node "$here/test-diff.js" "$r/diff.svg" ||
+	{ [ $? -eq 124 ] && fail "diff browser" "timed out after 300 s"; }

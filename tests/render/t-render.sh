@@ -165,3 +165,14 @@ for tid in ("title", "subtitle", "details"):
     if tid != "details":
         assert y < ys["all"], (tid, y)
 PY
+
+# 13. -o to a non-regular file (/dev/null, a FIFO) writes in place, never replaces it
+mkfifo "$TMP/fifo"
+( cat "$TMP/fifo" > "$TMP/from-fifo" ) &
+"$UF" render "$D/small.folded" -o "$TMP/fifo"; rc=$?
+wait
+if [ $rc -eq 0 ] && [ -p "$TMP/fifo" ] && grep -q '</svg>' "$TMP/from-fifo"; then
+	pass "-o FIFO: written through the pipe, the FIFO stays a FIFO"
+else
+	fail "-o FIFO" "rc=$rc"
+fi

@@ -1,0 +1,510 @@
+/*
+ * cli/cmd-record.c — `uniprof-flame [record] -p PID | -- CMD ...`: sample
+ * a live Linux process, then write the SVG, folded text and/or raw trace.
+ *
+ * One `struct record` holds all state.  The order is fixed so the target
+ * is never left stopped and nothing sampled is lost: attach, sample until
+ * -T / the target's end / SIGINT-SIGTERM-SIGHUP, re-read the target's
+ * mappings, detach, and only then symbolize and write.  Main trade-off:
+ * symbols of libraries the target loads and unloads between two mapping
+ * reads (about once a second) are missed, in exchange for no /proc reads
+ * while the target is stopped.
+ *
+ * Invariants:
+ *  1. Every path out after a successful attach goes through detach.
+ *  2. Outputs are written only after detach, each atomically.
+ *  3. Exit status: 0 written, 1 usage, 2 bad -x / output path, 3 target
+ *     error or no sample at all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "cli/render-opts.h"
+#include "fold/fold.h"
+#include "gdb-if/gdb.h"
+#include "ptrace-if/ptrace-if.h"
+#include "sampler/sampler.h"
+#include "symtab/symtab.h"
+#include "util/outfile.h"
+
+struct record {
+	/* options */
+	pid_t pid;
+	const char *exe;          /* -x */
+	const char *out_svg;      /* -o */
+	const char *out_folded;   /* --folded */
+	const char *out_raw;      /* --raw */
+	int addrs, per_thread, quiet;
+	char **cmd;               /* after -- */
+	const char *gdb;          /* --gdb ADDR: a guest behind a gdbstub */
+	struct sampler_opts so;
+	struct render_opts ro;
+	/* state */
+	struct uf_target target;
+	int attached;
+	struct symtab_procmap *maps;
+	struct symtab *exe_tab;   /* -x alone, when /proc maps are unreadable */
+	struct sampler s;
+	int progress_shown;
+	uint64_t last_refresh;
+	char what[128];           /* "pid N" or the command, for messages */
+};
+
+enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB };
+
+static const struct option own_opts[] = {
+	{ "pid", required_argument, 0, 'p' },
+	{ "gdb", required_argument, 0, OPT_GDB },
+	{ "exe", required_argument, 0, 'x' },
+	{ "output", required_argument, 0, 'o' },
+	{ "frequency", required_argument, 0, 'F' },
+	{ "time", required_argument, 0, 'T' },
+	{ "max-depth", required_argument, 0, OPT_MAXDEPTH },
+	{ "folded", required_argument, 0, OPT_FOLDED },
+	{ "raw", required_argument, 0, OPT_RAW },
+	{ "addrs", no_argument, 0, OPT_ADDRS },
+	{ "per-thread", no_argument, 0, OPT_PERTHREAD },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "help", no_argument, 0, 'h' },
+	{ 0, 0, 0, 0 },
+};
+
+static volatile sig_atomic_t stop_flag;
+
+static int parse(struct record *r, int argc, char **argv);
+static int check_args(struct record *r, int argc, char **argv);
+static int parse_num(const char *opt, const char *arg, double lo, double hi, double *out);
+static int help(void);
+static int start(struct record *r, struct uf_err *err);
+static int start_gdb(struct record *r, struct uf_err *err);
+static int open_maps(struct record *r, struct uf_err *err);
+static int check_output(const char *path, struct uf_err *err);
+static int maps_readable(pid_t pid);
+static void finish_target(struct record *r);
+static int write_outputs(struct record *r, struct uf_err *err);
+static int write_raw(struct record *r, struct uf_err *err);
+static void on_signal(int sig);
+static void signals(int install);
+static void progress(void *ctx, const struct sampler_stats *st);
+static void summary(const struct record *r);
+static void wait_program(const struct record *r);
+static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
+static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size);
+
+int cmd_record(int argc, char **argv)
+{
+	struct record r;
+	struct uf_err err = { 0 };
+	memset(&r, 0, sizeof r);
+	int rc = parse(&r, argc, argv);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc; /* rc < 0: --help */
+	sampler_init(&r.s, r.ro.flamechart || r.out_raw);
+	signals(1);
+	int status = 0;
+	rc = start(&r, &err);
+	if (rc == 0) {
+		rc = sampler_run(&r.s, &r.target, &r.so, &err);
+		finish_target(&r);
+		if (r.progress_shown)
+			fputs("\r\033[K", stderr);
+		if (rc < 0) /* report, then still write what was sampled */
+			status = cli_fail(&err);
+		uf_err_clear(&err);
+		if (r.s.stats.thread_samples == 0)
+			uf_err_set(&err, UF_ETARGET, r.what, "no samples taken (the target ended first?)");
+		else
+			write_outputs(&r, &err);
+	}
+	signals(0);
+	if (r.attached && !r.quiet)
+		summary(&r);
+	if (r.attached && r.cmd)
+		wait_program(&r);
+	sampler_release(&r.s);
+	symtab_procmap_free(r.maps);
+	symtab_free(r.exe_tab);
+	if (!r.gdb)   /* the gdb target frees itself on detach */
+		ptrace_target_free(&r.target);
+	return err.cls ? cli_fail(&err) : status;
+}
+
+/* Fills r from the command line; returns 0, -1 after --help, or an exit
+ * status. */
+static int parse(struct record *r, int argc, char **argv)
+{
+	struct option *opts = cli_options_merge(own_opts);
+	if (!opts)
+		return cli_usage("", "out of memory");
+	sampler_opts_init(&r->so);
+	render_opts_init(&r->ro);
+	r->so.stop = &stop_flag;
+	double v;
+	int c, rc = 0;
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, "+p:x:o:F:T:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': rc = parse_num("-p", optarg, 1, 4194304, &v); r->pid = (pid_t)v; break;
+		case 'x': r->exe = optarg; break;
+		case OPT_GDB: r->gdb = optarg; break;
+		case 'o': r->out_svg = optarg; break;
+		case 'F': rc = parse_num("-F", optarg, 0.001, 100000, &r->so.hz); break;
+		case 'T': rc = parse_num("-T", optarg, 0.001, 1e7, &r->so.seconds); break;
+		case OPT_MAXDEPTH:
+			rc = parse_num("--max-depth", optarg, 1, SAMPLER_MAX_DEPTH, &v);
+			r->so.max_depth = (unsigned)v;
+			break;
+		case OPT_FOLDED: r->out_folded = optarg; break;
+		case OPT_RAW: r->out_raw = optarg; break;
+		case OPT_ADDRS: r->addrs = 1; break;
+		case OPT_PERTHREAD: r->per_thread = 1; break;
+		case 'q': r->quiet = 1; break;
+		case 'h': rc = -1; help(); break;
+		case '?': rc = cli_usage("record ", "bad option"); break;
+		default:
+			if (cli_render_opt(&r->ro, c, optarg) != 1)
+				rc = UF_EXIT_USAGE;
+		}
+	}
+	free(opts);
+	return rc ? rc : check_args(r, argc, argv);
+}
+
+/* What getopt cannot check: one target, at least one output. */
+static int check_args(struct record *r, int argc, char **argv)
+{
+	int dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
+	if (optind < argc && !dashdash)
+		return cli_usage("record ", "unexpected argument '%s' (a command goes after --)",
+				 argv[optind]);
+	if (optind < argc)
+		r->cmd = argv + optind;
+	if (!!r->pid + !!r->cmd + !!r->gdb != 1)
+		return cli_usage("record ", "name one target: -p PID, --gdb ADDR or -- COMMAND ARGS");
+	if (r->gdb && !r->exe && !r->addrs)
+		return cli_usage("record ", "--gdb needs -x GUEST.dbg for symbols (or --addrs)");
+	if (!r->out_svg && !r->out_folded && !r->out_raw)
+		return cli_usage("record ", "no output: give -o FILE.svg, --folded FILE or --raw FILE");
+	return 0;
+}
+
+static int parse_num(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= lo && v <= hi))
+		return cli_usage("record ", "%s: '%s' is not a number from %g to %g", opt, arg, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int help(void)
+{
+	printf("usage: uniprof-flame [record] [options] -o OUT.svg -p PID\n"
+	       "       uniprof-flame [record] [options] -o OUT.svg --gdb ADDR -x GUEST.dbg\n"
+	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
+	       "  -p, --pid PID        profile a running process (all its threads)\n"
+	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
+	       "                       HOST:PORT, :PORT, unix:PATH (QEMU -s, -gdb ...)\n"
+	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
+	       "                       with --gdb: the guest's .dbg, addresses taken as they are)\n"
+	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
+	       "  -F, --frequency HZ   samples per second (default 99)\n"
+	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
+	       "      --max-depth N    frames per stack (default 512)\n"
+	       "      --folded FILE    also write folded stacks (flamegraph.pl format)\n"
+	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
+	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
+	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
+	       "  -q, --quiet          no progress line, no summary\n\n");
+	cli_render_help(stdout);
+	return 0;
+}
+
+/* Validates -x, reads the mappings (before attaching to a running
+ * process, so it is not traced while we parse ELF files; after exec for a
+ * spawned one), attaches or spawns. */
+static int start(struct record *r, struct uf_err *err)
+{
+	const char *outs[3] = { r->out_svg, r->out_folded, r->out_raw };
+	for (int i = 0; i < 3; i++)
+		if (outs[i] && check_output(outs[i], err) < 0)
+			return -EINVAL;
+	if (r->exe) {
+		r->exe_tab = symtab_open_elf(r->exe, err);
+		if (!r->exe_tab)
+			return -EINVAL;
+	}
+	if (r->gdb)
+		return start_gdb(r, err);
+	if (!r->cmd && open_maps(r, err) < 0)
+		return -EINVAL;
+	int rc = r->cmd ? ptrace_target_spawn(&r->target, r->cmd, err)
+			: ptrace_target_attach(&r->target, r->pid, err);
+	if (rc < 0)
+		return rc;
+	r->attached = 1;
+	r->pid = ptrace_target_info(&r->target)->pid;
+	if (r->cmd)
+		snprintf(r->what, sizeof r->what, "'%s' (pid %d)", r->cmd[0], (int)r->pid);
+	else
+		snprintf(r->what, sizeof r->what, "pid %d", (int)r->pid);
+	if (r->cmd && open_maps(r, err) < 0) {
+		r->target.ops->detach(&r->target);
+		return -EINVAL;
+	}
+	r->so.progress = progress;
+	r->so.progress_ctx = r;
+	return 0;
+}
+
+/* An output whose directory is missing or not writable fails now, not
+ * after a long recording (the file itself is written at the end). */
+static int check_output(const char *path, struct uf_err *err)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	if (access(slash ? dir : ".", W_OK) == 0)
+		return 0;
+	uf_err_set(err, UF_EINPUT, path, "cannot write here: %s", strerror(errno));
+	return -errno;
+}
+
+/* A guest behind a gdbstub: symbols come from -x alone. */
+static int start_gdb(struct record *r, struct uf_err *err)
+{
+	int rc = gdb_target_attach(&r->target, r->gdb, NULL, err);
+	if (rc < 0)
+		return rc;
+	r->attached = 1;
+	snprintf(r->what, sizeof r->what, "gdb stub '%s'", r->gdb);
+	r->so.progress = progress;
+	r->so.progress_ctx = r;
+	return 0;
+}
+
+/* Symbols for every mapped file.  Only a bad -x is an error here; a
+ * process whose maps cannot be read yet is retried during sampling. */
+static int open_maps(struct record *r, struct uf_err *err)
+{
+	struct uf_err e2 = { 0 };
+	if (r->maps || !maps_readable(r->pid))
+		return 0;
+	r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
+	if (!r->maps && e2.cls == UF_EINPUT) {
+		*err = e2;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* After sampling: catch late mappings while the process still exists,
+ * then let it go. */
+static void finish_target(struct record *r)
+{
+	struct uf_err e2 = { 0 };
+	if (r->gdb)
+		;   /* a guest: no process maps */
+	else if (r->maps && maps_readable(r->pid))
+		symtab_procmap_refresh(r->maps, r->pid, &e2);
+	else if (!ptrace_target_info(&r->target)->exited)
+		open_maps(r, &e2);
+	r->target.ops->detach(&r->target);
+}
+
+/* A process that has exited (a zombie) has empty maps; symtab cannot use
+ * them, so they are not worth opening. */
+static int maps_readable(pid_t pid)
+{
+	char path[64], c;
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, &c, 1);
+	close(fd);
+	return n == 1;
+}
+
+static int write_outputs(struct record *r, struct uf_err *err)
+{
+	fold_trie *t = fold_trie_new();
+	struct sampler_fold_opts fo = {
+		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart,
+		.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
+	};
+	int rc = t ? 0 : -ENOMEM;
+	if (!t)
+		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
+	if (!rc)
+		rc = sampler_fold(&r->s, t, &fo, err);
+	if (!rc && fold_trie_finish(t) < 0) {
+		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
+		rc = -ENOMEM;
+	}
+	if (!rc && r->out_raw)
+		rc = write_raw(r, err);
+	if (!rc && r->out_folded)
+		rc = cli_write_folded(t, r->out_folded, err);
+	if (!rc && r->out_svg)
+		rc = cli_write_svg(t, &r->ro, r->out_svg, err);
+	fold_trie_free(t);
+	return rc;
+}
+
+static int write_raw(struct record *r, struct uf_err *err)
+{
+	struct uf_outfile o;
+	int rc = uf_outfile_open(&o, r->out_raw, err);
+	if (rc < 0)
+		return rc;
+	rc = sampler_write_raw(&r->s, o.fp, r->what, err);
+	if (rc < 0) {
+		uf_outfile_abort(&o);
+		return rc;
+	}
+	return uf_outfile_commit(&o, err);
+}
+
+static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size)
+{
+	struct record *r = ctx;
+	const char *name = NULL;
+	size_t len = 0;
+	if (r->maps) {
+		int flags = (is_return ? SYMTAB_RET : 0) | (r->addrs ? SYMTAB_ADDRS : 0);
+		name = symtab_procmap_lookup(r->maps, addr, flags, buf, size, &len);
+	} else if (r->exe_tab) {
+		name = is_return ? symtab_lookup_ret(r->exe_tab, addr, NULL, &len)
+				 : symtab_lookup(r->exe_tab, addr, NULL, &len);
+	}
+	if (!name && r->addrs) {
+		int n = snprintf(buf, size, "0x%" PRIx64, addr);
+		return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	}
+	if (!name)
+		return 0;
+	len = len < size ? len : size - 1;
+	if (name != buf)
+		memmove(buf, name, len);
+	return len;
+}
+
+static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size)
+{
+	struct record *r = ctx;
+	if (r->gdb) {
+		int n = snprintf(buf, size, "vcpu-%u", tid);
+		return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	}
+	return ptrace_target_thread_name(&r->target, tid, buf, size);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+/* SIGINT, SIGTERM and SIGHUP end the run (no SA_RESTART, so sleeps and
+ * waits return at once); uninstall restores the defaults. */
+static void signals(int install)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = install ? on_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Every 250 ms: re-read the mappings about once a second, and on a
+ * terminal redraw the progress line. */
+static void progress(void *ctx, const struct sampler_stats *st)
+{
+	struct record *r = ctx;
+	if (!r->gdb && (st->elapsed_ns - r->last_refresh >= 1000000000ull || !r->last_refresh)) {
+		struct uf_err e2 = { 0 };
+		r->last_refresh = st->elapsed_ns ? st->elapsed_ns : 1;
+		if (r->maps && maps_readable(r->pid))
+			symtab_procmap_refresh(r->maps, r->pid, &e2);
+		else
+			open_maps(r, &e2);
+	}
+	if (r->quiet || !isatty(2))
+		return;
+	double s = (double)st->elapsed_ns / 1e9;
+	fprintf(stderr, "\r\033[K%.1f s  %" PRIu64 " samples  %.0f/s  %" PRIu64 " missed", s,
+		st->samples, s > 0 ? (double)st->samples / s : 0.0, st->missed);
+	r->progress_shown = 1;
+}
+
+/* Spawn mode, -T over: the program is our child and still runs in our
+ * terminal's process group; wait for it like a shell would (Ctrl-C now
+ * reaches it with the default action) instead of leaving it behind.  After
+ * a signal to us we do not wait: the user asked us to end. */
+static void wait_program(const struct record *r)
+{
+	const struct ptrace_info *pi = ptrace_target_info(&r->target);
+	int st;
+	if (!pi || pi->exited || r->s.stats.interrupted || waitpid(r->pid, &st, WNOHANG) != 0)
+		return;
+	if (!r->quiet)
+		fprintf(stderr, "uniprof-flame: outputs written; waiting for %s to exit\n", r->what);
+	while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+static void summary(const struct record *r)
+{
+	const struct sampler_stats *st = &r->s.stats;
+	const struct sampler_walk_stats *w = &st->walk;
+	uint64_t walks = w->ends[0] + w->ends[1] + w->ends[2] + w->ends[3];
+	fprintf(stderr,
+		"uniprof-flame: %s: %" PRIu64 " samples (%" PRIu64 " stacks, up to %u threads) in "
+		"%.2f s, %" PRIu64 " missed deadlines\n",
+		r->what, st->samples, st->thread_samples, st->max_threads,
+		(double)st->elapsed_ns / 1e9, st->missed);
+	fprintf(stderr,
+		"uniprof-flame: stopped per sample: median %.1f us, p99 %.1f us, max %.1f us "
+		"(all threads frozen: median %.1f us, p99 %.1f us)\n",
+		(double)sampler_hist_quantile(&st->stop, 0.5) / 1e3,
+		(double)sampler_hist_quantile(&st->stop, 0.99) / 1e3, (double)st->stop.max_ns / 1e3,
+		(double)sampler_hist_quantile(&st->frozen, 0.5) / 1e3,
+		(double)sampler_hist_quantile(&st->frozen, 0.99) / 1e3);
+	fprintf(stderr,
+		"uniprof-flame: walks: %" PRIu64 " complete, %" PRIu64 " at max depth, %" PRIu64
+		" ended early (no frame pointer further up)\n",
+		walks ? w->ends[SAMPLER_WALK_COMPLETE] : 0, w->ends[SAMPLER_WALK_DEPTH],
+		w->ends[SAMPLER_WALK_BAD_FP] + w->ends[SAMPLER_WALK_UNREADABLE]);
+	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
+	if (r->gdb && st->target_gone)
+		fprintf(stderr, "uniprof-flame: %s: connection closed (the guest or QEMU exited); "
+			"wrote what was sampled\n", r->what);
+	if (pi && pi->exited && WIFEXITED(pi->status))
+		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what,
+			WEXITSTATUS(pi->status));
+	else if (pi && pi->exited && WIFSIGNALED(pi->status))
+		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
+			WTERMSIG(pi->status));
+	else if (st->interrupted)
+		fprintf(stderr, "uniprof-flame: %s: interrupted; detached%s\n", r->what,
+			r->cmd ? "" : ", the target keeps running");
+}

@@ -1,0 +1,555 @@
+/*
+ * ptrace-if/ptrace.c — the ptrace backend of sampler/target.h.
+ *
+ * States of one thread and the call behind each transition:
+ *
+ *     RUNNING --stop(): PTRACE_INTERRUPT + waitpid--> STOPPED
+ *     RUNNING --a signal / clone event, seen by waitpid--> STOPPED
+ *     STOPPED --resume() / idle(): PTRACE_CONT(sig) or PTRACE_LISTEN--> RUNNING
+ *     any --waitpid: exited / killed--> GONE (kept for its name)
+ *
+ * Main trade-off: one waitpid(-1) loop serves every thread, so events
+ * are matched to threads by tid and a thread we have not heard of yet
+ * (a clone whose first stop beats its parent's clone event) is adopted
+ * on sight.
+ *
+ * Invariants: see ptrace-if.h; in addition
+ *  1. `stopped` is set only from a waitpid stop report and cleared only
+ *     by a successful CONT / LISTEN / DETACH (or the thread's death).
+ *  2. Only STOPPED threads are listed by threads() and inspected.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <elf.h>
+
+#include "ptrace-if/ptrace-if.h"
+#include "util/vec.h"
+
+struct thr {
+	pid_t tid;
+	int stopped;      /* in a ptrace-stop we have seen */
+	int group_stop;   /* that stop is a job-control stop: resume with LISTEN */
+	int sig;          /* signal to pass on when continuing */
+	int gone;
+	char comm[17];
+};
+
+struct ptr {
+	struct ptrace_info info;
+	struct thr *thr;
+	size_t nthr, thr_cap;
+	size_t live;              /* threads not gone */
+	sigset_t old_mask;        /* our signal mask before attach */
+	int attached;
+	uint64_t last_names_ns;   /* last /proc comm refresh */
+};
+
+static int p_stop(struct uf_target *t, struct uf_err *err);
+static int p_resume(struct uf_target *t, struct uf_err *err);
+static int p_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
+		     struct uf_err *err);
+static int p_regs(struct uf_target *t, uint32_t id, struct uf_regs *r, struct uf_err *err);
+static ssize_t p_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf, size_t len,
+		      struct uf_err *err);
+static void p_detach(struct uf_target *t);
+static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err);
+
+static const struct uf_target_ops ptrace_ops = {
+	.name = "ptrace",
+	.stop = p_stop,
+	.resume = p_resume,
+	.threads = p_threads,
+	.regs = p_regs,
+	.read = p_read,
+	.detach = p_detach,
+	.idle = p_idle,
+};
+
+static struct ptr *ptr_new(struct uf_target *t, pid_t pid);
+static int seize_all(struct ptr *p, struct uf_err *err);
+static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err);
+static void child_exec(const int go[2], const int fail[2], char *const argv[])
+	__attribute__((noreturn));
+static struct thr *thr_find(struct ptr *p, pid_t tid);
+static struct thr *thr_add(struct ptr *p, pid_t tid);
+static void on_status(struct ptr *p, pid_t tid, int status);
+static int drain(struct ptr *p);
+static void cont_all(struct ptr *p);
+static int wait_sigchld(uint64_t ns);
+static void read_comm(struct ptr *p, struct thr *h);
+static uint64_t mono_ns(void);
+
+#if defined(__x86_64__)
+#define NATIVE_ARCH UF_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH UF_ARCH_AARCH64
+#else
+#error "ptrace-if supports x86-64 and AArch64 hosts"
+#endif
+
+/* ---- public ------------------------------------------------------------- */
+
+int ptrace_target_attach(struct uf_target *t, pid_t pid, struct uf_err *err)
+{
+	char what[64];
+	snprintf(what, sizeof what, "pid %d", (int)pid);
+	if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH)) {
+		uf_err_set(err, UF_ETARGET, what, "no such process");
+		return -ESRCH;
+	}
+	if (pid == getpid()) {
+		uf_err_set(err, UF_ETARGET, what, "cannot profile ourselves");
+		return -EINVAL;
+	}
+	struct ptr *p = ptr_new(t, pid);
+	if (!p) {
+		uf_err_set(err, UF_ETARGET, what, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = seize_all(p, err);
+	if (rc < 0) {
+		p_detach(t);
+		ptrace_target_free(t);
+	}
+	return rc;
+}
+
+int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *err)
+{
+	int go[2], fail[2];
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(fail, O_CLOEXEC) < 0) {
+		uf_err_set(err, UF_ETARGET, argv[0], "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	pid_t pid = fork();
+	if (pid == 0)
+		child_exec(go, fail, argv);
+	close(go[0]);
+	close(fail[1]);
+	int rc = pid < 0 ? -errno : 0;
+	struct ptr *p = rc ? NULL : ptr_new(t, pid);
+	if (p) {
+		p->info.spawned = 1;
+		rc = seize_all(p, err);
+	} else if (!rc) {
+		rc = -ENOMEM;
+	}
+	close(go[1]); /* the child execs now (or dies with us on error) */
+	int e = 0;
+	ssize_t got = 0;
+	while (pid > 0 && (got = read(fail[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(fail[0]);
+	if (!rc && got == (ssize_t)sizeof e) {
+		uf_err_set(err, UF_ETARGET, argv[0], "cannot run: %s", strerror(e));
+		rc = -e;
+	} else if (rc && !err->cls) {
+		uf_err_set(err, UF_ETARGET, argv[0], "cannot start: %s", strerror(-rc));
+	}
+	if (rc && p) {
+		p_detach(t);
+		ptrace_target_free(t);
+	}
+	if (rc && pid > 0)
+		waitpid(pid, NULL, 0);
+	return rc;
+}
+
+const struct ptrace_info *ptrace_target_info(const struct uf_target *t)
+{
+	struct ptr *p = t->priv;
+	return p ? &p->info : NULL;
+}
+
+size_t ptrace_target_thread_name(const struct uf_target *t, uint32_t tid, char *buf, size_t size)
+{
+	struct ptr *p = t->priv;
+	struct thr *h = p ? thr_find(p, (pid_t)tid) : NULL;
+	int n = snprintf(buf, size, "%s-%d/%u", h && h->comm[0] ? h->comm : "?",
+			 p ? (int)p->info.pid : 0, tid);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+void ptrace_target_free(struct uf_target *t)
+{
+	struct ptr *p = t->priv;
+	if (!p)
+		return;
+	free(p->thr);
+	free(p);
+	t->priv = NULL;
+}
+
+/* ---- ops ---------------------------------------------------------------- */
+
+static int p_stop(struct uf_target *t, struct uf_err *err)
+{
+	struct ptr *p = t->priv;
+	size_t waiting = 0;
+	/* no drain first: a stop not yet reported is collected below like
+	 * the interrupt stops (PTRACE_INTERRUPT on it succeeds) */
+	for (size_t i = 0; i < p->nthr; i++) {
+		struct thr *h = &p->thr[i];
+		if (h->gone || h->stopped)
+			continue;
+		t->n_hypercalls++;
+		if (ptrace(PTRACE_INTERRUPT, h->tid, 0, 0) == 0)
+			waiting++;
+	}
+	uint64_t until = mono_ns() + PTRACE_IF_STOP_BUDGET_NS;
+	while (waiting) {
+		int st;
+		pid_t tid = waitpid(-1, &st, __WALL | WNOHANG);
+		t->n_hypercalls++;
+		if (tid > 0) {
+			struct thr *h = thr_find(p, tid);
+			int was = h && !h->gone && !h->stopped;
+			on_status(p, tid, st);
+			h = thr_find(p, tid);
+			if (was && (h->stopped || h->gone))
+				waiting--;
+			continue;
+		}
+		uint64_t now = mono_ns();
+		if ((tid < 0 && errno == ECHILD) || now >= until || wait_sigchld(until - now) < 0) {
+			break;
+		}
+	}
+	return p->live ? 0 : UF_TARGET_GONE;
+}
+
+static int p_resume(struct uf_target *t, struct uf_err *err)
+{
+	struct ptr *p = t->priv;
+	cont_all(p);
+	return p->live ? 0 : UF_TARGET_GONE;
+}
+
+static int p_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
+		     struct uf_err *err)
+{
+	struct ptr *p = t->priv;
+	*n = 0;
+	for (size_t i = 0; i < p->nthr && *n < max; i++)
+		if (p->thr[i].stopped && !p->thr[i].gone)
+			ids[(*n)++] = (uint32_t)p->thr[i].tid;
+	return 0;
+}
+
+static int p_regs(struct uf_target *t, uint32_t id, struct uf_regs *r, struct uf_err *err)
+{
+	t->n_hypercalls++;
+	memset(r, 0, sizeof *r);
+	r->arch = NATIVE_ARCH;
+#if defined(__x86_64__)
+	struct user_regs_struct u;
+	if (ptrace(PTRACE_GETREGS, (pid_t)id, 0, &u) < 0)
+		goto fail;
+	r->pc = u.rip;
+	r->sp = u.rsp;
+	r->fp = u.rbp;
+#else
+	struct user_pt_regs u;
+	struct iovec iov = { &u, sizeof u };
+	if (ptrace(PTRACE_GETREGSET, (pid_t)id, (void *)NT_PRSTATUS, &iov) < 0)
+		goto fail;
+	r->pc = u.pc;
+	r->sp = u.sp;
+	r->fp = u.regs[29];
+	r->lr = u.regs[30];
+#endif
+	return 0;
+fail:
+	uf_err_set(err, UF_ETARGET, "ptrace", "registers of thread %u: %s", id, strerror(errno));
+	return -errno;
+}
+
+/* process_vm_readv reads the whole process, stopped thread or not; a
+ * fault returns what was copied before it. */
+static ssize_t p_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf, size_t len,
+		      struct uf_err *err)
+{
+	struct ptr *p = t->priv;
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	t->n_hypercalls++;
+	ssize_t n = process_vm_readv(p->info.pid, &local, 1, &remote, 1, 0);
+	if (n >= 0)
+		return n;
+	if (errno == EFAULT || errno == ESRCH || errno == EINVAL)
+		return 0;
+	uf_err_set(err, UF_ETARGET, "ptrace", "reading memory: %s", strerror(errno));
+	return -errno;
+}
+
+/* Stops what still runs, detaches every thread with its pending signal,
+ * and gives our signal mask back.  Safe to call twice. */
+static void p_detach(struct uf_target *t)
+{
+	struct ptr *p = t->priv;
+	if (!p || !p->attached)
+		return;
+	struct uf_err e = { 0 };
+	p_stop(t, &e);
+	for (size_t i = 0; i < p->nthr; i++) {
+		struct thr *h = &p->thr[i];
+		if (h->gone)
+			continue;
+		/* a thread that did not stop in time cannot be detached by
+		 * PTRACE_DETACH; it is released when we exit */
+		if (ptrace(PTRACE_DETACH, h->tid, 0, (void *)(long)(h->group_stop ? 0 : h->sig)) == 0)
+			h->stopped = 0;
+	}
+	drain(p);
+	p->attached = 0;
+	pthread_sigmask(SIG_SETMASK, &p->old_mask, NULL);
+}
+
+static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err)
+{
+	const uint64_t margin = 200000; /* leave the last 200 us to clock_nanosleep */
+	struct ptr *p = t->priv;
+	for (;;) {
+		drain(p);
+		cont_all(p);
+		if (!p->live)
+			return UF_TARGET_GONE;
+		uint64_t now = mono_ns();
+		if (now - p->last_names_ns > 1000000000ull) {
+			p->last_names_ns = now;
+			for (size_t i = 0; i < p->nthr; i++)
+				if (!p->thr[i].gone)
+					read_comm(p, &p->thr[i]);
+		}
+		if (now + margin >= deadline_ns)
+			return 0;
+		if (wait_sigchld(deadline_ns - margin - now) < 0)
+			return 0; /* timeout, or a signal for us: the loop decides */
+	}
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* In the child: wait until the parent has seized us (it closes the pipe),
+ * then exec; report an exec failure's errno through `fail`. */
+static void child_exec(const int go[2], const int fail[2], char *const argv[])
+{
+	char c;
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	close(go[1]);
+	while (read(go[0], &c, 1) < 0 && errno == EINTR)
+		;
+	execvp(argv[0], argv);
+	int e = errno;
+	ssize_t w = write(fail[1], &e, sizeof e);
+	(void)w;
+	_exit(127);
+}
+
+static struct ptr *ptr_new(struct uf_target *t, pid_t pid)
+{
+	struct ptr *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->info.pid = pid;
+	memset(t, 0, sizeof *t);
+	t->ops = &ptrace_ops;
+	t->priv = p;
+	t->arch = NATIVE_ARCH;
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, &p->old_mask);
+	p->attached = 1;
+	return p;
+}
+
+/* Seizes every thread in /proc/PID/task, listing again until a pass finds
+ * no new thread (threads may be created while we attach). */
+static int seize_all(struct ptr *p, struct uf_err *err)
+{
+	char path[64], what[64];
+	snprintf(path, sizeof path, "/proc/%d/task", (int)p->info.pid);
+	snprintf(what, sizeof what, "pid %d", (int)p->info.pid);
+	for (int pass = 0, added = 1; added && pass < 100; pass++) {
+		DIR *d = opendir(path);
+		if (!d) {
+			uf_err_set(err, UF_ETARGET, what, "no such process");
+			return -ESRCH;
+		}
+		added = 0;
+		for (struct dirent *de; (de = readdir(d));) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+			if (tid <= 0 || thr_find(p, tid))
+				continue;
+			int rc = seize_one(p, tid, what, err);
+			if (rc < 0) {
+				closedir(d);
+				return rc;
+			}
+			added |= rc;
+		}
+		closedir(d);
+	}
+	if (!p->live) {
+		uf_err_set(err, UF_ETARGET, what, "no threads to trace (process exited?)");
+		return -ESRCH;
+	}
+	return 0;
+}
+
+/* Returns 1 when tid was seized, 0 when it has just exited, or <0. */
+static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err)
+{
+	long opts = PTRACE_O_TRACECLONE;
+	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)opts) < 0) {
+		int e = errno;
+		if (e == ESRCH)
+			return 0;
+		uf_err_set(err, UF_ETARGET, what, "cannot trace: %s%s", strerror(e),
+			   e == EPERM ? " (another tracer, or not permitted: "
+			   "see /proc/sys/kernel/yama/ptrace_scope)" : "");
+		return -e;
+	}
+	struct thr *h = thr_add(p, tid);
+	if (!h) {
+		uf_err_set(err, UF_ETARGET, what, "out of memory");
+		return -ENOMEM;
+	}
+	read_comm(p, h);
+	return 1;
+}
+
+static struct thr *thr_find(struct ptr *p, pid_t tid)
+{
+	for (size_t i = p->nthr; i-- > 0;)
+		if (p->thr[i].tid == tid)
+			return &p->thr[i];
+	return NULL;
+}
+
+/* Adds a running thread; the array may move (hold tids, not pointers). */
+static struct thr *thr_add(struct ptr *p, pid_t tid)
+{
+	if (uf_vec_grow(&p->thr, &p->thr_cap, p->nthr + 1, sizeof *p->thr) < 0)
+		return NULL;
+	struct thr *h = &p->thr[p->nthr++];
+	memset(h, 0, sizeof *h);
+	h->tid = tid;
+	p->live++;
+	return h;
+}
+
+/* Applies one waitpid report to the thread it is about. */
+static void on_status(struct ptr *p, pid_t tid, int st)
+{
+	struct thr *h = thr_find(p, tid);
+	if (!h && !(h = thr_add(p, tid)))
+		return; /* out of memory: the thread runs on untracked */
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		if (!h->gone)
+			p->live--;
+		h->gone = 1;
+		h->stopped = 0;
+		if (tid == p->info.pid) {
+			p->info.exited = 1;
+			p->info.status = st;
+		}
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		return;
+	int sig = WSTOPSIG(st), ev = (unsigned)st >> 16;
+	h->stopped = 1;
+	h->group_stop = 0;
+	if (ev == PTRACE_EVENT_STOP) {
+		h->group_stop = sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+	} else if (ev == PTRACE_EVENT_CLONE) {
+		unsigned long nt = 0;
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &nt) == 0 && !thr_find(p, (pid_t)nt)) {
+			struct thr *n = thr_add(p, (pid_t)nt);
+			if (n)
+				read_comm(p, n);
+		}
+	} else if (ev == 0) {
+		h->sig = sig; /* signal-delivery-stop: pass it on */
+	}
+}
+
+/* Collects every pending waitpid report without blocking.  Returns the
+ * number of reports. */
+static int drain(struct ptr *p)
+{
+	int n = 0, st;
+	pid_t tid;
+	while ((tid = waitpid(-1, &st, __WALL | WNOHANG)) > 0) {
+		on_status(p, tid, st);
+		n++;
+	}
+	if (tid < 0 && errno == ECHILD) {
+		for (size_t i = 0; i < p->nthr; i++)
+			p->thr[i].gone = 1;
+		p->live = 0;
+	}
+	return n;
+}
+
+static void cont_all(struct ptr *p)
+{
+	for (size_t i = 0; i < p->nthr; i++) {
+		struct thr *h = &p->thr[i];
+		if (!h->stopped || h->gone)
+			continue;
+		long rc = h->group_stop ? ptrace(PTRACE_LISTEN, h->tid, 0, 0)
+					: ptrace(PTRACE_CONT, h->tid, 0, (void *)(long)h->sig);
+		if (rc == 0 || errno == ESRCH) {
+			h->stopped = 0; /* ESRCH: killed meanwhile; waitpid will say */
+			h->sig = 0;
+		}
+	}
+}
+
+/* Sleeps until SIGCHLD or `ns` pass.  0 on SIGCHLD, -1 on timeout or
+ * when another signal interrupts (our SIGINT handler). */
+static int wait_sigchld(uint64_t ns)
+{
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+	return sigtimedwait(&chld, NULL, &ts) == SIGCHLD ? 0 : -1;
+}
+
+static void read_comm(struct ptr *p, struct thr *h)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)p->info.pid, (int)h->tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, h->comm, sizeof h->comm - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	h->comm[n] = 0;
+	h->comm[strcspn(h->comm, "\n")] = 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

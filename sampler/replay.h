@@ -1,0 +1,61 @@
+/*
+ * sampler/replay.h — a target made of a memory image and a register
+ * script, for unit tests (no root, no live process).
+ *
+ * Memory is a list of regions copied in; a read returns the bytes up to
+ * the first address not covered (a short read, like an unmapped page).
+ * The script is a list of rounds; each stop() moves to the next round,
+ * whose threads and registers the sampler then sees.  After the last
+ * round the target is gone, or the script starts over when `loop` is set.
+ * Fault injection: stop() fails with -EIO in round `fail_stop_at`.
+ *
+ * Invariants:
+ *  1. Registers and memory can only be read while stopped; a read while
+ *     running is counted in `violations` (tests assert it stays 0).
+ *  2. stops == resumes after every sampler_run(), whatever happened.
+ */
+#ifndef UF_SAMPLER_REPLAY_H
+#define UF_SAMPLER_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sampler/target.h"
+
+struct replay_region {
+	uint64_t addr;
+	size_t len;
+	unsigned char *bytes;        /* owned */
+};
+
+struct replay_round {
+	size_t n;
+	uint32_t *tids;              /* owned */
+	struct uf_regs *regs;        /* owned */
+};
+
+struct replay_target {
+	struct replay_region *regions;
+	size_t nregions;
+	struct replay_round *rounds;
+	size_t nrounds;
+	size_t cur;                  /* round shown by the last stop() */
+	int loop;                    /* restart the script instead of going away */
+	long fail_stop_at;           /* stop() number that fails with -EIO; -1 = never */
+	int stopped;
+	int detached;
+	uint64_t stops, resumes, reads, violations;
+};
+
+/* Returns an owned empty replay target, NULL on OOM. */
+struct replay_target *replay_new(void);
+void replay_free(struct replay_target *r);
+/* Copies `len` bytes to appear at `addr`.  0 or -ENOMEM. */
+int replay_map(struct replay_target *r, uint64_t addr, const void *bytes, size_t len);
+/* Appends a round of n threads (arrays copied).  0 or -ENOMEM. */
+int replay_add_round(struct replay_target *r, const uint32_t *tids, const struct uf_regs *regs,
+		     size_t n);
+/* Points `t` at `r` (borrowed; keep r alive while t is used). */
+void replay_target_init(struct uf_target *t, struct replay_target *r);
+
+#endif

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tests/gdb/t-qemu.sh — profile the example guest kernel under QEMU
+# (software emulation) through the real gdbstub with `uniprof-flame --gdb`:
+#   - app-test-1 and app-test-2: >= 1000 samples, every function's share
+#     within +-3 percentage points of its .truth file, and the full call
+#     chain (long_entry;kmain;app_test_N_round;...) in the stacks;
+#   - QEMU killed mid-run: the output is still written, exit 0, and the
+#     message says the stub closed the connection;
+#   - Ctrl-C mid-run: output written, and the guest keeps running after we
+#     detach (its round counter still advances, read through the stub);
+#   - no stub at the address: exit 3 and the address in the message.
+# The whole script holds /tmp/uf-qemu.lock (never two QEMU boots at once)
+# and every QEMU runs under `timeout`.
+if [ -z "${UF_QEMU_LOCKED:-}" ]; then
+	UF_QEMU_LOCKED=1 exec flock /tmp/uf-qemu.lock bash "$0" "$@"
+fi
+. "$(dirname "$0")/../lib.sh"
+GUEST="$UF_TOP/build/examples/qemu-guest"
+command -v qemu-system-x86_64 >/dev/null || { skip gdb-qemu "qemu-system-x86_64 not installed"; exit 0; }
+"$UF" record --help 2>&1 | grep -q -- '--gdb ADDR' || { skip gdb-qemu "uniprof-flame has no --gdb option (record not merged)"; exit 0; }
+[ -f "$UF_TOP/tests/record/lib-record.sh" ] || { skip gdb-qemu "tests/record/lib-record.sh missing"; exit 0; }
+. "$UF_TOP/tests/record/lib-record.sh"
+make --no-print-directory -s -C "$UF_TOP/examples/qemu-guest" >/dev/null ||
+	{ fail gdb-qemu-build "examples/qemu-guest does not build"; exit 0; }
+DBG="$GUEST/qemu-guest.dbg"
+QPID=
+
+# boot APP: QEMU (TCG) with the gdbstub on $SOCK; $QPID is QEMU's own pid.
+boot() {
+	SOCK=$TMP/gdb-$1.sock
+	rm -f "$SOCK" "$TMP/qemu.pid"
+	# (in a subshell: the shell would report the job "Killed" otherwise)
+	(timeout 120 qemu-system-x86_64 -accel tcg -m 64 -nodefaults -display none \
+		-serial "file:$TMP/serial-$1.log" -kernel "$GUEST/qemu-guest.elf" -append "$1" \
+		-pidfile "$TMP/qemu.pid" -gdb "unix:$SOCK,server=on,wait=off" 2>>"$TMP/qemu.err"; exit $?) &
+	for _ in $(seq 200); do [ -S "$SOCK" ] && [ -s "$TMP/qemu.pid" ] && break; sleep 0.05; done
+	QPID=$(cat "$TMP/qemu.pid" 2>/dev/null)
+	# past the firmware: the kernel prints its banner before its loop
+	for _ in $(seq 200); do grep -q 'uniprof-flame guest' "$TMP/serial-$1.log" 2>/dev/null && break; sleep 0.05; done
+}
+halt() { [ -n "$QPID" ] && kill "$QPID" 2>/dev/null; wait 2>/dev/null; QPID=; }
+trap 'halt; rm -rf "$TMP"' EXIT
+
+# Accuracy.  299 Hz x 8 s: ~1800-2400 samples (stops of ~0.3 ms on a loaded
+# machine miss some deadlines).
+for app in app-test-1 app-test-2; do
+	boot "$app"
+	OUT="$TMP/$app"
+	record_truth "gdb $app" "$TRUTH/$app.truth" \
+		timeout 60 "$UF" --gdb "unix:$SOCK" -x "$DBG" -F 299 -T 8 -o "$OUT.svg" \
+		--folded "$OUT.folded" 2>"$OUT.err"
+	n=$(awk '{ s += $NF } END { print s + 0 }' "$OUT.folded" 2>/dev/null)
+	[ "${n:-0}" -ge 1000 ] && pass "gdb $app: $n samples" || fail "gdb $app: samples" "only ${n:-0}"
+	top=$([ "$app" = app-test-1 ] && echo "long_entry;kmain;app_test_1_round;function_3" ||
+		echo "long_entry;kmain;app_test_2_round;t2_function_2;t2_function_5")
+	has_chain "$OUT.folded" "$top" && pass "gdb $app: whole chain from the entry point" ||
+		fail "gdb $app: whole chain" "no stack $top"
+	grep -q '<svg' "$OUT.svg" && grep -q 'function_' "$OUT.svg" && pass "gdb $app: svg" ||
+		fail "gdb $app: svg" "no flame graph with the function names"
+	halt
+done
+
+# QEMU killed mid-run.
+boot app-test-1
+OUT=$TMP/killed
+timeout 60 "$UF" --gdb "unix:$SOCK" -x "$DBG" -F 99 -T 30 -o "$OUT.svg" --folded "$OUT.folded" \
+	2>"$OUT.err" &
+upid=$!
+sleep 3
+kill -9 "$QPID"
+start=$(date +%s)
+wait $upid; rc=$?
+took=$(( $(date +%s) - start ))
+QPID=
+if [ $rc -eq 0 ] && [ -s "$OUT.folded" ] && grep -q 'function_3' "$OUT.svg" && [ $took -le 10 ]; then
+	pass "gdb qemu killed: output written (exit 0, ${took}s after the kill)"
+else
+	fail "gdb qemu killed: output" "rc=$rc took=${took}s: $(tail -2 "$OUT.err" | tr '\n' ' ')"
+fi
+grep -q "gdb stub 'unix:$SOCK'.*closed" "$OUT.err" && pass "gdb qemu killed: message" ||
+	fail "gdb qemu killed: message" "$(tr '\n' ' ' < "$OUT.err")"
+
+# Ctrl-C: output written, the guest runs on after we detach.
+boot app-test-1
+OUT=$TMP/int
+timeout 60 "$UF" --gdb "unix:$SOCK" -x "$DBG" -F 99 -T 30 -o "$OUT.svg" 2>"$OUT.err" &
+upid=$!
+sleep 3
+kill -INT $upid
+wait $upid; rc=$?
+[ $rc -eq 0 ] && grep -q 'function_3' "$OUT.svg" && pass "gdb ctrl-c: output written" ||
+	fail "gdb ctrl-c: output" "rc=$rc: $(tail -1 "$OUT.err")"
+cc -std=gnu11 -O2 -I"$UF_TOP" -D_GNU_SOURCE -o "$TMP/gdb-sample" "$UF_TOP/tests/gdb/gdb-sample.c" \
+	"$UF_TOP"/gdb-if/*.c "$UF_TOP/util/err.c"
+ctr=$(nm "$DBG" | awk '$3 == "uf_rounds" { print $1 }')
+rps=$(timeout 30 "$TMP/gdb-sample" "unix:$SOCK" -b -T 1 -c "$ctr" 2>&1 | awk '$1 == "counter_per_s" { print int($2) }')
+[ "${rps:-0}" -gt 0 ] && pass "gdb ctrl-c: guest still running ($rps rounds/s)" ||
+	fail "gdb ctrl-c: guest resumed" "round counter does not advance (${rps:-no reading})"
+halt
+
+# No stub there.
+timeout 20 "$UF" --gdb "unix:$TMP/nothing.sock" -x "$DBG" -T 1 -o "$TMP/x.svg" >"$TMP/out" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q "^uniprof-flame: gdb stub 'unix:$TMP/nothing.sock': cannot connect" "$TMP/out" &&
+	pass "gdb no stub: exit 3 with the address" || fail "gdb no stub" "rc=$rc: $(cat "$TMP/out")"
+exit 0

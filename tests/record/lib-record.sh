@@ -1,0 +1,103 @@
+# tests/record/lib-record.sh — helpers for the record tests (source it
+# after tests/lib.sh).
+#
+#   need_ptrace NAME       SKIP (and exit) when this machine cannot ptrace
+#   start_bg PROG ARGS...  start PROG in the background; sets $BG_PID
+#   share FOLDED FN MODE   percent of samples with FN as leaf (self) or
+#                          anywhere in the stack (total)
+#   has_chain FOLDED CHAIN does some stack contain CHAIN (a;b;c) as a run?
+#   check_truth NAME FOLDED TRUTHFILE   one PASS/FAIL per truth row (+-3 pp)
+#   truth_ok FOLDED TRUTHFILE           silent: do all rows hold?
+#   record_truth NAME TRUTH CMD...      runs CMD (which writes $OUT.folded)
+#                          and checks it against TRUTH; when a share is
+#                          off, records once more and judges the second run
+#                          (a loaded 2-core machine can starve the target
+#                          for long stretches, which clusters samples)
+#   proc_state PID         one-letter state from /proc (R S D t T Z, or -)
+EXAMPLES="${EXAMPLES:-$UF_TOP/build/examples}"
+TRUTH="$UF_TOP/examples/workloads"
+TOL="${UF_SHARE_TOL:-3}"
+
+need_ptrace() {
+	local name=$1
+	if [ ! -x "$EXAMPLES/app-test-1" ]; then
+		skip "$name" "examples not built (run make examples)"; exit 0
+	fi
+	if ! "$UF" -q -T 0.2 --folded "$TMP/probe.folded" -- "$EXAMPLES/app-test-1" 2 \
+		>/dev/null 2>"$TMP/probe.err"; then
+		skip "$name" "cannot ptrace here: $(tail -1 "$TMP/probe.err")"; exit 0
+	fi
+}
+
+start_bg() {
+	"$@" &
+	BG_PID=$!
+	# wait until the program runs its own code, not the shell's
+	local i
+	for i in $(seq 50); do
+		[ "$(readlink "/proc/$BG_PID/exe" 2>/dev/null)" = "$(readlink -f "$1")" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+share() {
+	awk -v fn="$2" -v mode="$3" '
+	{ n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
+	  k = split(stack, f, ";")
+	  if (mode == "self") { if (f[k] == fn) hit += n }
+	  else { for (i = 1; i <= k; i++) if (f[i] == fn) { hit += n; break } } }
+	END { if (total == 0) print "nan"; else printf "%.2f\n", 100 * hit / total }' "$1"
+}
+
+has_chain() {
+	awk -v c="$2" '{ n = $NF; s = ";" substr($0, 1, length($0) - length(n) - 1) ";"
+	  if (index(s, ";" c ";")) found = 1 } END { exit !found }' "$1"
+}
+
+within() { # within GOT WANT TOL
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "nan" && d <= t) }'
+}
+
+check_truth() {
+	local name=$1 folded=$2 truth=$3 fn pct mode chain got
+	while IFS=$'\t' read -r fn pct mode chain; do
+		case "$fn" in '#'*|'') continue ;; esac
+		got=$(share "$folded" "$fn" "$mode")
+		if within "$got" "$pct" "$TOL"; then
+			pass "$name: $fn $mode share $got% (truth $pct% +-$TOL)"
+		else
+			fail "$name: $fn $mode share" "got $got%, truth $pct% +-$TOL"
+		fi
+		if has_chain "$folded" "$chain"; then
+			pass "$name: chain $chain"
+		else
+			fail "$name: chain $chain" "not in any stack"
+		fi
+	done < "$truth"
+}
+
+proc_state() {
+	awk '/^State:/ { print $2; f = 1 } END { if (!f) print "-" }' "/proc/$1/status" 2>/dev/null || echo -
+}
+
+truth_ok() {
+	local folded=$1 truth=$2 fn pct mode chain got
+	while IFS=$'\t' read -r fn pct mode chain; do
+		case "$fn" in '#'*|'') continue ;; esac
+		got=$(share "$folded" "$fn" "$mode")
+		within "$got" "$pct" "$TOL" || return 1
+	done < "$truth"
+	return 0
+}
+
+record_truth() {
+	local name=$1 truth=$2; shift 2
+	"$@" || { fail "$name: recorded" "exit $?"; return 1; }
+	if ! truth_ok "$OUT.folded" "$truth"; then
+		echo "note: $name: first run off ($(tr '\n' ' ' < "$OUT.folded" | cut -c1-300)); recording again"
+		"$@" || { fail "$name: recorded" "exit $?"; return 1; }
+	fi
+	pass "$name: recorded"
+	check_truth "$name" "$OUT.folded" "$truth"
+}
