@@ -7,7 +7,7 @@
 # FOLDED is "frame;frame;... COUNT" (root first).  With --map, frames are
 # hex addresses and are symbolized with the `nm -n` map (return addresses,
 # all but the leaf, are looked up at addr-1).  --select keeps only stacks
-# whose first frame is FRAME0 and drops that frame (e.g. vcpu0).  Checks,
+# whose first frame is FRAME0 and drops that frame (e.g. vcpu-0).  Checks,
 # one PASS/FAIL line each (tests/lib.sh format):
 #   NAME: samples       at least --min samples (default 1000)
 #   NAME: FN share      self/total share within --tol points (default 3)

@@ -101,16 +101,16 @@ check xen-drive-vanish-noticed grep -q 'domain gone' "$W/out/drive-vanish.log"
 expect_rc create 0
 check xen-create-destroyed grep -q '^short-after-create \[\]' "$L"
 check xen-create-guest-finished grep -q 'done, powering off' "$L"
-shares create app-test-2 vcpu0 "$PV" xen-guest.map --rootmin 50 --min 200 | grep -v share
+shares create app-test-2 vcpu-0 "$PV" xen-guest.map --rootmin 50 --min 200 | grep -v share
 # shares and full call chains: one 64-bit PV guest with two vCPUs, each
 # running its own workload (app-test-1 on vCPU 0, app-test-2 on vCPU 1)
 expect_rc create-smp 0; expect_rc smp 0
-shares smp app-test-1 vcpu0 "$PV" xen-guest.map
-shares smp app-test-2 vcpu1 "secondary_start;secondary_main;run" xen-guest.map | sed 's/xen-smp:/xen-smp-vcpu1:/'
+shares smp app-test-1 vcpu-0 "$PV" xen-guest.map
+shares smp app-test-2 vcpu-1 "secondary_start;secondary_main;run" xen-guest.map | sed 's/xen-smp:/xen-smp-vcpu1:/'
 expect_rc drive-smpcount 0
 check xen-steady-2vcpu steady drive-smpcount.log 4
 # PVH
 expect_rc create-pvh 0; expect_rc pvh 0
-shares pvh app-test-1 vcpu0 "pvh_start64;pvh_main;run" xen-guest-pvh.map
+shares pvh app-test-1 vcpu-0 "pvh_start64;pvh_main;run" xen-guest-pvh.map
 expect_rc drive-pvhcount 0
 check xen-steady-pvh steady drive-pvhcount.log 3

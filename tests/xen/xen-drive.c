@@ -4,7 +4,7 @@
  *
  * It exercises the backend exactly as the sampling loop does (stop, list
  * vCPUs, registers, frame-pointer walk through read(), resume) and writes
- * raw folded stacks ("vcpuN;0xRET;...;0xPC COUNT", root first) that the
+ * raw folded stacks ("vcpu-N;0xRET;...;0xPC COUNT", root first) that the
  * host symbolizes with the guest's nm map.  It also prints the figures
  * the benchmark reports: time per sample, hypercalls and foreign maps per
  * sample in steady state, achieved rate.  It is a test tool, not part of
@@ -60,7 +60,7 @@ static void add_stack(const char *key)
 		stacks[nstacks++] = (struct stack){ strdup(key), 1 };
 }
 
-/* Frame-pointer walk of one vCPU into "vcpuN;0x..;0xPC" (root first). */
+/* Frame-pointer walk of one vCPU into "vcpu-N;0x..;0xPC" (root first). */
 static int walk(struct uf_target *t, uint32_t id, char *out, size_t len, struct uf_err *err)
 {
 	struct uf_regs r;
@@ -78,7 +78,7 @@ static int walk(struct uf_target *t, uint32_t id, char *out, size_t len, struct 
 			break;
 		fp = fr[0];
 	}
-	size_t o = (size_t)snprintf(out, len, "vcpu%u", id);
+	size_t o = (size_t)snprintf(out, len, "vcpu-%u", id);
 	for (int i = n - 1; i >= 0 && o < len; i--)
 		o += (size_t)snprintf(out + o, len - o, ";0x%" PRIx64, pcs[i]);
 	return 0;

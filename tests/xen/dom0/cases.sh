@@ -5,7 +5,7 @@
 #
 # Profiles whose shares the host checks are taken by uniprof-flame itself
 # when this tree has it (/bin/uniprof-flame, --per-vcpu so every stack has
-# a vcpuN root), else by xen-drive, the backend's test driver ("@@TOOL").
+# a vcpu-N root), else by xen-drive, the backend's test driver ("@@TOOL").
 # Backend-only checks (counters, SIGTERM, the domain vanishing) always use
 # xen-drive.
 rc() { echo "@@RC $1 $2"; }
