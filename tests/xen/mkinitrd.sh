@@ -17,9 +17,9 @@ R=$C/root KVER=$(cat "$C/kver")
 D=$(mktemp -d "${TMPDIR:-/tmp}/uf-dom0.XXXXXX")
 trap 'rm -rf "$D"' EXIT
 chmod 755 "$D"   # mktemp makes it 0700: / of dom0, which every user must traverse
-chmod 1777 "$D/tmp"
 mkdir -p "$D"/{bin,etc/xen,proc,sys,dev,run,tmp,lib/modules,lib/x86_64-linux-gnu,lib64,guest,var/lib/xen,var/log/xen,var/lib/xenstored}
 ln -s bin "$D/sbin"; ln -s ../run "$D/var/run"
+chmod 1777 "$D/tmp"
 cp "$R/bin/busybox" "$D/bin/"
 for a in $("$R/bin/busybox" --list); do [ -e "$D/bin/$a" ] || ln -s busybox "$D/bin/$a"; done
 XB=$R/usr/lib/xen-4.17/bin
