@@ -20,7 +20,7 @@ HAVE_XEN := $(shell $(PKG_CONFIG) --exists xencontrol xenforeignmemory xenstore 
 
 PKGS := libelf libdw libxml-2.0
 ifeq ($(HAVE_XEN),1)
-PKGS += xencontrol xenforeignmemory xenstore xentoollog
+PKGS += xencontrol xencall xenforeignmemory xenstore xentoollog
 endif
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -67,6 +67,10 @@ Q := $(if $(V),,@)
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
+build/uniprof-flame-static: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
+	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(PKGS)) -lstdc++ -lm -lpthread
 
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"

@@ -1,6 +1,8 @@
 /*
- * cli/cmd-record.c — `uniprof-flame [record] -p PID | -- CMD ...`: sample
- * a live Linux process, then write the SVG, folded text and/or raw trace.
+ * cli/cmd-record.c — `uniprof-flame [record] -p PID | -- CMD ... | -d DOMAIN
+ * | -c CFG`: sample a live Linux process or Xen domain, then write the SVG,
+ * folded text and/or raw trace.  For a Xen domain (xen-if/xen.h) symbols
+ * come from -x only and threads are vCPUs.
  *
  * One `struct record` holds all state.  The order is fixed so the target
  * is never left stopped and nothing sampled is lost: attach, sample until
@@ -33,6 +35,7 @@
 #include "fold/fold.h"
 #include "gdb-if/gdb.h"
 #include "ptrace-if/ptrace-if.h"
+#include "xen-if/xen.h"
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
 #include "util/outfile.h"
@@ -47,6 +50,11 @@ struct record {
 	int addrs, per_thread, quiet;
 	char **cmd;               /* after -- */
 	const char *gdb;          /* --gdb ADDR: a guest behind a gdbstub */
+	const char *domain;       /* -d: Xen domain name or id */
+	const char *cfg;          /* -c: xl config, created paused */
+	int destroy;              /* --destroy (with -c) */
+	int xen;                  /* the target is a Xen domain */
+	uint64_t hypercalls, maps_made;  /* xen-if counters, kept past detach */
 	struct sampler_opts so;
 	struct render_opts ro;
 	/* state */
@@ -60,11 +68,16 @@ struct record {
 	char what[128];           /* "pid N" or the command, for messages */
 };
 
-enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB };
+enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
+       OPT_DESTROY };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
 	{ "gdb", required_argument, 0, OPT_GDB },
+	{ "domain", required_argument, 0, 'd' },
+	{ "config", required_argument, 0, 'c' },
+	{ "destroy", no_argument, 0, OPT_DESTROY },
+	{ "per-vcpu", no_argument, 0, OPT_PERTHREAD },
 	{ "exe", required_argument, 0, 'x' },
 	{ "output", required_argument, 0, 'o' },
 	{ "frequency", required_argument, 0, 'F' },
@@ -89,10 +102,25 @@ static int start(struct record *r, struct uf_err *err);
 static int start_gdb(struct record *r, struct uf_err *err);
 static int open_maps(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
+static int start_xen(struct record *r, struct uf_err *err);
+static void xen_finish(struct record *r);
+static void summary_xen(const struct record *r);
 static int maps_readable(pid_t pid);
 static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
 static int write_raw(struct record *r, struct uf_err *err);
+/* Cost of sampling a domain: hypercalls and new foreign mappings per
+ * sample (steady state: pause, one register read per vCPU, unpause). */
+static void summary_xen(const struct record *r)
+{
+	const struct sampler_stats *st = &r->s.stats;
+	double n = st->samples ? (double)st->samples : 1.0;
+	fprintf(stderr, "uniprof-flame: %s: %.2f hypercalls and %.3f foreign maps per sample\n",
+		r->what, (double)r->hypercalls / n, (double)r->maps_made / n);
+	if (st->interrupted)
+		fprintf(stderr, "uniprof-flame: %s: interrupted; the domain keeps running\n", r->what);
+}
+
 static void on_signal(int sig);
 static void signals(int install);
 static void progress(void *ctx, const struct sampler_stats *st);
@@ -134,7 +162,7 @@ int cmd_record(int argc, char **argv)
 	sampler_release(&r.s);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
-	if (!r.gdb)   /* the gdb target frees itself on detach */
+	if (!r.gdb && !r.xen)   /* the gdb and xen targets free themselves on detach */
 		ptrace_target_free(&r.target);
 	return err.cls ? cli_fail(&err) : status;
 }
@@ -152,9 +180,12 @@ static int parse(struct record *r, int argc, char **argv)
 	double v;
 	int c, rc = 0;
 	optind = 1;
-	while (!rc && (c = getopt_long(argc, argv, "+p:x:o:F:T:qh", opts, NULL)) != -1) {
+	while (!rc && (c = getopt_long(argc, argv, "+p:d:c:x:o:F:T:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': rc = parse_num("-p", optarg, 1, 4194304, &v); r->pid = (pid_t)v; break;
+		case 'd': r->domain = optarg; break;
+		case 'c': r->cfg = optarg; break;
+		case OPT_DESTROY: r->destroy = 1; break;
 		case 'x': r->exe = optarg; break;
 		case OPT_GDB: r->gdb = optarg; break;
 		case 'o': r->out_svg = optarg; break;
@@ -189,10 +220,14 @@ static int check_args(struct record *r, int argc, char **argv)
 				 argv[optind]);
 	if (optind < argc)
 		r->cmd = argv + optind;
-	if (!!r->pid + !!r->cmd + !!r->gdb != 1)
-		return cli_usage("record ", "name one target: -p PID, --gdb ADDR or -- COMMAND ARGS");
+	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
+		return cli_usage("record ", "name one target: -p PID, --gdb ADDR, -d DOMAIN, -c CFG "
+				 "or -- COMMAND ARGS");
 	if (r->gdb && !r->exe && !r->addrs)
 		return cli_usage("record ", "--gdb needs -x GUEST.dbg for symbols (or --addrs)");
+	if (r->destroy && !r->cfg)
+		return cli_usage("record ", "--destroy only applies to a domain created with -c");
+	r->xen = r->domain || r->cfg;
 	if (!r->out_svg && !r->out_folded && !r->out_raw)
 		return cli_usage("record ", "no output: give -o FILE.svg, --folded FILE or --raw FILE");
 	return 0;
@@ -213,12 +248,18 @@ static int help(void)
 {
 	printf("usage: uniprof-flame [record] [options] -o OUT.svg -p PID\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg --gdb ADDR -x GUEST.dbg\n"
+	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.elf -d DOMAIN | -c CFG\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
 	       "  -p, --pid PID        profile a running process (all its threads)\n"
 	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
 	       "                       HOST:PORT, :PORT, unix:PATH (QEMU -s, -gdb ...)\n"
+	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
+	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
+	       "                       its first instruction until it shuts down\n"
+	       "      --destroy        with -c: destroy the domain at the end\n"
+	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
-	       "                       with --gdb: the guest's .dbg, addresses taken as they are)\n"
+	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
 	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
@@ -248,6 +289,8 @@ static int start(struct record *r, struct uf_err *err)
 	}
 	if (r->gdb)
 		return start_gdb(r, err);
+	if (r->xen)
+		return start_xen(r, err);
 	if (!r->cmd && open_maps(r, err) < 0)
 		return -EINVAL;
 	int rc = r->cmd ? ptrace_target_spawn(&r->target, r->cmd, err)
@@ -299,6 +342,29 @@ static int start_gdb(struct record *r, struct uf_err *err)
 	return 0;
 }
 
+/* A Xen domain: symbols from -x only (the guest image is not a file in
+ * dom0); a -c domain starts running only once we are attached. */
+static int start_xen(struct record *r, struct uf_err *err)
+{
+	struct xen_target_opts o = { .domain = r->domain, .cfg = r->cfg, .destroy = r->destroy };
+	int rc = xen_target_open(&r->target, &o, err);
+	if (rc < 0)
+		return rc;
+	r->attached = 1;
+	snprintf(r->what, sizeof r->what, "domain '%.80s' (id %u)", xen_target_name(&r->target),
+		 xen_target_domid(&r->target));
+	if (!r->exe && !r->quiet)
+		cli_warn("no -x GUEST.elf: frames will be addresses or [unknown]");
+	rc = xen_target_start(&r->target, err);
+	if (rc < 0) {
+		r->target.ops->detach(&r->target);
+		return rc;
+	}
+	r->so.progress = progress;
+	r->so.progress_ctx = r;
+	return 0;
+}
+
 /* Symbols for every mapped file.  Only a bad -x is an error here; a
  * process whose maps cannot be read yet is retried during sampling. */
 static int open_maps(struct record *r, struct uf_err *err)
@@ -319,12 +385,25 @@ static int open_maps(struct record *r, struct uf_err *err)
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
+	if (r->xen) {
+		xen_finish(r);
+		return;
+	}
 	if (r->gdb)
 		;   /* a guest: no process maps */
 	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
 	else if (!ptrace_target_info(&r->target)->exited)
 		open_maps(r, &e2);
+	r->target.ops->detach(&r->target);
+}
+
+/* Keeps the backend's counters for the summary, then detaches (which
+ * unpauses, and destroys a -c domain with --destroy). */
+static void xen_finish(struct record *r)
+{
+	r->hypercalls = r->target.n_hypercalls;
+	r->maps_made = r->target.n_maps;
 	r->target.ops->detach(&r->target);
 }
 
@@ -409,7 +488,7 @@ static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size)
 {
 	struct record *r = ctx;
-	if (r->gdb) {
+	if (r->gdb || r->xen) {
 		int n = snprintf(buf, size, "vcpu-%u", tid);
 		return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 	}
@@ -494,6 +573,10 @@ static void summary(const struct record *r)
 		" ended early (no frame pointer further up)\n",
 		walks ? w->ends[SAMPLER_WALK_COMPLETE] : 0, w->ends[SAMPLER_WALK_DEPTH],
 		w->ends[SAMPLER_WALK_BAD_FP] + w->ends[SAMPLER_WALK_UNREADABLE]);
+	if (r->xen) {
+		summary_xen(r);
+		return;
+	}
 	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
 	if (r->gdb && st->target_gone)
 		fprintf(stderr, "uniprof-flame: %s: connection closed (the guest or QEMU exited); "

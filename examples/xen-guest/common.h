@@ -1,0 +1,23 @@
+/*
+ * examples/xen-guest/common.h — what the PV and PVH entries of the test
+ * guest share: the command line and the workload loop (common.c).
+ */
+#ifndef UF_XEN_GUEST_COMMON_H
+#define UF_XEN_GUEST_COMMON_H
+
+#include "../workloads/workloads.h"
+
+#define UF_CMDLINE_MAX 1024
+
+/* The command line, set by the entry code before anything else. */
+extern const char *uf_cmdline;
+
+/* Is `word` a space-separated word of the command line?  With a trailing
+ * '=', returns a pointer to its value instead; NULL when absent. */
+const char *arg(const char *word);
+/* Decimal prefix of s (0 for NULL). */
+unsigned long num(const char *s);
+/* Run workload `app` (1 or 2) for `rounds` rounds, forever when 0. */
+UF_NOINLINE void run(int app, unsigned long rounds);
+
+#endif

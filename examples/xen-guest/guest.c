@@ -1,0 +1,138 @@
+/*
+ * examples/xen-guest/guest.c — a minimal 64-bit Xen PV kernel that runs
+ * the example workloads (examples/workloads) forever or for N rounds.
+ *
+ * Command line (xl `extra = "..."`), words separated by spaces:
+ *   app-test-1 | app-test-2   workload of vCPU 0 (default app-test-1)
+ *   smp                       also start vCPU 1, running app-test-2
+ *   rounds=N                  after N rounds on vCPU 0, shut down (poweroff)
+ * The console is written only at start and end: a guest spinning on a full
+ * console ring (dom0 busy) would distort the profile.
+ * The true shares are examples/workloads/app-test-N.truth.
+ *
+ * Trade-off: no event channels, timers or traps are set up: the guest
+ * only computes and writes a few console lines, which is all a sampler
+ * test needs, and keeps the image a few KiB.  Built with frame pointers
+ * (-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer).
+ *
+ * Invariants:
+ *  1. The console ring is written only by vCPU 0.
+ *  2. Each vCPU's call chain starts at its entry in head.S (rbp = 0).
+ */
+#include <stdint.h>
+#define __XEN_INTERFACE_VERSION__ 0x00040d00
+#include <xen/xen.h>
+#include <xen/event_channel.h>
+#include <xen/io/console.h>
+#include <xen/sched.h>
+#include <xen/vcpu.h>
+
+#include "common.h"
+
+extern char hypercall_page[];
+extern char secondary_start[];
+
+static start_info_t *si;
+static struct xencons_interface *cons;
+static uint32_t cons_port;
+static vcpu_guest_context_t vctx;
+static uint8_t stack1[65536] __attribute__((aligned(16)));
+
+static long hypercall3(unsigned nr, unsigned long a1, unsigned long a2, unsigned long a3)
+{
+	long ret;
+	register unsigned long rdi asm("rdi") = a1, rsi asm("rsi") = a2, rdx asm("rdx") = a3;
+	asm volatile("call *%[entry]"
+		     : "=a"(ret), "+r"(rdi), "+r"(rsi), "+r"(rdx)
+		     : [entry] "r"(hypercall_page + nr * 32)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+static void put(const char *s)
+{
+	if (!cons)
+		return;
+	XENCONS_RING_IDX prod = cons->out_prod;
+	for (; *s; s++) {
+		while (prod - cons->out_cons >= sizeof cons->out - 1)
+			;
+		if (*s == '\n')
+			cons->out[MASK_XENCONS_IDX(prod++, cons->out)] = '\r';
+		cons->out[MASK_XENCONS_IDX(prod++, cons->out)] = *s;
+	}
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	cons->out_prod = prod;
+	struct evtchn_send send = { .port = cons_port };
+	hypercall3(__HYPERVISOR_event_channel_op, EVTCHNOP_send, (unsigned long)&send, 0);
+}
+
+static void put_num(unsigned long v)
+{
+	char b[24];
+	int i = sizeof b - 1;
+	b[i] = 0;
+	do
+		b[--i] = (char)('0' + v % 10);
+	while ((v /= 10) && i > 0);
+	put(b + i);
+}
+
+/* The boot area is mapped 1:1 from virtual 0, so a boot-area page's
+ * virtual address is its pfn << 12: find the console page's pfn. */
+static void console_init(void)
+{
+	unsigned long *p2m = (unsigned long *)si->mfn_list;
+	for (unsigned long pfn = 0; pfn < si->nr_pages; pfn++)
+		if (p2m[pfn] == si->console.domU.mfn) {
+			cons = (struct xencons_interface *)(pfn << 12);
+			break;
+		}
+	cons_port = si->console.domU.evtchn;
+}
+
+/* vCPU 1: same page tables and flat segments as vCPU 0, own stack. */
+static int start_vcpu1(void)
+{
+	unsigned long *p2m = (unsigned long *)si->mfn_list;
+	vctx.user_regs.rip = (unsigned long)secondary_start;
+	vctx.user_regs.rsp = (unsigned long)(stack1 + sizeof stack1);
+	vctx.user_regs.cs = FLAT_KERNEL_CS;
+	vctx.user_regs.ss = FLAT_KERNEL_SS;
+	vctx.user_regs.ds = vctx.user_regs.es = FLAT_KERNEL_DS;
+	vctx.user_regs.rflags = 0x1000;  /* IOPL 1, interrupts off */
+	vctx.flags = VGCF_in_kernel;
+	vctx.kernel_ss = FLAT_KERNEL_SS;
+	vctx.kernel_sp = vctx.user_regs.rsp;
+	vctx.ctrlreg[3] = xen_pfn_to_cr3(p2m[si->pt_base >> 12]);
+	if (hypercall3(__HYPERVISOR_vcpu_op, VCPUOP_initialise, 1, (unsigned long)&vctx))
+		return -1;
+	return (int)hypercall3(__HYPERVISOR_vcpu_op, VCPUOP_up, 1, 0);
+}
+
+void secondary_main(void);
+void secondary_main(void)
+{
+	run(2, 0);
+}
+
+void guest_main(start_info_t *start_info);
+void guest_main(start_info_t *start_info)
+{
+	si = start_info;
+	uf_cmdline = (const char *)si->cmd_line;
+	console_init();
+	int app = arg("app-test-2") ? 2 : 1;
+	unsigned long rounds = num(arg("rounds="));
+	put("uf-xen-guest: running app-test-");
+	put_num((unsigned long)app);
+	if (arg("smp"))
+		put(start_vcpu1() ? " (vCPU 1 failed to start)" : " (vCPU 1: app-test-2)");
+	put("\n");
+	run(app, rounds);
+	put("uf-xen-guest: done, powering off\n");
+	struct sched_shutdown sd = { .reason = SHUTDOWN_poweroff };
+	hypercall3(__HYPERVISOR_sched_op, SCHEDOP_shutdown, (unsigned long)&sd, 0);
+	for (;;)
+		;
+}

@@ -1,0 +1,47 @@
+/*
+ * examples/xen-guest/head.S — entry points, Xen ELF notes, hypercall page
+ * and stacks of the minimal 64-bit PV test guest (see guest.c).
+ *
+ * Xen's PV loader reads the notes below (the guest is linked at virtual 0
+ * with no physical offset, so the boot area is mapped 1:1 from 0) and
+ * enters _start on vCPU 0 with %rsi = start_info and a bootstrap stack.
+ * Invariant: every entry clears %rbp before its first call, so a
+ * frame-pointer walk of any vCPU ends at its entry point.
+ */
+#include "notes.h"
+
+	xen_note XEN_ELFNOTE_GUEST_OS, str, "uf-xen-guest"
+	xen_note XEN_ELFNOTE_GUEST_VERSION, str, "1"
+	xen_note XEN_ELFNOTE_XEN_VERSION, str, "xen-3.0"
+	xen_note XEN_ELFNOTE_LOADER, str, "generic"
+	xen_note XEN_ELFNOTE_VIRT_BASE, .quad, 0
+	xen_note XEN_ELFNOTE_PADDR_OFFSET, .quad, 0
+	xen_note XEN_ELFNOTE_ENTRY, .quad, _start
+	xen_note XEN_ELFNOTE_HYPERCALL_PAGE, .quad, hypercall_page
+
+	.section .text.entry, "ax"
+	.globl _start
+_start:				/* vCPU 0 */
+	lea	stack0_top(%rip), %rsp
+	xor	%ebp, %ebp
+	mov	%rsi, %rdi
+	call	guest_main
+	ud2
+
+	.globl secondary_start
+secondary_start:		/* vCPU 1..: rsp set by VCPUOP_initialise */
+	xor	%ebp, %ebp
+	call	secondary_main
+	ud2
+
+	.section .text.hypercall, "ax"
+	.balign 4096
+	.globl hypercall_page
+hypercall_page:			/* the domain builder writes the stubs here */
+	.fill 4096, 1, 0xcc
+
+	.section .bss
+	.balign 4096
+stack0:
+	.skip 65536
+stack0_top:

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# tests/xen/build.sh — build what the test dom0 runs, into WORK/{bin,guest}:
+# the PV test guest (examples/xen-guest), the xen-if driver (static), and
+# uniprof-flame itself (static: `make build/uniprof-flame-static`) when the
+# tree has the record command.  Static binaries need no library copying
+# into dom0 and cannot pick up a mismatched libxenctrl there.
+#
+#   tests/xen/build.sh WORK
+set -euo pipefail
+W=$1
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$W/bin" "$W/guest" "$W/obj"
+make -s -C "$TOP/examples/xen-guest" O="$W/obj/guest"
+cp "$W"/obj/guest/xen-guest{,-pvh}.{elf,map} "$W/guest/"
+XLIBS=$(pkg-config --static --libs xencontrol xencall xenforeignmemory xenstore xentoollog)
+cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I"$TOP" -static \
+  -o "$W/bin/xen-drive" "$TOP/tests/xen/xen-drive.c" "$TOP"/xen-if/{xen,mem,domain}.c "$TOP/util/err.c" \
+  $XLIBS -lpthread
+if [ -f "$TOP/cli/cmd-record.c" ] && grep -q xen_target_open "$TOP/cli/cmd-record.c"; then
+  make -s -C "$TOP" build/uniprof-flame-static
+  cp "$TOP/build/uniprof-flame-static" "$W/bin/uniprof-flame"
+fi

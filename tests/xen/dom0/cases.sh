@@ -1,0 +1,129 @@
+# tests/xen/dom0/cases.sh — the test cases, run by /init inside dom0.
+# Results go to /out (the host's 9p share): one "@@RC CASE STATUS" line per
+# command in cases.log, outputs as /out/<case>.*; the host asserts on them
+# (tests/xen/t-xen.sh).  Every run is bounded (timeout, -T, or waitfor).
+#
+# Profiles whose shares the host checks are taken by uniprof-flame itself
+# when this tree has it (/bin/uniprof-flame, --per-vcpu so every stack has
+# a vcpu-N root), else by xen-drive, the backend's test driver ("@@TOOL").
+# Backend-only checks (counters, SIGTERM, the domain vanishing) always use
+# xen-drive.
+rc() { echo "@@RC $1 $2"; }
+state() { xl list "$1" 2>/dev/null | awk 'NR==2 {print $5, $6}'; }  # "STATE CPU-SECONDS"
+now() { cut -d' ' -f1 /proc/uptime; }
+# wait for PID at most S seconds; a hang is reported (kernel stack) and killed
+waitfor() {
+  local i=0
+  while kill -0 $1 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+  if kill -0 $1 2>/dev/null; then
+    echo "HUNG pid $1: wchan=$(cat /proc/$1/wchan)"; cat /proc/$1/stack; kill -9 $1
+  fi
+  wait $1
+}
+cfg() {  # NAME TYPE KERNEL EXTRA VCPUS ON_POWEROFF
+  cat > /guest/$1.cfg <<CFG
+name = "$1"
+type = "$2"
+kernel = "/guest/$3"
+extra = "$4"
+memory = 32
+vcpus = $5
+on_poweroff = "$6"
+on_crash = "preserve"
+# PVH under TCG: SVM gives no NRIP for an intercepted RDTSCP and Xen kills
+# the guest; native TSC mode does not intercept it
+tsc_mode = "native"
+CFG
+}
+T="timeout -s INT 80"   # SIGINT: the tools still write their output
+UF=/bin/uniprof-flame
+# The rate for share profiles: the guest must run several workload rounds
+# between samples, or successive samples are correlated and shares drift.
+# Under TCG a pause costs 0.3 ms on an idle host and 10 ms on a busy one,
+# so the rate is calibrated: a sample may take half of the interval,
+# at most 100 Hz, at least 25 Hz; -T gives 3000 samples, at most 60 s.
+calibrate() {  # DOMAIN -> sets HZ and SECS
+  xen-drive -d $1 -F 25 -n 50 -o /dev/null > /tmp/cal.log 2>&1   # the guest runs between samples, as it will
+  local us; us=$(sed -n 's/.*samples=50 .*per-sample=\([0-9.]*\)us.*/\1/p' /tmp/cal.log)
+  HZ=$(awk -v u="${us:-10000}" 'BEGIN { h = 1e6 / (2 * u); h = h > 100 ? 100 : h < 25 ? 25 : h; printf "%d", h }')
+  [ -n "${UF_HZ:-}" ] && HZ=$UF_HZ
+  SECS=$(awk -v h=$HZ 'BEGIN { t = 3000 / h + 2; printf "%d", (t > 60 ? 60 : t) }')
+  echo "calibrated $1: ${us:-?} us per sample -> -F $HZ -T $SECS"
+}
+HZ=100 SECS=32
+if [ -x $UF ]; then echo "@@TOOL uf"; else echo "@@TOOL drive"; fi
+# profile CASE ELF ARGS...: a share profile of the domain in ARGS -> /out/CASE.folded
+profile() {
+  local c=$1 elf=$2; shift 2
+  if [ -x $UF ]; then
+    $T $UF "$@" -x /guest/$elf -F $HZ -T $SECS --per-vcpu \
+      --folded /out/$c.folded -o /out/$c.svg > /out/$c.log 2>&1
+  else
+    $T xen-drive "$@" -F $HZ -J 0.3 -G 1 -T $SECS -n 3000 -o /out/$c.folded > /out/$c.log 2>&1
+  fi
+  rc $c $?
+}
+cfg uf-app1 pv xen-guest.elf "app-test-1" 1 destroy
+cfg uf-app2 pv xen-guest.elf "app-test-2" 1 destroy
+cfg uf-smp pv xen-guest.elf "app-test-1 smp" 2 destroy
+cfg uf-short pv xen-guest.elf "app-test-2 rounds=${UF_ROUNDS:-10000}" 1 preserve
+cfg uf-pvh pvh xen-guest-pvh.elf "app-test-1" 1 destroy
+
+# bad domain name: one-line error, exit 3
+$T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
+# not root: no access to privcmd: one-line error, exit 3
+su nobody -s /bin/sh -c "xen-drive -d no-such-domain -n 1" > /out/drive-nonroot.out 2>&1; rc drive-nonroot $?
+[ -x $UF ] && { su nobody -s /bin/sh -c "$UF -d uf-app1 -o /tmp/x.svg" > /out/uf-nonroot.out 2>&1; rc uf-nonroot $?; }
+[ -x $UF ] && { $T $UF -d no-such-domain -o /out/uf-bad.svg > /out/uf-bad.out 2>&1; rc uf-bad $?; }
+
+xl create -q /guest/uf-app1.cfg; rc create-app1 $?
+# backend counters in steady state, at a rate the guest can run between
+$T xen-drive -d uf-app1 -F 200 -n 600 -o /out/drive-count.folded > /out/drive-count.log 2>&1; rc drive-count $?
+# SIGINT mid-run (saturated, so most likely inside a pause): the guest must
+# be left running and the output written
+if [ -x $UF ]; then
+  $UF -d uf-app1 -x /guest/xen-guest.elf -F 5000 --folded /out/int.folded -o /out/int.svg > /out/int.log 2>&1 &
+else
+  xen-drive -d uf-app1 -n 0 -o /out/int.folded > /out/int.log 2>&1 &
+fi
+pid=$!; sleep 3; kill -INT $pid; waitfor $pid 20; rc int $?
+echo "state-after-int $(state uf-app1)"; sleep 2; echo "state-after-int-2s $(state uf-app1)"
+xen-drive -d uf-app1 -n 0 -o /out/drive-term.folded > /out/drive-term.log 2>&1 &
+pid=$!; sleep 2; kill -TERM $pid; waitfor $pid 20; rc drive-term $?
+echo "state-after-term $(state uf-app1)"
+xl destroy uf-app1
+
+xl create -q /guest/uf-app2.cfg; rc create-app2 $?
+# the domain vanishing mid-run: output still written, exit 0
+xen-drive -d uf-app2 -n 0 -o /out/drive-vanish.folded > /out/drive-vanish.log 2>&1 &
+pid=$!; sleep 2; timeout 20 xl destroy uf-app2; echo "xl destroy rc=$?"; waitfor $pid 20; rc drive-vanish $?
+
+# -c: created paused, profiled from the first instruction until it powers
+# off, destroyed (on_poweroff=preserve would keep it) because of --destroy
+echo "create-start $(now)"
+if [ -x $UF ]; then
+  $T $UF -c /guest/uf-short.cfg --destroy -x /guest/xen-guest.elf -F $HZ --per-vcpu \
+    --folded /out/create.folded -o /out/create.svg > /out/create.log 2>&1
+else
+  $T xen-drive -c /guest/uf-short.cfg --destroy -F $HZ -J 0.3 -G 1 -n 0 -o /out/create.folded > /out/create.log 2>&1
+fi
+rc create $?
+echo "create-end $(now)"
+echo "short-after-create [$(state uf-short)]"
+tail -2 /var/log/xen/console/guest-uf-short.log
+
+# two vCPUs: vCPU 0 runs app-test-1, vCPU 1 app-test-2
+# (the share profile of both workloads, by -d)
+xl create -q /guest/uf-smp.cfg; rc create-smp $?
+calibrate uf-smp
+profile smp xen-guest.elf -d uf-smp
+$T xen-drive -d uf-smp -F 200 -n 600 -o /out/drive-smpcount.folded > /out/drive-smpcount.log 2>&1; rc drive-smpcount $?
+xl destroy uf-smp
+
+# PVH: registers and CR3 from the HVM CPU record, guest frames, 2 MiB pages
+xl create -q /guest/uf-pvh.cfg; rc create-pvh $?
+calibrate uf-pvh
+profile pvh xen-guest-pvh.elf -d uf-pvh
+$T xen-drive -d uf-pvh -F 200 -n 600 -o /out/drive-pvhcount.folded > /out/drive-pvhcount.log 2>&1; rc drive-pvhcount $?
+xl destroy uf-pvh
+xl list
