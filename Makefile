@@ -70,7 +70,7 @@ build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 
 # Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
 build/uniprof-flame-static: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
-	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(PKGS)) -lstdc++ -lm -lpthread
+	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -ldl -lm -lpthread
 
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"
