@@ -24,7 +24,7 @@ static const struct cmd commands[] = {
 	{ "render", cmd_render, "folded stacks (or our SVG) -> flame graph SVG" },
 	{ "fold", cmd_fold, "merge inputs into sorted folded text" },
 	{ "diff", cmd_diff, "differential flame graph of two runs (folded or SVG)" },
-	{ "record", cmd_record, "sample a Linux process (-p PID | -- CMD) -> flame graph" },
+	{ "record", cmd_record, "sample a process, QEMU guest or Xen domain -> flame graph" },
 };
 
 static int usage(FILE *to)
