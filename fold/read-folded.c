@@ -27,7 +27,7 @@
 #include "fold/internal.h"
 #include "util/vec.h"
 
-#define CHUNK (4u << 20)
+#define CHUNK (256u << 10)
 
 struct reader {
 	fold_trie *t;

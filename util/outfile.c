@@ -57,7 +57,7 @@ int uf_outfile_open(struct uf_outfile *o, const char *path, struct uf_err *err)
 		uf_err_set(err, UF_EINPUT, path, "cannot open output: %s", strerror(e));
 		return -e;
 	}
-	setvbuf(o->fp, NULL, _IOFBF, 1 << 20);
+	setvbuf(o->fp, NULL, _IOFBF, 64 << 10);
 	return 0;
 }
 
