@@ -39,6 +39,7 @@ struct emit {
 	uint32_t *order;    /* number -> name id */
 	uint32_t nused;
 	uint32_t kept;
+	double *base_total; /* BEFORE per subtree, when a differential is pruned */
 };
 
 /* Calls visit() on every kept node in pre-order, children in entry order. */
@@ -88,31 +89,38 @@ static void number_names(struct emit *E, uint32_t node)
 	E->kept++;
 }
 
-/* Pass 2: "DEPTH NAME SELF [BASE]"; SELF keeps the samples of pruned children. */
+/* What `node` keeps of `tot` (a per-subtree total) when its pruned
+ * children fold into it: its total minus its kept children's. */
+static double own_after_pruning(const struct emit *E, uint32_t node, const double *tot)
+{
+	const fold_trie *t = E->t;
+	double own = tot[node];
+	uint32_t ne;
+	const uint32_t *e = fold_trie_entries(t, node, &ne);
+	for (uint32_t k = 0; k < ne; k++) {
+		uint32_t c = e[k] & ~FOLD_ENTRY_SELF;
+		int has_kids = t->eoff[c + 1] > t->eoff[c];
+		if ((!(e[k] & FOLD_ENTRY_SELF) || !has_kids) && t->total[c] >= E->thr)
+			own -= tot[c];
+	}
+	return own < 0 ? 0 : own;
+}
+
+/* Pass 2: "DEPTH NAME SELF [BASE]"; both keep the samples of pruned children. */
 static void write_node(struct emit *E, uint32_t node)
 {
 	const fold_trie *t = E->t;
-	double self = t->self[node];
-	if (E->thr > 0) {
-		self = t->total[node];
-		uint32_t ne;
-		const uint32_t *e = fold_trie_entries(t, node, &ne);
-		for (uint32_t k = 0; k < ne; k++) {
-			uint32_t c = e[k] & ~FOLD_ENTRY_SELF;
-			int has_kids = t->eoff[c + 1] > t->eoff[c];
-			if ((!(e[k] & FOLD_ENTRY_SELF) || !has_kids) && t->total[c] >= E->thr)
-				self -= t->total[c];
-		}
-	}
+	double self = E->thr > 0 ? own_after_pruning(E, node, t->total) : t->self[node];
 	char line[256];
 	size_t n = uf_fmt_u64(line, t->depth[node]);
 	line[n++] = ' ';
 	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
 	line[n++] = ' ';
-	n += (size_t)fold_format_count(line + n, 96, self < 0 ? 0 : self);
+	n += (size_t)fold_format_count(line + n, 96, self);
 	if (t->base) {
+		double base = E->base_total ? own_after_pruning(E, node, E->base_total) : t->base[node];
 		line[n++] = ' ';
-		n += (size_t)fold_format_count(line + n, 96, t->base[node]);
+		n += (size_t)fold_format_count(line + n, 96, base);
 	}
 	line[n++] = '\n';
 	fwrite(line, 1, n, E->out);
@@ -133,6 +141,14 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	if (!E.num || !E.order)
 		goto out;
 	memset(E.num, 0xff, (size_t)t->nnames * sizeof *E.num);
+	if (E.thr > 0 && t->base) {
+		E.base_total = malloc((size_t)t->nnodes * sizeof *E.base_total);
+		if (!E.base_total)
+			goto out;
+		memcpy(E.base_total, t->base, (size_t)t->nnodes * sizeof *E.base_total);
+		for (uint32_t i = t->nnodes - 1; i > 0; i--)
+			E.base_total[t->parent[i]] += E.base_total[i];
+	}
 	if ((rc = walk_preorder(&E, number_names)) != 0)
 		goto out;
 	long start = ftell(out);
@@ -162,6 +178,7 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 out:
 	free(E.num);
 	free(E.order);
+	free(E.base_total);
 	return rc;
 }
 

@@ -143,3 +143,17 @@ done
 check "fold --diff: three-column differential, union of stacks" cmp -s "$TMP/three" "$TMP/t.want"
 "$UF" fold --diff --normalize "$TMP/b.folded" "$TMP/a.folded" | awk '{a+=$(NF-1); b+=$NF} END {d = a - b; exit !(d < 1e-6 && d > -1e-6)}' &&
 	pass "fold --diff --normalize: equal totals (exact shares)" || fail "fold --diff --normalize" ""
+
+# 10. a pruned embed of a differential keeps both totals (BEFORE folds like AFTER)
+python3 -c "
+for i in range(400): print(f'root;mid_{i%20};leaf_{i} {1 + i % 5}')
+" > "$TMP/pb.folded"
+python3 -c "
+for i in range(400): print(f'root;mid_{i%20};leaf_{i} {1 + i % 7}')
+" > "$TMP/pa.folded"
+"$UF" diff --embed-budget 2048 "$TMP/pb.folded" "$TMP/pa.folded" -o "$TMP/p.svg" 2>/dev/null
+got=$("$UF" fold "$TMP/p.svg" 2>/dev/null | awk '{a+=$(NF-1); b+=$NF} END {print a, b}')
+want=$("$UF" fold --diff "$TMP/pb.folded" "$TMP/pa.folded" | awk '{a+=$(NF-1); b+=$NF} END {print a, b}')
+[ "$got" = "$want" ] && grep -q 'data-pruned="1"' "$TMP/p.svg" &&
+	pass "pruned differential embed keeps BEFORE and AFTER totals ($want)" ||
+	fail "pruned differential embed" "got '$got' want '$want'"
