@@ -18,6 +18,7 @@
  *  3. Exit status: 0 written, 1 usage, 2 bad -x / output path, 3 target
  *     error or no sample at all.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -578,6 +579,16 @@ static void summary(const struct record *r)
 		return;
 	}
 	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
+	const char *upath = NULL, *uwhy = NULL;
+	size_t unread = r->maps ? symtab_procmap_unreadable(r->maps, &upath, &uwhy) : 0;
+	if (unread) {
+		/* the path is the target's text: no control bytes reach the terminal */
+		fprintf(stderr, "uniprof-flame: symbols: %zu mapped file%s could not be read, their "
+			"frames are unknown (first: ", unread, unread == 1 ? "" : "s");
+		for (const unsigned char *c = (const unsigned char *)upath; *c; c++)
+			fprintf(stderr, *c < 0x20 || *c == 0x7f || *c == '\\' ? "\\x%02x" : "%c", *c);
+		fprintf(stderr, ": %c%s)\n", tolower((unsigned char)uwhy[0]), uwhy + 1);
+	}
 	if (r->gdb && st->target_gone)
 		fprintf(stderr, "uniprof-flame: %s: connection closed (the guest or QEMU exited); "
 			"wrote what was sampled\n", r->what);
