@@ -37,7 +37,7 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 static int fold_diff(int n, char **paths, int normalize, const char *out)
 {
 	if (n != 2)
-		return cli_usage("fold ", "--diff takes two inputs, A and B");
+		return cli_usage("fold ", "'--diff': takes two inputs, A and B (got %d)", n);
 	fold_trie *t;
 	struct uf_err err = { 0 };
 	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, &t, &err);
@@ -81,7 +81,7 @@ int cmd_fold(int argc, char **argv)
 	int c, reverse = 0, raw = 0, diff = 0, normalize = 0;
 	struct raw_in ri = { 0 };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:h", opts, "fold")) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': reverse = 1; break;
@@ -91,15 +91,19 @@ int cmd_fold(int argc, char **argv)
 		case 'D': diff = 1; break;
 		case 'N': normalize = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_usage("fold ", "bad option");
+		default: return UF_EXIT_USAGE; /* the message is out */
 		}
 	}
+	if (normalize && !diff)
+		return cli_usage("fold ", "'--normalize': only applies with --diff");
+	if (ri.addrs && !ri.symbols)
+		return cli_usage("fold ", "'--addrs': only applies with --symbols");
 	if (diff)
 		return fold_diff(argc - optind, argv + optind, normalize, out);
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("fold ", "out of memory");
+		return cli_usage("fold ", "fold: out of memory");
 	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &err)
 		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
 	symtab_free(ri.st);
