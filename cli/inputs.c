@@ -127,6 +127,9 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 		if (st.embedded_pruned)
 			cli_warn("%s: its embedded profile was pruned when written; counts of small "
 				 "subtrees are folded into their parents", paths[i]);
+		if (st.time_order && !t->keep_seq)
+			cli_warn("%s: a flame chart: its time order is kept only with --flamechart",
+				 paths[i]);
 		if (st.approximate)
 			cli_warn("%s: approximate: %s", paths[i], st.approx_why);
 	}
