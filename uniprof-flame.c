@@ -52,7 +52,8 @@ static int close_stdout(int status)
 int main(int argc, char **argv)
 {
 	if (argc < 2) { /* errors are one line; the usage is on --help */
-		fprintf(stderr, "uniprof-flame: no command or target given (see 'uniprof-flame --help')\n");
+		fprintf(stderr, "uniprof-flame: no command: name one (render, fold, diff, record) or a "
+			"target (see 'uniprof-flame --help')\n");
 		return UF_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
