@@ -16,7 +16,9 @@
  * Invariants: see ptrace-if.h; in addition
  *  1. `stopped` is set only from a waitpid stop report and cleared only
  *     by a successful CONT / LISTEN / DETACH (or the thread's death).
- *  2. Only STOPPED threads are listed by threads() and inspected.
+ *  2. Only STOPPED threads are listed by threads() and inspected, and
+ *     never one past its exit event (PTRACE_O_TRACEEXIT is set only so
+ *     the main thread's maps can be read as it exits: see save_exit_maps).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +44,7 @@ struct thr {
 	int group_stop;   /* that stop is a job-control stop: resume with LISTEN */
 	int sig;          /* signal to pass on when continuing */
 	int gone;
+	int exiting;      /* past PTRACE_EVENT_EXIT: never sampled again */
 	char comm[17];
 };
 
@@ -244,7 +247,7 @@ static int p_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
 	struct ptr *p = t->priv;
 	*n = 0;
 	for (size_t i = 0; i < p->nthr && *n < max; i++)
-		if (p->thr[i].stopped && !p->thr[i].gone)
+		if (p->thr[i].stopped && !p->thr[i].gone && !p->thr[i].exiting)
 			ids[(*n)++] = (uint32_t)p->thr[i].tid;
 	return 0;
 }
@@ -474,6 +477,15 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 	if (!WIFSTOPPED(st))
 		return;
 	int sig = WSTOPSIG(st), ev = (unsigned)st >> 16;
+	if (ev == PTRACE_EVENT_EXIT) {
+		/* on its way out: keep the maps (main thread) and let it go at
+		 * once; a stop still pending for it is resumed, never sampled */
+		if (tid == p->info.pid)
+			save_exit_maps(p, tid);
+		h->exiting = 1;
+		if (ptrace(PTRACE_CONT, tid, 0, 0) == 0)
+			return;
+	}
 	h->stopped = 1;
 	h->group_stop = 0;
 	if (ev == PTRACE_EVENT_STOP) {
