@@ -150,7 +150,7 @@ def main():
     uf, ref = sys.argv[1], sys.argv[2]
     fg = sys.argv[3] if len(sys.argv) > 3 and os.path.isfile(sys.argv[3]) else None
     tmp = tempfile.mkdtemp()
-    failed = 0
+    failed = option_list(uf, fg, ref, tmp)
     try:
         for name, inp, opts in cases(ref, tmp):
             failed += one_case(uf, fg, tmp, name, inp, opts)
@@ -161,6 +161,31 @@ def main():
               "~/.cache/uniprof-flame/FlameGraph or set UF_FLAMEGRAPH_PL); spellings and "
               "backgrounds were still checked")
     return 1 if failed else 0
+
+
+def option_list(uf, fg, ref, tmp):
+    """The matrix covers every option flamegraph.pl takes (its --help and its
+    GetOptions table, when flamegraph.pl is here), and --help/-help work."""
+    covered = {o for _, _, opts in cases(ref, tmp) for o, _ in opts} | {"help"}
+    theirs = set(FLAMEGRAPH_OPTIONS)
+    if fg:
+        src = open(fg, encoding="utf-8", errors="replace").read()
+        getopts = src[src.index("GetOptions("):]
+        getopts = getopts[:getopts.index(")")]
+        theirs = set(re.findall(r"'([a-z]+)(?:=[a-z])?'\s*=>", getopts))
+        theirs |= set(re.findall(r"^\t--([a-z]+)", src, re.M))
+    missing = sorted(theirs - covered)
+    bad = []
+    for spelling in ["--help", "-help"]:
+        p = run([uf, "render", spelling], tmp)
+        if p.returncode != 0 or b"usage:" not in p.stdout:
+            bad.append(spelling)
+    if missing or bad:
+        print(f"FAIL: dropin option list: not in the matrix {missing}; help spellings failing {bad}")
+        return 1
+    print(f"PASS: dropin option list: all {len(theirs)} flamegraph.pl options in the matrix"
+          f"{' (read from flamegraph.pl)' if fg else ''}, --help and -help work")
+    return 0
 
 
 def one_case(uf, fg, tmp, name, inp, opts):
