@@ -7,6 +7,10 @@
  *     module call, return the exit status (0, or cli_fail()'s value).
  *  2. Declare it below and add a row to the table in uniprof-flame.c.
  *  3. Tests under tests/<area>/t-*.sh; options in README.md.
+ *  4. Read options with cli_getopt() (never getopt_long directly), list
+ *     every option in --help and give it a row in the command's README
+ *     table: tests/cli/t-readme.sh fails on any option missing from one
+ *     of the three.
  * Only the CLI prints to the terminal or decides the exit status.
  */
 #ifndef UF_CLI_CMD_H
