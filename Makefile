@@ -55,7 +55,10 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 .PHONY: all check demo bench install clean deps-build deps-check unit
 .SECONDARY:
 
+# deps-build installs libxen-dev where Debian has it; without it, one line.
 all: deps-build
+	@$(PKG_CONFIG) --exists xencontrol xenforeignmemory xenstore 2>/dev/null || \
+		echo "uniprof-flame: building without Xen support (libxen-dev not installed; --version lists the targets)"
 	@$(MAKE) --no-print-directory build/uniprof-flame
 
 deps-build:
