@@ -43,11 +43,16 @@ static int usage(FILE *to)
 	return to == stdout ? 0 : UF_EXIT_USAGE;
 }
 
+#if defined(__x86_64__)
+#define NO_XEN " (no xen: built without libxen-dev)"
+#else
+#define NO_XEN " (no xen: xen-if needs an x86-64 host)"
+#endif
+
 static int version(void)
 {
 	printf("uniprof-flame %s\ntargets: %sgdb ptrace%s\n", UF_VERSION,
-	       xen_target_built() ? "xen " : "",
-	       xen_target_built() ? "" : " (no xen: built without libxen-dev)");
+	       xen_target_built() ? "xen " : "", xen_target_built() ? "" : NO_XEN);
 	return 0;
 }
 

@@ -167,7 +167,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (r.attached && !r.quiet)
 		summary(&r);
-	if (r.qemu && r.launch.pid > 0)
+	if (r.qemu && r.attached)
 		qemu_finish(&r);   /* with our handlers: a signal then ends QEMU */
 	signals(0);
 	if (r.attached && r.cmd && !r.qemu)
@@ -234,6 +234,8 @@ static int check_args(struct record *r, int argc, char **argv)
 				 argv[optind]);
 	if (optind < argc)
 		r->cmd = argv + optind;
+	if (r->qemu && !r->cmd)
+		return cli_usage("record ", "--qemu needs the QEMU command after --");
 	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
 		return cli_usage("record ", "name one target: -p PID, --gdb ADDR, -d DOMAIN, -c CFG "
 				 "or -- COMMAND ARGS");
@@ -242,8 +244,6 @@ static int check_args(struct record *r, int argc, char **argv)
 				 r->gdb ? "--gdb" : "--qemu");
 	if (r->qemu) {
 		struct uf_err e = { 0 };
-		if (!r->cmd)
-			return cli_usage("record ", "--qemu needs the QEMU command after --");
 		if (gdb_launch_check(r->cmd, &e) < 0)
 			return cli_usage("record ", "%s: %s", e.what, e.why);
 	}

@@ -26,6 +26,7 @@
  *  2. Nothing here waits without a deadline, except gdb_launch_wait(block),
  *     which returns on a signal to us (EINTR) so the caller can react.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -47,6 +48,7 @@ static int listening(const char *path);
 static void child(char *const *argv, int stdout_to_stderr, int errfd);
 static int make_dir(struct gdb_launch *l, struct uf_err *err);
 static uint64_t now_ms(void);
+static const char *errstr(int e);
 
 /* ---- public ---------------------------------------------------------- */
 
@@ -86,11 +88,13 @@ int gdb_launch_start(struct gdb_launch *l, char *const *argv, int stdout_to_stde
 	memset(l, 0, sizeof *l);
 	while (argv[argc])
 		argc++;
+	char what[160];
+	snprintf(what, sizeof what, "'%.150s'", argv[0]);
 	if (make_dir(l, err) < 0)
 		return -EINVAL;
 	char **av = calloc(argc + 4, sizeof *av);
 	if (!av || pipe2(pfd, O_CLOEXEC) < 0) {
-		uf_err_set(err, UF_ETARGET, argv[0], "%s", strerror(av ? errno : ENOMEM));
+		uf_err_set(err, UF_ETARGET, what, "%s", errstr(av ? errno : ENOMEM));
 		free(av);
 		gdb_launch_release(l);
 		return -ENOMEM;
@@ -109,8 +113,8 @@ int gdb_launch_start(struct gdb_launch *l, char *const *argv, int stdout_to_stde
 	ssize_t got = l->pid > 0 ? read(pfd[0], &child_errno, sizeof child_errno) : -1;
 	close(pfd[0]);
 	if (l->pid < 0 || got > 0) {
-		uf_err_set(err, UF_ETARGET, argv[0], "cannot run it: %s",
-			   strerror(l->pid < 0 ? errno : child_errno));
+		uf_err_set(err, UF_ETARGET, what, "cannot run it: %s",
+			   errstr(l->pid < 0 ? errno : child_errno));
 		if (l->pid > 0)
 			gdb_launch_wait(l, 1);
 		gdb_launch_release(l);
@@ -121,13 +125,13 @@ int gdb_launch_start(struct gdb_launch *l, char *const *argv, int stdout_to_stde
 		struct timespec ts = { 0, POLL_NS };
 		if (gdb_launch_poll(l) || now_ms() > deadline) {
 			if (l->exited && WIFEXITED(l->status))
-				uf_err_set(err, UF_ETARGET, argv[0], "exited with status %d before its "
+				uf_err_set(err, UF_ETARGET, what, "exited with status %d before its "
 					   "gdbstub was up", WEXITSTATUS(l->status));
 			else if (l->exited)
-				uf_err_set(err, UF_ETARGET, argv[0], "killed by signal %d before its "
+				uf_err_set(err, UF_ETARGET, what, "killed by signal %d before its "
 					   "gdbstub was up", WTERMSIG(l->status));
 			else
-				uf_err_set(err, UF_ETARGET, argv[0], "no gdbstub socket after %u ms",
+				uf_err_set(err, UF_ETARGET, what, "no gdbstub socket after %u ms",
 					   timeout_ms ? timeout_ms : 30000);
 			gdb_launch_end(l, 0, 2000);
 			gdb_launch_release(l);
@@ -210,7 +214,7 @@ static int make_dir(struct gdb_launch *l, struct uf_err *err)
 	snprintf(l->dir, sizeof l->dir, "%s/uniprof-flame.XXXXXX", tmp);
 	if (!mkdtemp(l->dir)) {
 		uf_err_set(err, UF_ETARGET, l->dir, "cannot create the gdbstub directory: %s",
-			   strerror(errno));
+			   errstr(errno));
 		l->dir[0] = 0;
 		return -errno;
 	}
@@ -258,4 +262,13 @@ static uint64_t now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* libc's message in our style: lowercase first letter. */
+static const char *errstr(int e)
+{
+	static char buf[128];
+	snprintf(buf, sizeof buf, "%s", strerror(e));
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
 }

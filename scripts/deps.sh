@@ -5,16 +5,18 @@
 #
 # As root, missing packages are installed with apt-get; otherwise the exact
 # apt-get line is printed and the script fails, so the user knows what to do.
-# Xen support (libxen-dev) is part of every set where Debian has it (amd64,
-# arm64): installed as root like the rest; when not root and it is the only
-# thing missing, the apt line is printed and the build goes on without Xen
-# (the Makefile says so in one line, `uniprof-flame --version` too).
+# Xen support (libxen-dev) is part of every set on amd64, where xen-if can
+# be built (it reads x86-64 vCPU state and does not compile for arm64, so
+# there the build goes without Xen): installed as root like the rest; when
+# not root and it is the only thing missing, the apt line is printed and
+# the build goes on without Xen (the Makefile says so in one line,
+# `uniprof-flame --version` too).
 set -u
 want=(gcc make pkg-config libelf-dev libdw-dev libxml2-dev)
 optional=()
 arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
 case "$arch" in
-  amd64|arm64) optional+=(libxen-dev) ;;
+  amd64) optional+=(libxen-dev) ;;
 esac
 # The AArch64 example guest: a cross compiler, except on arm64 itself
 # (where the native gcc is aarch64-linux-gnu-gcc).
