@@ -8,9 +8,9 @@
  * per-vCPU profile can tell whose registers were read), anything else
  * app-test-1; `rounds=N` ends vCPU 0's loop after N rounds with PSCI
  * SYSTEM_OFF (QEMU exits with status 0).  Shares: examples/workloads.
- * Before its banner, vCPU 0 runs boot_selftest() (a fixed amount of work)
- * so that a profile from the first instruction (launch mode) shows the
- * boot, and one attached after the banner does not.
+ * `boot=N`: before its banner, vCPU 0 runs boot_selftest(), N units of
+ * work (default none), so that a profile from the first instruction
+ * (launch mode) shows the boot, and one attached after the banner does not.
  *
  * Trade-off: no timer, no interrupts, no allocator, no MMU (boot.S): the
  * guest is the workload and nothing else, so every sample lands in code
@@ -106,11 +106,10 @@ static unsigned long number(const volatile unsigned char *p)
 	return v;
 }
 
-/* Boot work before the banner: 3000 units, 300 app-test rounds' worth
- * (about 0.2 s under QEMU's software emulation). */
-UF_NOINLINE void boot_selftest(void)
+/* Boot work before the banner: `boot=N` units (10 units = one round). */
+UF_NOINLINE void boot_selftest(unsigned long units)
 {
-	UF_BURN(3000);
+	UF_BURN(units);
 }
 
 static void run(int two)
@@ -133,7 +132,7 @@ UF_NOINLINE void kmain(void)
 	int two = find("app-test-2") != 0;
 	unsigned long rounds = number(find("rounds="));
 	mixed = find("mixed") != 0;
-	boot_selftest();
+	boot_selftest(number(find("boot=")));
 	for (unsigned long cpu = 1; cpu < UF_MAX_CPUS; cpu++)   /* absent ones just fail */
 		psci(PSCI_CPU_ON, cpu, (unsigned long)secondary_entry, cpu);
 	serial_puts(mixed ? "uniprof-flame guest: mixed\n"

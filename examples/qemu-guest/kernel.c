@@ -6,10 +6,10 @@
  * (the shares are in examples/workloads/app-test-N.truth); `rounds=N` ends
  * the loop after N rounds through QEMU's isa-debug-exit device
  * (`-device isa-debug-exit,iobase=0xf4,iosize=4`: QEMU exits with status
- * 3) or, without it, halts.  Before its banner the kernel runs
- * boot_selftest() (a fixed amount of work), so a profile from the first
- * instruction (launch mode) shows the boot and one attached after the
- * banner does not.  Trade-off: no
+ * 3) or, without it, halts.  `boot=N`: before its banner the kernel runs
+ * boot_selftest(), N units of work (default none), so a profile from the
+ * first instruction (launch mode) shows the boot and one attached after
+ * the banner does not.  Trade-off: no
  * timer, no interrupts, no allocator: the guest is the workload loop and
  * nothing else, so every sample lands in code with a known share.
  *
@@ -74,11 +74,10 @@ static unsigned long number(const char *p)
 	return v;
 }
 
-/* Boot work before the banner: 3000 units, 300 app-test rounds' worth
- * (a fraction of a second under QEMU's software emulation). */
-UF_NOINLINE void boot_selftest(void)
+/* Boot work before the banner: `boot=N` units (10 units = one round). */
+UF_NOINLINE void boot_selftest(unsigned long units)
 {
-	UF_BURN(3000);
+	UF_BURN(units);
 }
 
 /* isa-debug-exit: QEMU exits with status (1 << 1) | 1 = 3. */
@@ -95,7 +94,7 @@ UF_NOINLINE void kmain(const struct multiboot_info *mbi)
 	const char *cmd = (mbi->flags & 4) ? (const char *)(uintptr_t)mbi->cmdline : "";
 	int two = find(cmd, "app-test-2") != 0;
 	unsigned long rounds = number(find(cmd, "rounds="));
-	boot_selftest();
+	boot_selftest(number(find(cmd, "boot=")));
 	serial_puts(two ? "uniprof-flame guest: app-test-2\n" : "uniprof-flame guest: app-test-1\n");
 	for (;;) {
 		if (two)

@@ -4,7 +4,7 @@
 # profiles the guest from its first instruction until QEMU exits.
 #   - x86-64 (examples/qemu-guest, app-test-1) and AArch64
 #     (examples/aarch64-guest, app-test-2) guests that end themselves after
-#     `rounds=N`: exit 0, QEMU's exit status reported (3 through
+#     `boot=3000 rounds=N`: exit 0, QEMU's exit status reported (3 through
 #     isa-debug-exit, 0 through PSCI SYSTEM_OFF), the console passed
 #     through, the boot (kmain;boot_selftest) in the graph with at least
 #     half of its share of the kernel's work (3000 units of boot before N
@@ -88,9 +88,9 @@ launch() {
 		pass "$name: private socket directory removed"
 }
 
-launch "launch x86-64" 3 app-test-1 long_entry "$X86/qemu-guest.dbg" "${X86_QEMU[@]}" "app-test-1 rounds=$ROUNDS"
+launch "launch x86-64" 3 app-test-1 long_entry "$X86/qemu-guest.dbg" "${X86_QEMU[@]}" "app-test-1 boot=3000 rounds=$ROUNDS"
 [ -n "$have_arm" ] &&
-	launch "launch aarch64" 0 app-test-2 enter "$ARM/aarch64-guest.elf" "${ARM_QEMU[@]}" "app-test-2 rounds=$ROUNDS"
+	launch "launch aarch64" 0 app-test-2 enter "$ARM/aarch64-guest.elf" "${ARM_QEMU[@]}" "app-test-2 boot=3000 rounds=$ROUNDS"
 
 # Run in the background without `timeout` in between (the tests signal
 # uniprof-flame itself); bounded by a watchdog.
