@@ -210,6 +210,8 @@ struct fold_read_stats {
 	int approximate;      /* input was rebuilt from drawn geometry */
 	char approx_why[256]; /* what was lost, when approximate */
 	int embedded_pruned;  /* an SVG's embedded trie was pruned */
+	int time_order;       /* an SVG's embedded data keeps a flame chart's time
+				 order (read back only into a trie keeping a sequence) */
 };
 
 /* Reads flamegraph.pl folded text from fd (borrowed) into t.  Invalid
