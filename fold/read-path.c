@@ -17,13 +17,18 @@
 #include "fold/internal.h"
 #include "util/vec.h"
 
+/* enough for a `perf script --header` block and the first sample */
+#define SNIFF_BYTES (64u << 10)
+
 static int looks_like_xml(const char *buf, size_t len);
+static int fill(int fd, char *buf, size_t cap, size_t *have, struct uf_err *err, const char *label);
 static int slurp(int fd, char **buf, size_t *len, size_t have, struct uf_err *err, const char *label);
 
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		   struct fold_read_stats *st, struct uf_err *err)
 {
 	struct fold_read_opts opts = *o;
+	struct fold_gz *gz = NULL;
 	int fd = 0;
 	if (strcmp(path, "-") != 0) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -33,39 +38,64 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 		}
 	}
 	opts.label = strcmp(path, "-") ? path : "<stdin>";
-	size_t cap = 4096, have = 0;
+	size_t cap = SNIFF_BYTES, have = 0;
 	char *buf = malloc(cap);
-	int rc = 0;
+	int rc = 0, in = fd;
 	if (!buf) {
 		rc = -ENOMEM;
 		uf_err_set(err, UF_EINPUT, opts.label, "out of memory");
 		goto out;
 	}
-	while (have < 512) { /* enough to sniff */
-		ssize_t got = read(fd, buf + have, cap - have);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = -errno;
-			uf_err_set(err, UF_EINPUT, opts.label, "read failed: %s", strerror(errno));
+	if ((rc = fill(in, buf, cap, &have, err, opts.label)) != 0)
+		goto out;
+	if (fold_gz_magic(buf, have)) {
+		if ((rc = fold_gz_start(fd, buf, have, &gz, err, opts.label)) != 0)
 			goto out;
-		}
-		if (got == 0)
-			break;
-		have += (size_t)got;
+		in = fold_gz_fd(gz);
+		have = 0;
+		if ((rc = fill(in, buf, cap, &have, err, opts.label)) != 0)
+			goto out;
 	}
-	if (looks_like_xml(buf, have)) {
-		rc = slurp(fd, &buf, &cap, have, err, opts.label);
+	int fmt = opts.format;
+	if (fmt == FOLD_FMT_AUTO)
+		fmt = looks_like_xml(buf, have) ? FOLD_FMT_SVG
+		      : fold_perf_sniff(buf, have) ? FOLD_FMT_PERF : FOLD_FMT_FOLDED;
+	if (fmt == FOLD_FMT_SVG) {
+		rc = slurp(in, &buf, &cap, have, err, opts.label);
 		if (rc == 0)
 			rc = fold_read_svg_mem(t, buf, cap, &opts, st, err);
+	} else if (fmt == FOLD_FMT_PERF) {
+		rc = fold_read_perf_fd(t, in, buf, have, &opts, st, err);
 	} else {
-		rc = fold_read_folded_fd_prefixed(t, fd, buf, have, &opts, st, err);
+		rc = fold_read_folded_fd_prefixed(t, in, buf, have, &opts, st, err);
 	}
 out:
+	if (gz) {
+		int grc = fold_gz_finish(gz, err, opts.label);
+		rc = rc ? rc : grc;
+	}
 	free(buf);
 	if (fd > 0)
 		close(fd);
 	return rc;
+}
+
+/* Reads from fd until buf holds cap bytes or the input ends. */
+static int fill(int fd, char *buf, size_t cap, size_t *have, struct uf_err *err, const char *label)
+{
+	while (*have < cap) {
+		ssize_t got = read(fd, buf + *have, cap - *have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			uf_err_set(err, UF_EINPUT, label, "read failed: %s", strerror(errno));
+			return -errno;
+		}
+		if (got == 0)
+			break;
+		*have += (size_t)got;
+	}
+	return 0;
 }
 
 static int looks_like_xml(const char *buf, size_t len)
