@@ -47,12 +47,34 @@
 
 #include "fold/fold.h"
 #include "fold/internal.h"
+#include "util/hash.h"
 #include "util/vec.h"
 
 #define CHUNK (256u << 10)
 #define EVENT_MAX 256             /* longest event name kept for the filter */
 #define SPLIT_MIN_BYTES (16u << 20)
 #define SPLIT_SEARCH (8u << 20)   /* how far past the middle to look for a cut */
+
+/* Frame line -> its names.  Real captures repeat the same few thousand
+ * frame lines (same address, symbol and dso) millions of times; one hash
+ * and memcmp of the line replaces matching and tidying it.  Bounded:
+ * lines up to CACHE_MAX_LINE bytes, CACHE_MAX_BYTES of keys in all. */
+#define CACHE_MAX_LINE 1024u
+#define CACHE_MAX_BYTES (32u << 20)
+
+struct line_cache {
+	uint64_t *hash;
+	uint32_t *koff, *klen;    /* key: keys[koff .. koff+klen) */
+	uint32_t *goff, *gn;      /* names: groups[goff .. goff+gn) */
+	uint8_t *java;
+	uint32_t n, cap;
+	uint32_t *slots;          /* entry + 1, 0 = empty */
+	uint32_t mask;
+	char *keys;
+	size_t keys_len, keys_cap;
+	uint32_t *groups;
+	size_t groups_len, groups_cap;
+};
 
 struct perf_reader {
 	fold_trie *t;
@@ -76,7 +98,8 @@ struct perf_reader {
 	char *buf;                /* one processed name */
 	size_t buf_cap;
 	uint32_t *group;          /* names of one frame line ("a->b" inlines) */
-	size_t group_cap;
+	size_t group_cap, group_n;
+	struct line_cache cache;
 };
 
 /* What frame_match found in a stack line (offsets into the line). */
@@ -92,6 +115,8 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 		       size_t pid, size_t pid_len, size_t tid, size_t tid_len);
 static int frame_line(struct perf_reader *r, const char *s, const struct frame_parts *fp);
 static int commit(struct perf_reader *r);
+static void push_group(struct perf_reader *r, const uint32_t *g, size_t n);
+static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t h);
 static int header_match(const char *s, size_t len, size_t *comm_len, size_t *pid,
 			size_t *pid_len, size_t *tid, size_t *tid_len);
 static int event_match(const char *s, size_t len, size_t *period, size_t *period_len,
@@ -195,9 +220,26 @@ static inline int is_word(unsigned char c)
 	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
+/* Whether s[0..len) contains the two bytes a b (memmem's setup costs
+ * more than the short names searched here). */
+static const char *find2(const char *s, size_t len, char a, char b)
+{
+	const char *end = s + len, *p = s;
+	while (p + 1 < end && (p = memchr(p, a, (size_t)(end - 1 - p))) != NULL) {
+		if (p[1] == b)
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 static int has(const char *s, size_t len, const char *needle)
 {
-	return memmem(s, len, needle, strlen(needle)) != NULL;
+	size_t n = strlen(needle);
+	for (const char *p = s; (p = find2(p, len - (size_t)(p - s), needle[0], needle[1])) != NULL; p++)
+		if ((size_t)(s + len - p) >= n && memcmp(p, needle, n) == 0)
+			return 1;
+	return 0;
 }
 
 /* ---- one line --------------------------------------------------------- */
@@ -214,14 +256,86 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len)
 	size_t cl, pid, pl, tid, tl;
 	if (!is_ws((unsigned char)s[0]) && header_match(s, len, &cl, &pid, &pl, &tid, &tl) == 0)
 		return header_line(r, s, len, cl, pid, pl, tid, tl);
+	uint64_t h = 0;
+	int cacheable = len <= CACHE_MAX_LINE;
+	if (cacheable) {
+		h = uf_hash_bytes(s, len) ^ (uint64_t)r->java;
+		const struct line_cache *c = &r->cache;
+		for (uint32_t i = c->slots ? (uint32_t)h & c->mask : 0; c->slots && c->slots[i];
+		     i = (i + 1) & c->mask) {
+			uint32_t e = c->slots[i] - 1;
+			if (c->hash[e] == h && c->klen[e] == len && c->java[e] == r->java &&
+			    memcmp(c->keys + c->koff[e], s, len) == 0) {
+				if (r->have_pname && !r->scan_only)
+					push_group(r, c->groups + c->goff[e], c->gn[e]);
+				return 0;
+			}
+		}
+	}
 	struct frame_parts fp;
 	if (frame_match(s, len, &fp) == 0) {
 		if (!r->have_pname || r->scan_only)
 			return 0; /* a filtered sample's frame */
-		return frame_line(r, s, &fp);
+		int rc = frame_line(r, s, &fp);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && cacheable)
+			cache_add(r, s, len, h);
+		push_group(r, r->group, r->group_n);
+		return 0;
 	}
 	note_bad(r);
 	return 0;
+}
+
+/* Remembers the names of line s (best effort: a full cache or no memory
+ * only means the next occurrence is tidied again). */
+static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t h)
+{
+	struct line_cache *c = &r->cache;
+	if (c->keys_len + len > CACHE_MAX_BYTES)
+		return;
+	if ((uint64_t)(c->n + 1) * 2 > (uint64_t)c->mask + 1 || !c->slots) {
+		uint32_t cap = c->slots ? (c->mask + 1) * 2 : 4096;
+		uint32_t *ns = calloc(cap, sizeof *ns);
+		if (!ns)
+			return;
+		for (uint32_t e = 0; e < c->n; e++) {
+			uint32_t i = (uint32_t)c->hash[e] & (cap - 1);
+			while (ns[i])
+				i = (i + 1) & (cap - 1);
+			ns[i] = e + 1;
+		}
+		free(c->slots);
+		c->slots = ns;
+		c->mask = cap - 1;
+	}
+	size_t cap = c->cap, c2 = c->cap, c3 = c->cap, c4 = c->cap, c5 = c->cap, c6 = c->cap;
+	if (uf_vec_grow(&c->hash, &cap, c->n + 1, sizeof *c->hash) ||
+	    uf_vec_grow(&c->koff, &c2, c->n + 1, sizeof *c->koff) ||
+	    uf_vec_grow(&c->klen, &c3, c->n + 1, sizeof *c->klen) ||
+	    uf_vec_grow(&c->goff, &c4, c->n + 1, sizeof *c->goff) ||
+	    uf_vec_grow(&c->gn, &c5, c->n + 1, sizeof *c->gn) ||
+	    uf_vec_grow(&c->java, &c6, c->n + 1, sizeof *c->java) ||
+	    uf_vec_grow(&c->keys, &c->keys_cap, c->keys_len + len, 1) ||
+	    uf_vec_grow(&c->groups, &c->groups_cap, c->groups_len + r->group_n, sizeof *c->groups))
+		return;
+	c->cap = (uint32_t)cap; /* all six grew alike, or the call returned */
+	uint32_t e = c->n++;
+	c->hash[e] = h;
+	c->koff[e] = (uint32_t)c->keys_len;
+	c->klen[e] = (uint32_t)len;
+	c->goff[e] = (uint32_t)c->groups_len;
+	c->gn[e] = (uint32_t)r->group_n;
+	c->java[e] = (uint8_t)r->java;
+	memcpy(c->keys + c->keys_len, s, len);
+	c->keys_len += len;
+	memcpy(c->groups + c->groups_len, r->group, r->group_n * sizeof *c->groups);
+	c->groups_len += r->group_n;
+	uint32_t i = (uint32_t)h & c->mask;
+	while (c->slots[i])
+		i = (i + 1) & c->mask;
+	c->slots[i] = e + 1;
 }
 
 /* A header: sets the process name, period and event (the script's
@@ -455,20 +569,23 @@ static int frame_line(struct perf_reader *r, const char *s, const struct frame_p
 		h--;
 	if (h < flen && h >= 3 && f[h - 1] == 'x' && f[h - 2] == '0' && f[h - 3] == '+')
 		flen = h - 3;
+	r->group_n = 0;
 	if (flen && f[0] == '(')
 		return 0; /* the script skips process names */
 	/* split /->/: leading empty fields kept, trailing ones dropped */
 	size_t n = 0, last_nonempty = 0;
 	for (size_t pos = 0; pos <= flen;) {
-		const char *arrow = flen - pos >= 2 ? memmem(f + pos, flen - pos, "->", 2) : NULL;
+		const char *arrow = find2(f + pos, flen - pos, '-', '>');
 		size_t plen = arrow ? (size_t)(arrow - (f + pos)) : flen - pos;
 		if (uf_vec_grow(&r->group, &r->group_cap, n + 1, sizeof *r->group))
 			return -ENOMEM;
 		int rc = tidy_one(r, f + pos, plen, s, fp, n > 0, &r->group[n]);
 		if (rc < 0)
 			return rc;
-		if (rc == 1)
-			return 0; /* a name over the cap: skip the frame */
+		if (rc == 1) {
+			r->group_n = 0;
+			return 1; /* a name over the cap: skip the frame */
+		}
 		n++;
 		if (plen)
 			last_nonempty = n;
@@ -476,10 +593,14 @@ static int frame_line(struct perf_reader *r, const char *s, const struct frame_p
 			break;
 		pos += plen + 2;
 	}
-	n = last_nonempty;
-	for (size_t i = n; i > 0; i--) /* ring: newest is outermost */
-		r->ring[r->nframes++ % FOLD_MAX_DEPTH] = r->group[i - 1];
+	r->group_n = last_nonempty;
 	return 0;
+}
+
+static void push_group(struct perf_reader *r, const uint32_t *g, size_t n)
+{
+	for (size_t i = n; i > 0; i--) /* ring: newest is outermost */
+		r->ring[r->nframes++ % FOLD_MAX_DEPTH] = g[i - 1];
 }
 
 /* Copies f[0..n) into the scratch buffer with ';' as ':' and quotes
@@ -487,7 +608,8 @@ static int frame_line(struct perf_reader *r, const char *s, const struct frame_p
  * namespace)" unless the name looks like a Go method ".(T).". */
 static size_t tidy_generic(char *out, const char *f, size_t n)
 {
-	const char *dp = memmem(f, n, ".(", 2);
+	const char *paren = memchr(f, '(', n);
+	const char *dp = paren ? find2(f, n, '.', '(') : NULL;
 	int go = 0;
 	if (dp) {
 		for (size_t y = n; y >= 2 && !go; y--)
@@ -497,7 +619,7 @@ static size_t tidy_generic(char *out, const char *f, size_t n)
 	size_t o = 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = f[i];
-		if (c == '(' && !go &&
+		if (c == '(' && paren && !go &&
 		    !(n - i - 1 >= 20 && memcmp(f + i + 1, "anonymous namespace)", 20) == 0))
 			break;
 		if (c == '"' || c == '\'')
@@ -509,7 +631,9 @@ static size_t tidy_generic(char *out, const char *f, size_t n)
 
 static int is_jit_map(const char *m, size_t n)
 {
-	for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), "/tmp/perf-", 10)) != NULL; p++) {
+	for (const char *p = m; (p = find2(p, n - (size_t)(p - m), '/', 't')) != NULL; p++) {
+		if ((size_t)(m + n - p) < 10 || memcmp(p, "/tmp/perf-", 10) != 0)
+			continue;
 		const char *d = p + 10, *end = m + n;
 		const char *q = d;
 		while (q < end && is_digit((unsigned char)*q))
@@ -797,6 +921,16 @@ static int reader_init(struct perf_reader *r, fold_trie *t, const struct fold_re
 
 static void reader_release(struct perf_reader *r)
 {
+	struct line_cache *c = &r->cache;
+	free(c->hash);
+	free(c->koff);
+	free(c->klen);
+	free(c->goff);
+	free(c->gn);
+	free(c->java);
+	free(c->slots);
+	free(c->keys);
+	free(c->groups);
 	free(r->ring);
 	free(r->pname);
 	free(r->buf);
