@@ -83,7 +83,7 @@ int cmd_diff(int argc, char **argv)
 	int c, bad = 0, normalize = 0, r;
 	struct cli_io_opts io = { 0 };
 	struct option *base = cli_options_merge(own);
-	struct option *opts = base ? cli_io_options_merge(base, 1) : NULL;
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
 	free(base);
 	if (!opts)
 		return cli_usage("diff ", "out of memory");

@@ -85,7 +85,7 @@ int cmd_fold(int argc, char **argv)
 	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, r;
 	struct raw_in ri = { 0 };
 	struct cli_io_opts io = { 0 };
-	struct option *all = cli_io_options_merge(opts, 0);
+	struct option *all = cli_io_options_merge(opts, CLI_IO_NO_ADDRS);
 	if (!all)
 		return cli_usage("fold ", "out of memory");
 	optind = 1;

@@ -38,6 +38,7 @@
 #include "xen-if/xen.h"
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
+#include "cli/io-opts.h"
 #include "util/outfile.h"
 
 struct record {
@@ -57,6 +58,7 @@ struct record {
 	uint64_t hypercalls, maps_made;  /* xen-if counters, kept past detach */
 	struct sampler_opts so;
 	struct render_opts ro;
+	struct cli_io_opts io;    /* --format: -o's format (svg, folded, pprof, speedscope) */
 	/* state */
 	struct uf_target target;
 	int attached;
@@ -129,6 +131,12 @@ static void wait_program(const struct record *r);
 static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size);
 
+/* speedscope output keeps samples in time order (its time-order view). */
+static int time_ordered(const struct record *r)
+{
+	return r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_SPEEDSCOPE;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record r;
@@ -137,7 +145,7 @@ int cmd_record(int argc, char **argv)
 	int rc = parse(&r, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc; /* rc < 0: --help */
-	sampler_init(&r.s, r.ro.flamechart || r.out_raw);
+	sampler_init(&r.s, r.ro.flamechart || r.out_raw || time_ordered(&r));
 	signals(1);
 	int status = 0;
 	rc = start(&r, &err);
@@ -171,7 +179,9 @@ int cmd_record(int argc, char **argv)
  * status. */
 static int parse(struct record *r, int argc, char **argv)
 {
-	struct option *opts = cli_options_merge(own_opts);
+	struct option *base = cli_options_merge(own_opts);
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_FORMAT_ONLY) : NULL;
+	free(base);
 	if (!opts)
 		return cli_usage("", "out of memory");
 	sampler_opts_init(&r->so);
@@ -202,9 +212,11 @@ static int parse(struct record *r, int argc, char **argv)
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
 		case '?': rc = cli_usage("record ", "bad option"); break;
-		default:
-			if (cli_render_opt(&r->ro, c, optarg) != 1)
+		default: {
+			int h = cli_io_opt(&r->io, c, optarg);
+			if ((h == 0 ? cli_render_opt(&r->ro, c, optarg) : h) != 1)
 				rc = UF_EXIT_USAGE;
+		}
 		}
 	}
 	free(opts);
@@ -260,7 +272,9 @@ static int help(void)
 	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
 	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
-	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
+	       "  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
+	       "                       speedscope (samples in time order), .folded: folded text\n"
+	       "      --format FMT     -o's format whatever its name: svg, folded, pprof, speedscope\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
 	       "      --max-depth N    frames per stack (default 512)\n"
@@ -425,7 +439,7 @@ static int write_outputs(struct record *r, struct uf_err *err)
 {
 	fold_trie *t = fold_trie_new();
 	struct sampler_fold_opts fo = {
-		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart,
+		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart || time_ordered(r),
 		.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
 	};
 	int rc = t ? 0 : -ENOMEM;
@@ -441,8 +455,9 @@ static int write_outputs(struct record *r, struct uf_err *err)
 		rc = write_raw(r, err);
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
+	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
 	if (!rc && r->out_svg)
-		rc = cli_write_svg(t, &r->ro, r->out_svg, err);
+		rc = cli_write_profile(t, &r->ro, &r->io, CLI_OUT_SVG, r->out_svg, err);
 	fold_trie_free(t);
 	return rc;
 }

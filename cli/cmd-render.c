@@ -40,7 +40,7 @@ int cmd_render(int argc, char **argv)
 	const char *out = "-";
 	struct cli_io_opts io = { 0 };
 	struct option *base = cli_options_merge(own);
-	struct option *opts = base ? cli_io_options_merge(base, 1) : NULL;
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
 	free(base);
 	if (!opts)
 		return cli_usage("render ", "out of memory");

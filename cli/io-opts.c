@@ -28,11 +28,13 @@ static const struct option io_options[] = {
 
 static const struct cli_io_opts *configured;
 
-struct option *cli_io_options_merge(const struct option *own, int with_addrs)
+struct option *cli_io_options_merge(const struct option *own, enum cli_io_which which)
 {
 	size_t a = 0, b = sizeof io_options / sizeof io_options[0] - 1;
-	if (!with_addrs)
+	if (which == CLI_IO_NO_ADDRS)
 		b--;
+	else if (which == CLI_IO_FORMAT_ONLY)
+		b = 1; /* --format is first */
 	while (own[a].name)
 		a++;
 	struct option *all = calloc(a + b + 1, sizeof *all);

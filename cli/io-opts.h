@@ -34,10 +34,12 @@ struct cli_io_opts {
 	double period_ns;
 };
 
-/* The shared table (zero-terminated); `own` options first, then these;
- * `with_addrs` = 0 leaves --addrs to the command.  Returns a malloc'd
- * table, NULL on OOM. */
-struct option *cli_io_options_merge(const struct option *own, int with_addrs);
+/* Which of the shared options a command takes: all; all but --addrs
+ * (fold has its own); only --format (record: -p/--pid is its target). */
+enum cli_io_which { CLI_IO_ALL, CLI_IO_NO_ADDRS, CLI_IO_FORMAT_ONLY };
+/* The shared table (zero-terminated): `own` options first, then these.
+ * Returns a malloc'd table, NULL on OOM. */
+struct option *cli_io_options_merge(const struct option *own, enum cli_io_which which);
 /* Handles code `c`: 1 handled, 0 not ours, -1 bad value (printed). */
 int cli_io_opt(struct cli_io_opts *io, int c, const char *arg);
 /* For --help: the input options, and the output format line. */
