@@ -139,7 +139,7 @@ int cli_write_profile(const fold_trie *t, const struct render_opts *ro,
 	struct fold_export_opts eo = {
 		.count_name = ro && ro->countname ? ro->countname : "samples",
 		.period_ns = io ? io->period_ns : 0,
-		.name = path,
+		.name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
 	};
 	struct uf_outfile out;
 	int rc = uf_outfile_open(&out, path, err);
