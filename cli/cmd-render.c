@@ -43,10 +43,10 @@ int cmd_render(int argc, char **argv)
 	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
 	free(base);
 	if (!opts)
-		return cli_usage("render ", "out of memory");
+		return cli_usage("render ", "render: out of memory");
 	int c, bad = 0, r;
 	optind = 1;
-	while (!bad && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while (!bad && (c = cli_getopt(argc, argv, "o:h", opts, "render")) != -1) {
 		if (c == 'o') {
 			out = optarg;
 		} else if (c == 'h') {
@@ -59,12 +59,12 @@ int cmd_render(int argc, char **argv)
 		}
 	}
 	free(opts);
-	if (bad)
-		return cli_usage("render ", "bad option");
+	if (bad) /* the message is out */
+		return UF_EXIT_USAGE;
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("render ", "out of memory");
+		return cli_usage("render ", "render: out of memory");
 	if (ro.flamechart)
 		fold_trie_keep_sequence(t);
 	cli_inputs_configure(&io);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,18 +37,35 @@ static void *read_half(void *arg)
 	return NULL;
 }
 
+/* Whether fold_detect_format (the readers' own detector) calls the
+ * regular file fd of `size` bytes folded text: only then may it be cut. */
+static int is_folded(int fd, uint64_t size)
+{
+	size_t have = 0, want = 4096;
+	char *buf = malloc(FOLD_DETECT_MAX); /* diff runs two of these at once */
+	enum fold_format f = FOLD_FMT_UNKNOWN;
+	while (buf) {
+		ssize_t got = pread(fd, buf + have, want - have, (off_t)have);
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		f = fold_detect_format(buf, have, have >= size);
+		if (f != FOLD_FMT_MORE)
+			break;
+		want = have * 2 < FOLD_DETECT_MAX ? have * 2 : FOLD_DETECT_MAX;
+	}
+	free(buf);
+	return f == FOLD_FMT_FOLDED;
+}
+
 /* Where to cut fd's bytes: just after a newline near the middle; 0 when
  * the file should not be split. */
 static uint64_t split_point(int fd, uint64_t size)
 {
 	char buf[65536];
-	if (size < SPLIT_MIN_BYTES || pread(fd, buf, 1, 0) != 1 || buf[0] == '<' || buf[0] == ' ' ||
-	    buf[0] == '\xef' || buf[0] == '\x1f')
+	if (size < SPLIT_MIN_BYTES || !is_folded(fd, size))
 		return 0;
-	ssize_t got = pread(fd, buf, sizeof buf, 0);
-	if (got <= 0 || fold_perf_sniff(buf, (size_t)got))
-		return 0;
-	got = pread(fd, buf, sizeof buf, (off_t)(size / 2));
+	ssize_t got = pread(fd, buf, sizeof buf, (off_t)(size / 2));
 	char *nl = got > 0 ? memchr(buf, '\n', (size_t)got) : NULL;
 	return nl ? size / 2 + (uint64_t)(nl - buf) + 1 : 0;
 }
@@ -102,7 +120,7 @@ static int read_split(fold_trie *t, const char *path, const struct fold_read_opt
 static int read_one(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		    struct fold_read_stats *st, struct uf_err *err)
 {
-	if (strcmp(path, "-") != 0 && !t->keep_seq && o->format == FOLD_FMT_AUTO) {
+	if (strcmp(path, "-") != 0 && !t->keep_seq && !o->force_perf) {
 		int rc = read_split(t, path, o, st, err);
 		if (rc != 1)
 			return rc;
@@ -121,7 +139,7 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 	for (int i = 0; i < n; i++) {
 		const struct cli_io_opts *io = cli_inputs_config();
 		struct fold_read_opts o = { .reverse = reverse, .label = paths[i],
-					    .format = io ? io->in_format : 0, .perf = io ? &io->perf : NULL };
+					    .force_perf = io && io->force_perf, .perf = io ? &io->perf : NULL };
 		struct fold_read_stats st = { 0 };
 		int rc = read_one(t, paths[i], &o, &st, err);
 		if (rc)
@@ -137,8 +155,18 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 		if (st.embedded_pruned)
 			cli_warn("%s: its embedded profile was pruned when written; counts of small "
 				 "subtrees are folded into their parents", paths[i]);
+		if (st.time_order && !t->keep_seq)
+			cli_warn("%s: a flame chart: its time order is kept only with --flamechart",
+				 paths[i]);
 		if (st.approximate)
 			cli_warn("%s: approximate: %s", paths[i], st.approx_why);
+	}
+	int empty = t->nnodes <= 1 && t->self[0] == 0 && t->seq_len == 0;
+	if (empty && total.bad) { /* one line: the error says what the warning would */
+		uf_err_set(err, UF_EINPUT, n == 1 ? paths[0] : "input",
+			   "no valid stacks (%llu invalid line%s, the first at %s)",
+			   (unsigned long long)total.bad, total.bad == 1 ? "" : "s", total.first_bad);
+		return -EINVAL;
 	}
 	if (total.bad)
 		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total.bad,

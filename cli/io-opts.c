@@ -54,7 +54,7 @@ int cli_io_opt(struct cli_io_opts *io, int c, const char *arg)
 	switch (c) {
 	case O_FORMAT:
 		if (strcmp(arg, "perf") == 0) {
-			io->in_format = FOLD_FMT_PERF;
+			io->force_perf = 1;
 			return 1;
 		}
 		for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {

@@ -26,7 +26,7 @@
 enum cli_out_format { CLI_OUT_AUTO = 0, CLI_OUT_SVG, CLI_OUT_FOLDED, CLI_OUT_PPROF, CLI_OUT_SPEEDSCOPE };
 
 struct cli_io_opts {
-	int in_format;                /* enum fold_format; FOLD_FMT_AUTO sniffs */
+	int force_perf;               /* --format perf: inputs are `perf script` text */
 	struct fold_perf_opts perf;
 	enum cli_out_format out;      /* --format's output choice */
 	/* from record only (0 elsewhere): the period behind one sample, for

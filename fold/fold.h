@@ -150,16 +150,30 @@ int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale)
 /* Checks the invariants above; returns 0 or the number of the broken one. */
 int fold_trie_check(const fold_trie *t);
 
-/* ---- readers --------------------------------------------------------- */
+/* ---- format detection (fold/detect.c) -------------------------------- */
 
-/* Input formats (fold_read_opts.format); FOLD_FMT_AUTO sniffs. */
+/* What an input is, told from its first bytes by fold_detect_format, the
+ * one detector every reader and the CLI's input splitter use. */
 enum fold_format {
-	FOLD_FMT_AUTO = 0,
-	FOLD_FMT_FOLDED,
-	FOLD_FMT_SVG,
-	FOLD_FMT_PERF,
-	FOLD_FMT_GZIP,
+	FOLD_FMT_FOLDED,   /* flamegraph.pl folded text (the default) */
+	FOLD_FMT_SVG,      /* XML: first byte after BOM/whitespace is '<' */
+	FOLD_FMT_MORE,     /* undecided: only BOM/whitespace yet, read more */
+	FOLD_FMT_UNKNOWN,  /* FOLD_DETECT_MAX bytes of whitespace: refuse */
+	FOLD_FMT_PERF,     /* `perf script` text (fold_perf_sniff) */
+	FOLD_FMT_GZIP,     /* gzip (1f 8b): decompress, then detect again */
 };
+/* A caller never needs more than this many leading bytes to decide. */
+#define FOLD_DETECT_MAX (1u << 20)
+
+/* Detects the format of an input from its first `len` bytes (borrowed);
+ * `eof` says they are the whole input.  FOLD_FMT_MORE asks for more
+ * bytes (only when !eof and len < FOLD_DETECT_MAX); a longer prefix of
+ * the same input never changes a decided answer. */
+enum fold_format fold_detect_format(const void *buf, size_t len, int eof);
+/* "folded", "SVG", ...: for messages. */
+const char *fold_format_name(enum fold_format f);
+
+/* ---- readers --------------------------------------------------------- */
 
 /* stackcollapse-perf.pl's options, same names and meanings. */
 struct fold_perf_opts {
@@ -175,7 +189,7 @@ struct fold_perf_opts {
 struct fold_read_opts {
 	int reverse;          /* flamegraph.pl --reverse: leaf first */
 	const char *label;    /* name used in messages ("-" for stdin) */
-	int format;           /* enum fold_format; 0 sniffs the content */
+	int force_perf;       /* read as `perf script` text whatever the content */
 	const struct fold_perf_opts *perf; /* NULL: the script's defaults */
 };
 
@@ -188,6 +202,8 @@ struct fold_read_stats {
 	int approximate;      /* input was rebuilt from drawn geometry */
 	char approx_why[256]; /* what was lost, when approximate */
 	int embedded_pruned;  /* an SVG's embedded trie was pruned */
+	int time_order;       /* an SVG's embedded data keeps a flame chart's time
+				 order (read back only into a trie keeping a sequence) */
 	char perf_event[64];  /* perf script: the event kept */
 	uint64_t perf_other;  /* perf script: samples of other events skipped */
 };
@@ -214,8 +230,10 @@ int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
 		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
 int fold_read_perf_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
 		       struct fold_read_stats *st, struct uf_err *err);
-/* 1 when the first bytes of an input look like `perf script` output. */
-int fold_perf_sniff(const char *buf, size_t len);
+/* Whether the first `len` bytes of an input (the whole input when `eof`)
+ * are `perf script` output: 1 yes, 0 no, -1 undecided (a line it needs
+ * is not complete yet).  Used by fold_detect_format. */
+int fold_perf_sniff(const char *buf, size_t len, int eof);
 /* Reads any supported file ("-" = stdin): folded text, `perf script`
  * text, or an SVG written by uniprof-flame (lossless, from its embedded
  * trie); any of them gzip-compressed. */

@@ -2,10 +2,12 @@
  * fold/read-path.c — opens an input by path and picks its reader.
  *
  * The format is sniffed from the first bytes, not the file name, so
- * pipes and misnamed files work: a document starting with '<' (after an
- * optional UTF-8 BOM and whitespace) is an SVG, anything else is folded
- * text.  SVGs are read whole (they must be parsed as one document, up to
- * FOLD_MAX_SVG_BYTES); folded text is streamed.
+ * pipes and misnamed files work, by fold_detect_format (fold/detect.c),
+ * the detector the CLI's input splitter uses too: gzip (then detected
+ * again inside, decompressed on a thread by fold/gzip.c), an SVG, `perf
+ * script` text or folded text.  SVGs are read whole (they must be parsed
+ * as one document, up to FOLD_MAX_SVG_BYTES); folded and perf text are
+ * streamed, the sniffed bytes handed to their reader first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,11 +19,8 @@
 #include "fold/internal.h"
 #include "util/vec.h"
 
-/* enough for a `perf script --header` block and the first sample */
-#define SNIFF_BYTES (64u << 10)
-
-static int looks_like_xml(const char *buf, size_t len);
-static int fill(int fd, char *buf, size_t cap, size_t *have, struct uf_err *err, const char *label);
+static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format *fmt,
+		 struct uf_err *err, const char *label);
 static int slurp(int fd, char **buf, size_t *len, size_t have, struct uf_err *err, const char *label);
 
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
@@ -38,7 +37,7 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 		}
 	}
 	opts.label = strcmp(path, "-") ? path : "<stdin>";
-	size_t cap = SNIFF_BYTES, have = 0;
+	size_t cap = 4096, have = 0;
 	char *buf = malloc(cap);
 	int rc = 0, in = fd;
 	if (!buf) {
@@ -46,28 +45,34 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 		uf_err_set(err, UF_EINPUT, opts.label, "out of memory");
 		goto out;
 	}
-	if ((rc = fill(in, buf, cap, &have, err, opts.label)) != 0)
+	enum fold_format fmt;
+	if ((rc = sniff(in, &buf, &cap, &have, &fmt, err, opts.label)) != 0)
 		goto out;
-	if (fold_gz_magic(buf, have)) {
+	if (fmt == FOLD_FMT_GZIP) { /* decompress on a thread, then detect again */
 		if ((rc = fold_gz_start(fd, buf, have, &gz, err, opts.label)) != 0)
 			goto out;
 		in = fold_gz_fd(gz);
 		have = 0;
-		if ((rc = fill(in, buf, cap, &have, err, opts.label)) != 0)
+		if ((rc = sniff(in, &buf, &cap, &have, &fmt, err, opts.label)) != 0)
 			goto out;
 	}
-	int fmt = opts.format;
-	if (fmt == FOLD_FMT_AUTO)
-		fmt = looks_like_xml(buf, have) ? FOLD_FMT_SVG
-		      : fold_perf_sniff(buf, have) ? FOLD_FMT_PERF : FOLD_FMT_FOLDED;
+	if (opts.force_perf)
+		fmt = FOLD_FMT_PERF;
 	if (fmt == FOLD_FMT_SVG) {
 		rc = slurp(in, &buf, &cap, have, err, opts.label);
 		if (rc == 0)
 			rc = fold_read_svg_mem(t, buf, cap, &opts, st, err);
+	} else if (fmt == FOLD_FMT_FOLDED) {
+		rc = fold_read_folded_fd_prefixed(t, in, buf, have, &opts, st, err);
 	} else if (fmt == FOLD_FMT_PERF) {
 		rc = fold_read_perf_fd(t, in, buf, have, &opts, st, err);
+	} else if (fmt == FOLD_FMT_GZIP) {
+		rc = -EINVAL;
+		uf_err_set(err, UF_EINPUT, opts.label, "gzip data inside gzip data");
 	} else {
-		rc = fold_read_folded_fd_prefixed(t, in, buf, have, &opts, st, err);
+		rc = -EINVAL;
+		uf_err_set(err, UF_EINPUT, opts.label, "unknown format: more than %u KiB of blank "
+			   "bytes at the start", FOLD_DETECT_MAX >> 10);
 	}
 out:
 	if (gz) {
@@ -80,32 +85,36 @@ out:
 	return rc;
 }
 
-/* Reads from fd until buf holds cap bytes or the input ends. */
-static int fill(int fd, char *buf, size_t cap, size_t *have, struct uf_err *err, const char *label)
+/* Reads from fd into *buf until fold_detect_format decides (a few
+ * hundred bytes; at most FOLD_DETECT_MAX when the input starts blank). */
+static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format *fmt,
+		 struct uf_err *err, const char *label)
 {
-	while (*have < cap) {
-		ssize_t got = read(fd, buf + *have, cap - *have);
+	size_t next_check = 512; /* doubling: the scans add up to O(bytes read) */
+	for (;;) {
+		if (*have >= next_check) {
+			*fmt = fold_detect_format(*buf, *have, 0);
+			if (*fmt != FOLD_FMT_MORE)
+				return 0;
+			next_check = *have * 2;
+		}
+		if (*have == *cap && uf_vec_grow(buf, cap, *cap * 2, 1)) {
+			uf_err_set(err, UF_EINPUT, label, "out of memory");
+			return -ENOMEM;
+		}
+		ssize_t got = read(fd, *buf + *have, *cap - *have);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			uf_err_set(err, UF_EINPUT, label, "read failed: %s", strerror(errno));
 			return -errno;
 		}
-		if (got == 0)
-			break;
+		if (got == 0) {
+			*fmt = fold_detect_format(*buf, *have, 1);
+			return 0;
+		}
 		*have += (size_t)got;
 	}
-	return 0;
-}
-
-static int looks_like_xml(const char *buf, size_t len)
-{
-	size_t i = 0;
-	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
-	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
-		i++;
-	return i < len && buf[i] == '<';
 }
 
 /* Reads the rest of fd after `have` bytes; on return *len is the total. */

@@ -123,6 +123,7 @@ static int event_match(const char *s, size_t len, size_t *period, size_t *period
 		       size_t *ev, size_t *ev_len);
 static int frame_match(const char *s, size_t len, struct frame_parts *fp);
 static void note_bad(struct perf_reader *r);
+static inline int is_ws(unsigned char c);
 static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left,
 		       const char *prefix, size_t plen, struct uf_err *err);
 static int read_split(fold_trie *t, int fd, uint64_t size, const struct fold_read_opts *o,
@@ -173,34 +174,35 @@ int fold_read_perf_mem(fold_trie *t, const char *buf, size_t len, const struct f
 	return rc;
 }
 
-int fold_perf_sniff(const char *buf, size_t len)
+int fold_perf_sniff(const char *buf, size_t len, int eof)
 {
 	size_t pos = 0;
-	while (pos < len) { /* skip comments and blank lines */
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		if (!nl)
-			return 0; /* the first line must be complete */
-		size_t n = (size_t)(nl - (buf + pos));
-		const char *s = buf + pos;
+	while (pos < len) { /* skip comments and empty lines */
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		if (!nl && !eof)
+			return -1; /* the line it needs is not complete */
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
 		pos += n + 1;
 		if (n && s[n - 1] == '\r')
 			n--;
 		if (n == 0 || s[0] == '#')
 			continue;
 		size_t cl, p, pl, ti, tl, a, b, c, d;
-		if (header_match(s, n, &cl, &p, &pl, &ti, &tl))
+		if (is_ws((unsigned char)s[0]) || header_match(s, n, &cl, &p, &pl, &ti, &tl))
 			return 0;
 		if (event_match(s, n, &a, &b, &c, &d) == 0)
 			return 1;
 		/* a tracepoint's arguments follow its event: a frame line next */
-		const char *nx = buf + pos;
-		size_t rest = len - pos;
-		const char *nl2 = memchr(nx, '\n', rest);
+		if (pos >= len)
+			return eof ? 0 : -1;
+		const char *nx = buf + pos, *nl2 = memchr(nx, '\n', len - pos);
+		if (!nl2 && !eof)
+			return -1;
+		size_t n2 = nl2 ? (size_t)(nl2 - nx) : len - pos;
 		struct frame_parts fp;
-		return nl2 && (nx[0] == ' ' || nx[0] == '\t') &&
-		       frame_match(nx, (size_t)(nl2 - nx), &fp) == 0;
+		return n2 && is_ws((unsigned char)nx[0]) && frame_match(nx, n2, &fp) == 0;
 	}
-	return 0;
+	return eof ? 0 : -1;
 }
 
 /* ---- classes of byte (the Perl regex classes, ASCII rules) ----------- */
