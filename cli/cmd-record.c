@@ -12,12 +12,19 @@
  * reads (about once a second) are missed, in exchange for no /proc reads
  * while the target is stopped.
  *
+ * Launch mode (--qemu -- qemu-system-ARCH ARGS): gdb-if/launch.c starts
+ * QEMU paused with a private gdbstub and we attach before its first
+ * instruction; the sampling ends when QEMU exits, at -T, or on a signal.
+ * After a signal QEMU is ended (it was ours); after -T it keeps running
+ * and we wait for it, as a shell would, once the outputs are written.
+ *
  * Invariants:
  *  1. Every path out after a successful attach goes through detach.
  *  2. Outputs are written only after detach, each atomically.
  *  3. Exit status: 0 written, 1 usage, 2 bad -x / output path, 3 target
  *     error or no sample at all.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -54,6 +61,8 @@ struct record {
 	const char *cfg;          /* -c: xl config, created paused */
 	int destroy;              /* --destroy (with -c) */
 	int xen;                  /* the target is a Xen domain */
+	int qemu;                 /* --qemu: cmd is QEMU, started by us (launch mode) */
+	struct gdb_launch launch;
 	uint64_t hypercalls, maps_made;  /* xen-if counters, kept past detach */
 	struct sampler_opts so;
 	struct render_opts ro;
@@ -69,11 +78,12 @@ struct record {
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY };
+       OPT_DESTROY, OPT_QEMU };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
 	{ "gdb", required_argument, 0, OPT_GDB },
+	{ "qemu", no_argument, 0, OPT_QEMU },
 	{ "domain", required_argument, 0, 'd' },
 	{ "config", required_argument, 0, 'c' },
 	{ "destroy", no_argument, 0, OPT_DESTROY },
@@ -100,6 +110,8 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, dou
 static int help(void);
 static int start(struct record *r, struct uf_err *err);
 static int start_gdb(struct record *r, struct uf_err *err);
+static int start_qemu(struct record *r, struct uf_err *err);
+static void qemu_finish(struct record *r);
 static int open_maps(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
 static int start_xen(struct record *r, struct uf_err *err);
@@ -155,10 +167,12 @@ int cmd_record(int argc, char **argv)
 		else
 			write_outputs(&r, &err);
 	}
-	signals(0);
 	if (r.attached && !r.quiet)
 		summary(&r);
-	int prog = r.attached && r.cmd ? wait_program(&r) : -1;
+	if (r.qemu && r.attached)
+		qemu_finish(&r);   /* with our handlers: a signal then ends QEMU */
+	signals(0);
+	int prog = r.attached && r.cmd && !r.qemu ? wait_program(&r) : -1;
 	sampler_release(&r.s);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
@@ -193,6 +207,7 @@ static int parse(struct record *r, int argc, char **argv)
 		case OPT_DESTROY: r->destroy = 1; break;
 		case 'x': r->exe = optarg; break;
 		case OPT_GDB: r->gdb = optarg; break;
+		case OPT_QEMU: r->qemu = 1; break;
 		case 'o': r->out_svg = optarg; break;
 		case 'F': rc = parse_num("-F", optarg, 0.001, 100000, &r->so.hz); break;
 		case 'T': rc = parse_num("-T", optarg, 0.001, 1e7, &r->so.seconds); break;
@@ -225,11 +240,19 @@ static int check_args(struct record *r, int argc, char **argv)
 				 argv[optind]);
 	if (optind < argc)
 		r->cmd = argv + optind;
+	if (r->qemu && !r->cmd)
+		return cli_usage("record ", "--qemu needs the QEMU command after --");
 	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
 		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
 				 "-c CFG or -- COMMAND ARGS");
-	if (r->gdb && !r->exe && !r->addrs)
-		return cli_usage("record ", "'--gdb': needs -x GUEST.dbg for symbols (or --addrs)");
+	if ((r->gdb || r->qemu) && !r->exe && !r->addrs)
+		return cli_usage("record ", "'%s': needs -x GUEST.dbg for symbols (or --addrs)",
+				 r->gdb ? "--gdb" : "--qemu");
+	if (r->qemu) {
+		struct uf_err e = { 0 };
+		if (gdb_launch_check(r->cmd, &e) < 0)
+			return cli_usage("record ", "%s: %s", e.what, e.why);
+	}
 	if (r->destroy && !r->cfg)
 		return cli_usage("record ", "'--destroy': only applies to a domain created with -c");
 	r->xen = r->domain || r->cfg;
@@ -253,12 +276,16 @@ static int help(void)
 {
 	printf("usage: uniprof-flame [record] [options] -o OUT.svg -p PID\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg --gdb ADDR -x GUEST.dbg\n"
+	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.dbg --qemu -- qemu-system-ARCH ARGS...\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.elf -d DOMAIN | -c CFG\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
 	       "  -p, --pid PID        profile a running process (all its threads)\n"
 	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
 	       "                       HOST:PORT, :PORT, [IPv6]:PORT, unix:PATH, or a path\n"
 	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
+	       "      --qemu -- qemu-system-ARCH ARGS...\n"
+	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
+	       "                       from its first instruction until QEMU exits\n"
 	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
 	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
 	       "                       its first instruction until it shuts down\n"
@@ -295,6 +322,8 @@ static int start(struct record *r, struct uf_err *err)
 		if (!r->exe_tab)
 			return -EINVAL;
 	}
+	if (r->qemu)
+		return start_qemu(r, err);
 	if (r->gdb)
 		return start_gdb(r, err);
 	if (r->xen)
@@ -375,6 +404,56 @@ static int start_gdb(struct record *r, struct uf_err *err)
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
 	return 0;
+}
+
+/* Launch mode: QEMU paused with a private stub, attached before its first
+ * instruction (attach resumes it); then the gdb target as for --gdb. */
+static int start_qemu(struct record *r, struct uf_err *err)
+{
+	int to_stderr = 0;
+	const char *outs[3] = { r->out_svg, r->out_folded, r->out_raw };
+	for (int i = 0; i < 3; i++)
+		to_stderr |= outs[i] && !strcmp(outs[i], "-");
+	int rc = gdb_launch_start(&r->launch, r->cmd, to_stderr, 0, err);
+	if (rc < 0)
+		return rc;
+	snprintf(r->what, sizeof r->what, "'%.80s' (pid %d)", r->cmd[0], (int)r->launch.pid);
+	rc = gdb_target_attach(&r->target, r->launch.addr, NULL, err);
+	if (rc < 0) {
+		gdb_launch_end(&r->launch, 0, 5000);
+		gdb_launch_release(&r->launch);
+		return rc;
+	}
+	r->gdb = r->launch.addr;
+	r->attached = 1;
+	r->so.progress = progress;
+	r->so.progress_ctx = r;
+	return 0;
+}
+
+/* After the outputs: a signal ends QEMU; after -T (or a sampling error)
+ * it runs on and we wait for it; then its exit status is reported. */
+static void qemu_finish(struct record *r)
+{
+	struct gdb_launch *l = &r->launch;
+	gdb_launch_release(l);   /* nobody else may attach to it */
+	if (!gdb_launch_poll(l) && !stop_flag && !r->s.stats.target_gone) {
+		if (!r->quiet)
+			fprintf(stderr, "uniprof-flame: outputs written; %s keeps running, waiting for "
+				"it to exit (Ctrl-C ends it)\n", r->what);
+		while (gdb_launch_wait(l, 1) == -EINTR && !stop_flag)
+			;
+	}
+	/* signalled: QEMU got Ctrl-C too when it came from the terminal */
+	gdb_launch_end(l, stop_flag ? 1000 : 10000, 5000);
+	if (r->quiet)
+		return;
+	if (WIFEXITED(l->status))
+		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what,
+			WEXITSTATUS(l->status));
+	else if (WIFSIGNALED(l->status))
+		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
+			WTERMSIG(l->status));
 }
 
 /* A Xen domain: symbols from -x only (the guest image is not a file in
@@ -631,7 +710,17 @@ static void summary(const struct record *r)
 		return;
 	}
 	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
-	if (r->gdb && st->target_gone)
+	const char *upath = NULL, *uwhy = NULL;
+	size_t unread = r->maps ? symtab_procmap_unreadable(r->maps, &upath, &uwhy) : 0;
+	if (unread) {
+		/* the path is the target's text: no control bytes reach the terminal */
+		fprintf(stderr, "uniprof-flame: symbols: %zu mapped file%s could not be read, their "
+			"frames are unknown (first: ", unread, unread == 1 ? "" : "s");
+		for (const unsigned char *c = (const unsigned char *)upath; *c; c++)
+			fprintf(stderr, *c < 0x20 || *c == 0x7f || *c == '\\' ? "\\x%02x" : "%c", *c);
+		fprintf(stderr, ": %c%s)\n", tolower((unsigned char)uwhy[0]), uwhy + 1);
+	}
+	if (r->gdb && st->target_gone && !r->qemu)
 		fprintf(stderr, "uniprof-flame: %s: connection closed (the guest or QEMU exited); "
 			"wrote what was sampled\n", r->what);
 	if (pi && pi->exited && WIFEXITED(pi->status))
@@ -640,6 +729,8 @@ static void summary(const struct record *r)
 	else if (pi && pi->exited && WIFSIGNALED(pi->status))
 		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
 			WTERMSIG(pi->status));
+	else if (st->interrupted && r->qemu)
+		fprintf(stderr, "uniprof-flame: %s: interrupted; ending QEMU\n", r->what);
 	else if (st->interrupted)
 		fprintf(stderr, "uniprof-flame: %s: interrupted; detached%s\n", r->what,
 			r->cmd ? "" : ", the target keeps running");
