@@ -508,8 +508,9 @@ static int open_maps(struct record *r, struct uf_err *err)
 	return 0;
 }
 
-/* After sampling: catch late mappings while the process still exists,
- * then let it go. */
+/* After sampling: catch late mappings while the process still exists
+ * (one that ended is held at its exit by ptrace-if until detach, so its
+ * maps and files are still there), then let it go. */
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
@@ -522,8 +523,6 @@ static void finish_target(struct record *r)
 		;   /* a guest: no process maps */
 	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
-	else if (r->maps && pi->exit_maps) /* gone: its maps as it exited */
-		symtab_procmap_refresh_text(r->maps, pi->exit_maps, pi->exit_maps_len, &e2);
 	else if (!pi->exited)
 		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
