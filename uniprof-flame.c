@@ -69,8 +69,11 @@ static int close_stdout(int status)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return usage(stderr);
+	if (argc < 2) { /* errors are one line; the usage is on --help */
+		fprintf(stderr, "uniprof-flame: no command: name one (render, fold, diff, record) or a "
+			"target (see 'uniprof-flame --help')\n");
+		return UF_EXIT_USAGE;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
 		return usage(stdout);
 	if (!strcmp(argv[1], "--version"))
@@ -78,9 +81,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return close_stdout(commands[i].fn(argc - 1, argv + 1));
+	if (argv[1][0] != '-') {
+		fprintf(stderr, "uniprof-flame: '%s': not a command (render, fold, diff, record; "
+			"a program to profile goes after --)\n", argv[1]);
+		return UF_EXIT_USAGE;
+	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(commands[i].name, "record"))
 			return close_stdout(commands[i].fn(argc, argv));
-	fprintf(stderr, "uniprof-flame: '%s' is not a command\n", argv[1]);
-	return usage(stderr);
+	return UF_EXIT_USAGE;
 }

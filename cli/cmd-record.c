@@ -24,6 +24,7 @@
  *  3. Exit status: 0 written, 1 usage, 2 bad -x / output path, 3 target
  *     error or no sample at all.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -136,7 +137,8 @@ static void on_signal(int sig);
 static void signals(int install);
 static void progress(void *ctx, const struct sampler_stats *st);
 static void summary(const struct record *r);
-static void wait_program(const struct record *r);
+static int wait_program(const struct record *r);
+static int spawn(struct record *r, struct uf_err *err);
 static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size);
 
@@ -170,14 +172,18 @@ int cmd_record(int argc, char **argv)
 	if (r.qemu && r.attached)
 		qemu_finish(&r);   /* with our handlers: a signal then ends QEMU */
 	signals(0);
-	if (r.attached && r.cmd && !r.qemu)
-		wait_program(&r);
+	int prog = r.attached && r.cmd && !r.qemu ? wait_program(&r) : -1;
 	sampler_release(&r.s);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
 	if (!r.gdb && !r.xen)   /* the gdb and xen targets free themselves on detach */
 		ptrace_target_free(&r.target);
-	return err.cls ? cli_fail(&err) : status;
+	if (err.cls)
+		return cli_fail(&err);
+	if (status || prog == -1)
+		return status;
+	/* -- PROGRAM: its status, as perf record and time(1) return it */
+	return WIFEXITED(prog) ? WEXITSTATUS(prog) : WIFSIGNALED(prog) ? 128 + WTERMSIG(prog) : 0;
 }
 
 /* Fills r from the command line; returns 0, -1 after --help, or an exit
@@ -186,14 +192,14 @@ static int parse(struct record *r, int argc, char **argv)
 {
 	struct option *opts = cli_options_merge(own_opts);
 	if (!opts)
-		return cli_usage("", "out of memory");
+		return cli_usage("", "record: out of memory");
 	sampler_opts_init(&r->so);
 	render_opts_init(&r->ro);
 	r->so.stop = &stop_flag;
 	double v;
 	int c, rc = 0;
 	optind = 1;
-	while (!rc && (c = getopt_long(argc, argv, "+p:d:c:x:o:F:T:qh", opts, NULL)) != -1) {
+	while (!rc && (c = cli_getopt(argc, argv, "+p:d:c:x:o:F:T:qh", opts, "record")) != -1) {
 		switch (c) {
 		case 'p': rc = parse_num("-p", optarg, 1, 4194304, &v); r->pid = (pid_t)v; break;
 		case 'd': r->domain = optarg; break;
@@ -215,7 +221,7 @@ static int parse(struct record *r, int argc, char **argv)
 		case OPT_PERTHREAD: r->per_thread = 1; break;
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
-		case '?': rc = cli_usage("record ", "bad option"); break;
+		case '?': rc = UF_EXIT_USAGE; break; /* the message is out */
 		default:
 			if (cli_render_opt(&r->ro, c, optarg) != 1)
 				rc = UF_EXIT_USAGE;
@@ -230,17 +236,17 @@ static int check_args(struct record *r, int argc, char **argv)
 {
 	int dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
 	if (optind < argc && !dashdash)
-		return cli_usage("record ", "unexpected argument '%s' (a command goes after --)",
+		return cli_usage("record ", "'%s': unexpected argument (a program to run goes after --)",
 				 argv[optind]);
 	if (optind < argc)
 		r->cmd = argv + optind;
 	if (r->qemu && !r->cmd)
 		return cli_usage("record ", "--qemu needs the QEMU command after --");
 	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
-		return cli_usage("record ", "name one target: -p PID, --gdb ADDR, -d DOMAIN, -c CFG "
-				 "or -- COMMAND ARGS");
+		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
+				 "-c CFG or -- COMMAND ARGS");
 	if ((r->gdb || r->qemu) && !r->exe && !r->addrs)
-		return cli_usage("record ", "%s needs -x GUEST.dbg for symbols (or --addrs)",
+		return cli_usage("record ", "'%s': needs -x GUEST.dbg for symbols (or --addrs)",
 				 r->gdb ? "--gdb" : "--qemu");
 	if (r->qemu) {
 		struct uf_err e = { 0 };
@@ -248,10 +254,10 @@ static int check_args(struct record *r, int argc, char **argv)
 			return cli_usage("record ", "%s: %s", e.what, e.why);
 	}
 	if (r->destroy && !r->cfg)
-		return cli_usage("record ", "--destroy only applies to a domain created with -c");
+		return cli_usage("record ", "'--destroy': only applies to a domain created with -c");
 	r->xen = r->domain || r->cfg;
 	if (!r->out_svg && !r->out_folded && !r->out_raw)
-		return cli_usage("record ", "no output: give -o FILE.svg, --folded FILE or --raw FILE");
+		return cli_usage("record ", "record: no output: give -o FILE.svg, --folded FILE or --raw FILE");
 	return 0;
 }
 
@@ -261,7 +267,7 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, dou
 	errno = 0;
 	double v = strtod(arg, &end);
 	if (errno || end == arg || *end || !(v >= lo && v <= hi))
-		return cli_usage("record ", "%s: '%s' is not a number from %g to %g", opt, arg, lo, hi);
+		return cli_usage("record ", "'%s': '%s' is not a number from %g to %g", opt, arg, lo, hi);
 	*out = v;
 	return 0;
 }
@@ -275,7 +281,8 @@ static int help(void)
 	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
 	       "  -p, --pid PID        profile a running process (all its threads)\n"
 	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
-	       "                       HOST:PORT, :PORT, unix:PATH (QEMU -s, -gdb ...)\n"
+	       "                       HOST:PORT, :PORT, [IPv6]:PORT, unix:PATH, or a path\n"
+	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
 	       "      --qemu -- qemu-system-ARCH ARGS...\n"
 	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
 	       "                       from its first instruction until QEMU exits\n"
@@ -289,13 +296,15 @@ static int help(void)
 	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
-	       "      --max-depth N    frames per stack (default 512)\n"
+	       "  -- PROGRAM ARGS      run PROGRAM and profile it until it exits; the exit\n"
+	       "                       status is then PROGRAM's (128+N if killed by signal N)\n"
+	       "      --max-depth N    frames per stack (default 512, at most 8192)\n"
 	       "      --folded FILE    also write folded stacks (flamegraph.pl format)\n"
 	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
 	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
 	       "  -q, --quiet          no progress line, no summary\n\n");
-	cli_render_help(stdout);
+	cli_render_help_for(stdout, "record");
 	return 0;
 }
 
@@ -321,8 +330,7 @@ static int start(struct record *r, struct uf_err *err)
 		return start_xen(r, err);
 	if (!r->cmd && open_maps(r, err) < 0)
 		return -EINVAL;
-	int rc = r->cmd ? ptrace_target_spawn(&r->target, r->cmd, err)
-			: ptrace_target_attach(&r->target, r->pid, err);
+	int rc = r->cmd ? spawn(r, err) : ptrace_target_attach(&r->target, r->pid, err);
 	if (rc < 0)
 		return rc;
 	r->attached = 1;
@@ -338,6 +346,34 @@ static int start(struct record *r, struct uf_err *err)
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
 	return 0;
+}
+
+/* Runs the program.  When a profile goes to stdout (`-o -`), the
+ * program's own stdout goes to our stderr, so the file stays valid;
+ * otherwise it has the terminal's stdout, as it would without us. */
+static int spawn(struct record *r, struct uf_err *err)
+{
+	const char *outs[3] = { r->out_svg, r->out_folded, r->out_raw };
+	int to_stdout = 0, saved = -1;
+	for (int i = 0; i < 3; i++)
+		to_stdout |= outs[i] && !strcmp(outs[i], "-");
+	if (to_stdout) {
+		fflush(stdout);
+		saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
+		if (saved < 0 || dup2(2, 1) < 0) {
+			uf_err_set(err, UF_ETARGET, r->cmd[0], "cannot redirect its stdout: %s",
+				   strerror(errno));
+			if (saved >= 0)
+				close(saved);
+			return -EIO;
+		}
+	}
+	int rc = ptrace_target_spawn(&r->target, r->cmd, err);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	return rc;
 }
 
 /* An output whose directory is missing or not writable fails now, not
@@ -467,11 +503,14 @@ static void finish_target(struct record *r)
 		xen_finish(r);
 		return;
 	}
+	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
 	if (r->gdb)
 		;   /* a guest: no process maps */
 	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
-	else if (!ptrace_target_info(&r->target)->exited)
+	else if (r->maps && pi->exit_maps) /* gone: its maps as it exited */
+		symtab_procmap_refresh_text(r->maps, pi->exit_maps, pi->exit_maps_len, &e2);
+	else if (!pi->exited)
 		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
 }
@@ -613,20 +652,35 @@ static void progress(void *ctx, const struct sampler_stats *st)
 	r->progress_shown = 1;
 }
 
-/* Spawn mode, -T over: the program is our child and still runs in our
- * terminal's process group; wait for it like a shell would (Ctrl-C now
- * reaches it with the default action) instead of leaving it behind.  After
- * a signal to us we do not wait: the user asked us to end. */
-static void wait_program(const struct record *r)
+/* Spawn mode: the program's wait status, or -1 when unknown.  When -T
+ * ended the recording while it still runs, it is our child in our
+ * terminal's process group: wait for it like a shell would (Ctrl-C now
+ * reaches it with the default action) instead of leaving it behind.
+ * After a signal to us we do not wait: the user asked us to end. */
+static int wait_program(const struct record *r)
 {
 	const struct ptrace_info *pi = ptrace_target_info(&r->target);
 	int st;
-	if (!pi || pi->exited || r->s.stats.interrupted || waitpid(r->pid, &st, WNOHANG) != 0)
-		return;
+	if (!pi)
+		return -1;
+	if (pi->exited)
+		return pi->status;
+	pid_t w = waitpid(r->pid, &st, WNOHANG);
+	if (w == r->pid)
+		return st;
+	if (w != 0 || r->s.stats.interrupted)
+		return -1;
 	if (!r->quiet)
 		fprintf(stderr, "uniprof-flame: outputs written; waiting for %s to exit\n", r->what);
-	while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
+	while ((w = waitpid(r->pid, &st, 0)) < 0 && errno == EINTR)
 		;
+	if (w != r->pid)
+		return -1;
+	if (!r->quiet && WIFEXITED(st))
+		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what, WEXITSTATUS(st));
+	else if (!r->quiet && WIFSIGNALED(st))
+		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what, WTERMSIG(st));
+	return st;
 }
 
 static void summary(const struct record *r)
@@ -656,6 +710,16 @@ static void summary(const struct record *r)
 		return;
 	}
 	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
+	const char *upath = NULL, *uwhy = NULL;
+	size_t unread = r->maps ? symtab_procmap_unreadable(r->maps, &upath, &uwhy) : 0;
+	if (unread) {
+		/* the path is the target's text: no control bytes reach the terminal */
+		fprintf(stderr, "uniprof-flame: symbols: %zu mapped file%s could not be read, their "
+			"frames are unknown (first: ", unread, unread == 1 ? "" : "s");
+		for (const unsigned char *c = (const unsigned char *)upath; *c; c++)
+			fprintf(stderr, *c < 0x20 || *c == 0x7f || *c == '\\' ? "\\x%02x" : "%c", *c);
+		fprintf(stderr, ": %c%s)\n", tolower((unsigned char)uwhy[0]), uwhy + 1);
+	}
 	if (r->gdb && st->target_gone && !r->qemu)
 		fprintf(stderr, "uniprof-flame: %s: connection closed (the guest or QEMU exited); "
 			"wrote what was sampled\n", r->what);
