@@ -413,6 +413,15 @@
 
 	/* frames.c frame_color() for a drill-down frame. */
 	function frameColor(D, f) {
+		if (D.diff) return frameColor1(D, f);
+		const key = D.name[f.node] * 2 + (f.waker ? 1 : 0);
+		if (!D.colours) D.colours = new Map();
+		let c = D.colours.get(key);
+		if (c === undefined) D.colours.set(key, c = frameColor1(D, f));
+		return c;
+	}
+
+	function frameColor1(D, f) {
 		const raw = D.names[D.name[f.node]];
 		if (raw === '--') return 'rgb(160,160,160)';
 		if (raw === '-') return 'rgb(200,200,200)';
@@ -943,33 +952,59 @@
 		cover.setAttribute('clip-path', 'url(#uf-view-clip)');
 		cover.setAttribute('class', 'uf-cover');
 		g.appendChild(cover);
-		const re = state.re;
+		/* What is at least a pixel wide now; narrower frames (invisible
+		 * one by one, and most of a deep drill-down) in slices after it. */
+		const now = [], later = [];
 		for (let i = 0; i < items.length; i++) {
-			const it = items[i];
-			let shape;
-			if (it.kind === 'box') {
-				shape = it.d !== undefined ? make('path', { d: it.d, fill: it.fill })
-					: make('rect', { x: it.x, y: it.y, width: it.w, height: it.h, fill: it.fill });
-				shape.setAttribute('class', 'pruned');
-				if (it.transform) shape.setAttribute('transform', it.transform);
-			} else {
-				const m = re !== null && re.test(it.name);
-				shape = make('rect', { x: it.x, y: it.y, width: it.w, height: it.h,
-					fill: m ? cfg.searchcolor : it.fill, rx: '2', ry: '2' });
-				shape.setAttribute('class', it.kind === 'anc' ? 'f parent' : 'f');
-			}
-			shape.ufItem = i;
-			it.el = shape;
-			g.appendChild(shape);
-			if (it.label) {
-				const t = make('text', { x: it.lx, y: it.ly });
-				if (it.kind === 'anc') t.setAttribute('class', 'parent');
-				t.textContent = it.label;
-				g.appendChild(t);
-			}
+			(items[i].kind === 'frame' && items[i].px < 1 ? later : now).push(i);
 		}
+		for (const i of now) addItem(g, items, i);
 		framesEl.parentNode.insertBefore(g, framesEl.nextSibling);
-		state.view = { g: g, items: items };
+		const view = state.view = { g: g, items: items, pending: later.length };
+		if (later.length) {
+			g.setAttribute('data-pending', String(later.length));
+			const slice = (k) => {
+				if (state.view !== view) return;
+				const end = Math.min(k + 2000, later.length);
+				const frag = document.createDocumentFragment();
+				for (let j = k; j < end; j++) addItem(frag, items, later[j]);
+				g.appendChild(frag);
+				view.pending = later.length - end;
+				if (end < later.length) {
+					g.setAttribute('data-pending', String(view.pending));
+					setTimeout(() => slice(end), 0);
+				} else {
+					g.removeAttribute('data-pending');
+				}
+			};
+			requestAnimationFrame(() => setTimeout(() => slice(0), 0));
+		}
+	}
+
+	function addItem(parent, items, i) {
+		const it = items[i];
+		if (it.prep) it.prep();
+		let shape;
+		if (it.kind === 'box') {
+			shape = it.d !== undefined ? make('path', { d: it.d, fill: it.fill })
+				: make('rect', { x: it.x, y: it.y, width: it.w, height: it.h, fill: it.fill });
+			shape.setAttribute('class', 'pruned');
+			if (it.transform) shape.setAttribute('transform', it.transform);
+		} else {
+			const m = state.re !== null && state.re.test(it.name);
+			shape = make('rect', { x: it.x, y: it.y, width: it.w, height: it.h,
+				fill: m ? cfg.searchcolor : it.fill, rx: '2', ry: '2' });
+			shape.setAttribute('class', it.kind === 'anc' ? 'f parent' : 'f');
+		}
+		shape.ufItem = i;
+		it.el = shape;
+		parent.appendChild(shape);
+		if (it.label) {
+			const t = make('text', { x: it.lx, y: it.ly });
+			if (it.kind === 'anc') t.setAttribute('class', 'parent');
+			t.textContent = it.label;
+			parent.appendChild(t);
+		}
 	}
 
 	/* Tooltip pieces of a differential (frames.c diff_details). */
@@ -1047,17 +1082,26 @@
 		return { items: items, rows: rows };
 	}
 
+	/* A drill-down item; its attribute strings are made when it is drawn. */
 	function frameItem(D, f, x1, x2, depth, count, whole, fileTotal, kind) {
 		const disp = dispName(D, f.node);
-		const y1 = rowY(depth), y2 = y1 + cfg.frameheight - 1;
-		const lab = label(disp, x2 - x1);
-		return {
-			kind: kind, node: f.node, name: disp.s,
-			x: fixed(x1, 1), y: fixed(y1, 1), w: fixed(fixedValue(x2, 1) - fixedValue(x1, 1), 1),
-			h: fixed(y2 - y1, 1), fill: frameColor(D, f),
-			label: lab, lx: fixed(x1 + 3, 2), ly: fixed(3 + (y1 + y2) / 2, 2),
+		const it = {
+			kind: kind, node: f.node, name: disp.s, px: x2 - x1,
 			title: () => frameTitle(D, f, count, whole, fileTotal),
+			prep: () => {
+				const y1 = rowY(depth), y2 = y1 + cfg.frameheight - 1;
+				it.x = fixed(x1, 1);
+				it.y = fixed(y1, 1);
+				it.w = fixed(fixedValue(x2, 1) - fixedValue(x1, 1), 1);
+				it.h = fixed(y2 - y1, 1);
+				it.fill = frameColor(D, f);
+				it.label = label(disp, x2 - x1);
+				it.lx = fixed(x1 + 3, 2);
+				it.ly = fixed(3 + (y1 + y2) / 2, 2);
+				it.prep = null;
+			},
 		};
+		return it;
 	}
 
 	/* The view of drawn frame z without embedded data: the drawn frames of
@@ -1073,7 +1117,7 @@
 			const y1 = T.y[i];
 			const disp = { s: T.name[i], chars: Array.from(T.name[i]).length };
 			return {
-				kind: kind, frame: i, name: T.name[i], x: fixed(x1, 1), y: T.yattr[i], w: fixed(w, 1), h: h,
+				kind: kind, frame: i, name: T.name[i], px: w, x: fixed(x1, 1), y: T.yattr[i], w: fixed(w, 1), h: h,
 				fill: T.fill[i] === null ? 'rgb(0,0,0)' : T.fill[i], label: label(disp, w),
 				lx: fixed(x1 + 3, 2), ly: fixed(3 + y1 + (cfg.frameheight - 1) / 2, 2),
 				title: () => parts(T.g[i]).title.textContent,
@@ -1214,7 +1258,7 @@
 		}
 		if (state.view) {
 			for (const it of state.view.items) {
-				if (it.kind !== 'box') it.el.setAttribute('fill', test(it.name) ? cfg.searchcolor : it.fill);
+				if (it.kind !== 'box' && it.el) it.el.setAttribute('fill', test(it.name) ? cfg.searchcolor : it.fill);
 			}
 		}
 		const D = data();
@@ -1487,8 +1531,22 @@
 		}
 		setTimeout(() => {
 			const D = data();
-			if (D && !cfg.flamechart) setTimeout(() => ranks(D), 0);
+			if (!D) return;
+			setTimeout(() => {
+				if (!cfg.flamechart) ranks(D);
+				setTimeout(() => names(D, 0), 0);
+			}, 0);
 		}, 0);
+	}
+
+	/* Display names of the whole table, a slice at a time (search needs
+	 * them all). */
+	function names(D, k) {
+		const end = Math.min(k + 20000, D.names.length);
+		for (let i = k; i < end; i++) {
+			if (D.disp[i] === undefined) D.disp[i] = display(D.names[i]);
+		}
+		if (end < D.names.length) setTimeout(() => names(D, end), 0);
 	}
 
 	listen();

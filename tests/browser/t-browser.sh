@@ -106,3 +106,10 @@ if "$UF" diff "$data/diff-before.folded" "$data/diff-after.folded" -o "$r/diff.s
 else
 	fail "diff browser" "uniprof-flame diff failed"
 fi
+
+# Drill-down, exact search shares, the plain image (test-drill.js header).
+mkdir -p "$TMP/drill"
+for b in "${browsers[@]}"; do
+	timeout 300 node "$here/test-drill.js" "$UF" "$TMP/drill" "$b"
+	[ $? -eq 124 ] && fail "$b: drill" "timed out after 300 s"
+done

@@ -71,6 +71,10 @@ function near(got, want, tol, what) {
  * it), else the frames as written.  Parsed here independently of the
  * script under test. */
 async function frames(page) {
+	await page.waitForFunction(() => {
+		const v = document.getElementById('uf-view');
+		return !v || !v.hasAttribute('data-pending');
+	});
 	return page.evaluate(() => {
 		const out = {};
 		const parse = (title, pruned) => {
