@@ -20,7 +20,6 @@
 
 static int write_frame(struct svg *S, const struct frame *f);
 static void write_pruned(struct svg *S, const struct frame *f);
-static double pruned_px(const struct svg *S, const struct frame *f);
 static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2);
 static void with_commas(char *out, size_t size, const char *digits);
 static size_t strip_annotation(const char *s, size_t len);
@@ -37,7 +36,7 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 		int rc = write_frame(S, &S->L.f[i]);
 		if (rc)
 			return rc;
-		if (S->L.f[i].runs_n && pruned_px(S, &S->L.f[i]) >= 1.0)
+		if (S->L.f[i].runs_n && svg_pruned_px(&S->L, &S->L.f[i], S->wpt) >= 1.0)
 			write_pruned(S, &S->L.f[i]);
 	}
 	fputs("</g>\n", S->out);
@@ -167,15 +166,16 @@ static int write_frame(struct svg *S, const struct frame *f)
 	return 0;
 }
 
-/* Width of a frame's pruned runs, px: a box narrower than a pixel shows
- * nothing and is not written (it would still cost the browser an element). */
-static double pruned_px(const struct svg *S, const struct frame *f)
+/* A box narrower than a pixel is not written: it shows nothing and would
+ * still cost the browser an element (templates/flamegraph.js draws the
+ * drill-down by the same rule). */
+double svg_pruned_px(const struct layout *L, const struct frame *f, double wpt)
 {
-	const double *r = S->L.runs + f->runs_off;
+	const double *r = L->runs + f->runs_off;
 	double t = 0;
 	for (uint32_t i = 0; i < f->runs_n; i++)
 		t += r[2 * i + 1] - r[2 * i];
-	return t * S->wpt;
+	return t * wpt;
 }
 
 static void write_pruned(struct svg *S, const struct frame *f)

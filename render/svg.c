@@ -117,6 +117,19 @@ static void choose_background(struct svg *S)
 
 static int setup_diff(struct svg *S);
 
+/* The deepest row holding a pruned box that is drawn (at least a pixel
+ * wide, svg_pruned_px): only those may grow the canvas. */
+static uint32_t visible_pruned_depth(const struct layout *L, double wpt)
+{
+	uint32_t d = 0;
+	if (L->pruned_depthmax == 0)
+		return 0;
+	for (size_t i = 0; i < L->n; i++)
+		if (L->f[i].runs_n && L->f[i].depth + 1 > d && svg_pruned_px(L, &L->f[i], wpt) >= 1.0)
+			d = L->f[i].depth + 1;
+	return d;
+}
+
 static int svg_setup(struct svg *S, struct uf_err *err)
 {
 	const struct render_opts *o = S->o;
@@ -146,10 +159,11 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 		rc = setup_diff(S);
 	if (rc)
 		return rc;
-	uint32_t depthmax = S->L.depthmax, pdepth = S->L.pruned_depthmax;
+	uint32_t depthmax = S->L.depthmax, pdepth = visible_pruned_depth(&S->L, S->wpt);
 	if (S->Lb.f) {
+		uint32_t b = visible_pruned_depth(&S->Lb, S->wpt_b);
 		depthmax = depthmax > S->Lb.depthmax ? depthmax : S->Lb.depthmax;
-		pdepth = pdepth > S->Lb.pruned_depthmax ? pdepth : S->Lb.pruned_depthmax;
+		pdepth = pdepth > b ? pdepth : b;
 	}
 	uint32_t rows = depthmax + 1;
 	S->extra_rows = pdepth > depthmax ? pdepth - depthmax : 0;
