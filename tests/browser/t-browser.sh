@@ -71,7 +71,7 @@ run() {
 		timeout 300 node "$here/test-svg.js" --browser "$b" --label "$label" --known "$dir/known.svg" \
 			--inverted "$dir/inverted.svg" --pruned "$dir/pruned.svg" --hostile "$dir/hostile.svg" \
 			"${shots[@]}"
-		[ $? -eq 124 ] && fail "$b: $label" 'browser test timed out after 300 s'
+		if [ $? -eq 124 ]; then fail "$b: $label" 'browser test timed out after 300 s'; fi
 	done
 	return 0
 }
@@ -101,7 +101,7 @@ run render "$r"
 if "$UF" diff "$data/diff-before.folded" "$data/diff-after.folded" -o "$r/diff.svg"; then
 	for b in "${browsers[@]}"; do
 		timeout 300 node "$here/test-diff.js" "$r/diff.svg" "$b"
-		[ $? -eq 124 ] && fail "$b: diff browser" "timed out after 300 s"
+		if [ $? -eq 124 ]; then fail "$b: diff browser" "timed out after 300 s"; fi
 	done
 else
 	fail "diff browser" "uniprof-flame diff failed"
@@ -111,5 +111,5 @@ fi
 mkdir -p "$TMP/drill"
 for b in "${browsers[@]}"; do
 	timeout 300 node "$here/test-drill.js" "$UF" "$TMP/drill" "$b"
-	[ $? -eq 124 ] && fail "$b: drill" "timed out after 300 s"
+	if [ $? -eq 124 ]; then fail "$b: drill" "timed out after 300 s"; fi
 done
