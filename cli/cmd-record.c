@@ -255,7 +255,7 @@ static int check_args(struct record *r, int argc, char **argv)
 	if (optind < argc)
 		r->cmd = argv + optind;
 	if (r->qemu && !r->cmd)
-		return cli_usage("record ", "--qemu needs the QEMU command after --");
+		return cli_usage("record ", "'--qemu': needs the QEMU command after --");
 	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
 		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
 				 "-c CFG or -- COMMAND ARGS");
