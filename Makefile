@@ -14,7 +14,7 @@ DESTDIR ?=
 CC      ?= cc
 PKG_CONFIG ?= pkg-config
 
-MODULES := util fold render symtab sampler ptrace-if gdb-if cli
+MODULES := util fold render symtab unwind sampler ptrace-if gdb-if cli
 # Xen support is built when libxen-dev is present; otherwise xen-if/stub.c.
 HAVE_XEN := $(shell $(PKG_CONFIG) --exists xencontrol xenforeignmemory xenstore 2>/dev/null && echo 1)
 
