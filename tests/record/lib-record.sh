@@ -14,6 +14,9 @@
 #                          (a loaded 2-core machine can starve the target
 #                          for long stretches, which clusters samples)
 #   proc_state PID         one-letter state from /proc (R S D t T Z, or -)
+#   rooted FOLDED          percent of samples whose stack holds main with
+#                          _start or __libc_start_main* as its root frame
+#   check_rooted NAME FOLDED   PASS when rooted >= 95 %
 EXAMPLES="${EXAMPLES:-$UF_TOP/build/examples}"
 TRUTH="$UF_TOP/examples/workloads"
 TOL="${UF_SHARE_TOL:-3}"
@@ -100,4 +103,22 @@ record_truth() {
 	fi
 	pass "$name: recorded"
 	check_truth "$name" "$OUT.folded" "$truth"
+}
+
+rooted() {
+	awk '{ n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
+	  k = split(stack, f, ";")
+	  if (f[1] != "_start" && f[1] !~ /^__libc_start_main/) next
+	  for (i = 2; i <= k; i++) if (f[i] == "main") { hit += n; break } }
+	END { if (total == 0) print "0"; else printf "%.1f\n", 100 * hit / total }' "$1"
+}
+
+check_rooted() {
+	local got
+	got=$(rooted "$2")
+	if awk -v g="$got" 'BEGIN { exit !(g >= 95) }'; then
+		pass "$1: $got% of samples rooted at _start/__libc_start_main and main"
+	else
+		fail "$1: rooted at main" "only $got% ($(sort -t' ' -k2 -nr "$2" | head -2 | tr '\n' '|'))"
+	fi
 }
