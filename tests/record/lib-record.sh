@@ -17,6 +17,9 @@
 #   rooted FOLDED          percent of samples whose stack holds main with
 #                          _start or __libc_start_main* as its root frame
 #   check_rooted NAME FOLDED   PASS when rooted >= 95 %
+#   rooted_at FOLDED ROOTS percent of samples whose stack starts with ROOTS
+#                          (a;b: the first frames, root side first)
+#   complete_pct ERR       percent of walks the summary in ERR calls complete
 EXAMPLES="${EXAMPLES:-$UF_TOP/build/examples}"
 TRUTH="$UF_TOP/examples/workloads"
 TOL="${UF_SHARE_TOL:-3}"
@@ -121,4 +124,16 @@ check_rooted() {
 	else
 		fail "$1: rooted at main" "only $got% ($(sort -t' ' -k2 -nr "$2" | head -2 | tr '\n' '|'))"
 	fi
+}
+
+rooted_at() {
+	awk -v r="$2" '{ n = $NF; s = substr($0, 1, length($0) - length(n) - 1) ";"; total += n
+	  if (index(s, r ";") == 1) hit += n }
+	END { if (total == 0) print "0"; else printf "%.1f\n", 100 * hit / total }' "$1"
+}
+
+# walks (--unwind=M): N complete, N at max depth, N ended early (...)
+complete_pct() {
+	sed -n 's/.*walks (--unwind=[a-z]*): \([0-9]*\) complete, \([0-9]*\) at max depth, \([0-9]*\) ended early.*/\1 \2 \3/p' "$1" |
+		awk '{ t = $1 + $2 + $3; if (t) printf "%d\n", 100 * $1 / t; else print 0 }'
 }

@@ -14,12 +14,6 @@
 . "$(dirname "$0")/lib-record.sh"
 need_ptrace unwind
 
-# walks: N complete, N at max depth, N ended early (...)
-complete_pct() {
-	sed -n 's/.*walks (--unwind=[a-z]*): \([0-9]*\) complete, \([0-9]*\) at max depth, \([0-9]*\) ended early.*/\1 \2 \3/p' "$1" |
-		awk '{ t = $1 + $2 + $3; if (t) printf "%d\n", 100 * $1 / t; else print 0 }'
-}
-
 out="$TMP/leaf"; OUT=$out
 record_truth app-leaf "$TRUTH/app-leaf.truth" \
 	"$UF" -F 999 -T 4 --folded "$out.folded" -- "$EXAMPLES/app-leaf" 5 2>"$out.err" &&
