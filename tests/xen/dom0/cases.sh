@@ -79,6 +79,14 @@ su nobody -s /bin/sh -c "xen-drive -d no-such-domain -n 1" > /out/drive-nonroot.
 xl create -q /guest/uf-app1.cfg; rc create-app1 $?
 # backend counters in steady state, at a rate the guest can run between
 $T xen-drive -d uf-app1 -F 200 -n 600 -o /out/drive-count.folded > /out/drive-count.log 2>&1; rc drive-count $?
+# the guest has no frame pointers: frame pointers alone vs CFI from the
+# ELF's .debug_frame (walk ends and stopped time per sample, same guest)
+if [ -x $UF ]; then
+  for m in fp auto; do
+    $T $UF -d uf-app1 -x /guest/xen-guest.elf -F 50 -T 6 --unwind=$m \
+      --folded /out/unwind-$m.folded > /out/unwind-$m.log 2>&1; rc unwind-$m $?
+  done
+fi
 # SIGINT mid-run (saturated, so most likely inside a pause): the guest must
 # be left running and the output written
 if [ -x $UF ]; then
