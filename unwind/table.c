@@ -119,8 +119,34 @@ void unwind_table_free(struct unwind_table *t)
 {
 	if (!t)
 		return;
+	free(t->index);
 	free(t->rows);
 	free(t);
+}
+
+int unwind_table_index(struct unwind_table *t)
+{
+	uint64_t span = t->end - t->base;
+	unsigned shift = 6;
+	if (t->nrows < 64)
+		return 0; /* a plain search is as fast */
+	while ((span >> shift) > 2ull * t->nrows + 16)
+		shift++;
+	uint32_t n = (uint32_t)(span >> shift) + 1, r = 0;
+	uint32_t *ix = malloc(((size_t)n + 1) * sizeof *ix);
+	if (!ix)
+		return -ENOMEM;
+	for (uint32_t b = 0; b <= n; b++) { /* last row starting at or before the bucket */
+		uint64_t at = (uint64_t)b << shift;
+		while (r + 1 < t->nrows && t->rows[r + 1].start <= at)
+			r++;
+		ix[b] = r;
+	}
+	free(t->index);
+	t->index = ix;
+	t->nindex = n;
+	t->shift = shift;
+	return 0;
 }
 
 const struct unwind_row *unwind_table_find(const struct unwind_table *t, uint64_t vaddr)
@@ -128,6 +154,10 @@ const struct unwind_row *unwind_table_find(const struct unwind_table *t, uint64_
 	if (!t || t->nrows == 0 || vaddr < t->base || vaddr >= t->end)
 		return NULL;
 	uint32_t off = (uint32_t)(vaddr - t->base), lo = 0, hi = t->nrows;
+	if (t->index && (off >> t->shift) < t->nindex) {
+		lo = t->index[off >> t->shift];
+		hi = t->index[(off >> t->shift) + 1] + 1;
+	}
 	while (hi - lo > 1) { /* last row with start <= off; rows[0].start == 0 */
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (t->rows[mid].start <= off)
@@ -188,6 +218,7 @@ static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *er
 	t->rows = rows.v;
 	t->nrows = (uint32_t)rows.n;
 	t->end = rows.n ? t->base + rows.v[rows.n - 1].start : 0;
+	unwind_table_index(t);
 	free(rg.v);
 	if (cfi[SRC_EH])
 		dwarf_cfi_end(cfi[SRC_EH]);

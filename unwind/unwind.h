@@ -114,6 +114,12 @@ struct unwind_table {
 	enum uf_arch arch;
 	uint32_t nfde_eh, nfde_debug;  /* FDEs used from .eh_frame / .debug_frame */
 	uint32_t nexpr;              /* rows that fall back */
+	/* Optional lookup index (unwind_table_index): bucket b of 2^shift
+	 * bytes from base starts its search at row index[b]; NULL = plain
+	 * binary search over all rows. */
+	uint32_t *index;             /* owned; nindex + 1 entries */
+	uint32_t nindex;
+	unsigned shift;
 };
 
 /* Builds the table of the ELF file at `path` (borrowed).  A readable ELF
@@ -125,6 +131,10 @@ struct unwind_table *unwind_table_open(const char *path, struct uf_err *err);
 /* Same from an open descriptor (borrowed; not closed). */
 struct unwind_table *unwind_table_open_fd(int fd, const char *label, struct uf_err *err);
 void unwind_table_free(struct unwind_table *t);
+/* Builds t->index (tables from unwind_table_open have one): a lookup then
+ * searches a handful of rows instead of all.  0 or -ENOMEM (the table
+ * still works without). */
+int unwind_table_index(struct unwind_table *t);
 /* The row covering file address `vaddr`, or NULL (NONE rows too). */
 const struct unwind_row *unwind_table_find(const struct unwind_table *t, uint64_t vaddr);
 /* Checks invariant 4; 0 or 1. */

@@ -524,6 +524,12 @@ static void table_of_this_program(void **state)
 	assert_non_null(t);
 	assert_true(t->nrows > 1000 && t->nfde_eh > 100);
 	assert_non_null(unwind_table_find(t, (uint64_t)(uintptr_t)qsort - bias));
+	/* the bucket index finds what a plain search finds, at every address */
+	assert_non_null(t->index);
+	struct unwind_table plain = *t;
+	plain.index = NULL;
+	for (uint64_t a = t->base > 64 ? t->base - 64 : 0; a < t->end + 64; a += 3)
+		assert_ptr_equal(unwind_table_find(t, a), unwind_table_find(&plain, a));
 	size_t mods, with, rows, bytes;
 	unwind_space_stats(sp, &mods, &with, &rows, &bytes);
 	assert_true(mods >= 2 && with >= 2 && rows > 1000 && bytes >= rows * 16);
