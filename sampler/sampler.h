@@ -7,10 +7,11 @@
  * walks each stack into raw addresses, resumes the target, and only then
  * stores what it saw.  Nothing is symbolized while the target is stopped:
  * sampler_fold() turns the address stacks into names afterwards through a
- * resolver callback (normally symtab/).  Main trade-off: the walker copies
- * whole stack windows (one read per 4 KiB page boundary it crosses) rather
- * than two words per frame, which costs a few microseconds of memcpy but
- * saves a target round trip per frame — round trips dominate every backend.
+ * resolver callback (normally symtab/).  Stacks are unwound inside the
+ * pause by unwind/ (CFI tables built beforehand, frame pointers where
+ * there is no CFI), which copies whole stack windows rather than two words
+ * per frame: a few microseconds of memcpy instead of a target round trip
+ * per frame — round trips dominate every backend.
  *
  * States of one sampling run and the call behind each transition:
  *

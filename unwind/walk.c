@@ -50,8 +50,7 @@ struct frame {
 
 #define STEP_OK (-100)       /* internal: a caller frame was found */
 
-static int step_cfi(struct walker *k, const struct unwind_row *row, uint64_t bias, int first,
-		    struct frame *f);
+static int step_cfi(struct walker *k, const struct unwind_row *row, int first, struct frame *f);
 static int step_fp(struct walker *k, int first, struct frame *f);
 static int word(struct walker *k, uint64_t addr, uint64_t *v);
 static int window_load(struct walker *k, uint64_t addr);
@@ -81,7 +80,7 @@ int unwind_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r,
 				row = NULL;
 		}
 		if (row)
-			end = step_cfi(&k, row, bias, *n == 1, &f);
+			end = step_cfi(&k, row, *n == 1, &f);
 		else if (mode == UNWIND_CFI)
 			end = UNWIND_NOINFO;
 		else
@@ -121,11 +120,9 @@ int unwind_mode_parse(const char *s, enum unwind_mode *out)
 
 /* One caller through a CFI row: CFA, then the return address and the
  * saved frame pointer relative to it.  STEP_OK with f updated, or an end. */
-static int step_cfi(struct walker *k, const struct unwind_row *row, uint64_t bias, int first,
-		    struct frame *f)
+static int step_cfi(struct walker *k, const struct unwind_row *row, int first, struct frame *f)
 {
 	uint64_t cfa, ra = f->lr, fp = f->fp, addr;
-	(void)bias;
 	if (row->ra == UNWIND_RULE_UNDEF)
 		return UNWIND_COMPLETE;
 	if (row->ra == UNWIND_RULE_SAME && k->arch != UF_ARCH_AARCH64)
