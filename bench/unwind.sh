@@ -79,10 +79,10 @@ else
 	echo "QEMU: skipped (qemu-system-x86_64 not installed)"
 fi
 
-echo "stopped time per sample, Xen PV guest without frame pointers (from tests/xen's dom0, -F 50):"
+echo "stopped time per sample, Xen PV guest (from tests/xen dom0 under QEMU/TCG, -F 50):"
 if [ -f build/xen/out/unwind-fp.log ] && [ -f build/xen/out/unwind-auto.log ]; then
-	stops "--unwind=fp" build/xen/out/unwind-fp.log
-	stops "--unwind=auto" build/xen/out/unwind-auto.log
+	stops "guest with frame pointers --unwind=fp" build/xen/out/unwind-fp.log
+	stops "guest without (.debug_frame) --unwind=auto" build/xen/out/unwind-auto.log
 else
 	echo "  (none: run TESTS=xen tests/run-all.sh first)"
 fi
