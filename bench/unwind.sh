@@ -13,8 +13,9 @@
 #        QEMU:   the guest built with frame pointers, --unwind=fp, against
 #                the Unikraft-like guest (.debug_frame only), --unwind=auto
 #                (holds /tmp/uf-qemu.lock, one boot at a time)
-#        Xen:    the figures tests/xen/t-xen.sh's dom0 took (same guest,
-#                --unwind=fp vs auto), from build/xen/out when present
+#        Xen:    the figures tests/xen/t-xen.sh's dom0 took (the guest built
+#                with frame pointers, --unwind=fp, against the Unikraft-like
+#                build, --unwind=auto), from build/xen/out when present
 # BENCH_SECONDS (default 5) per recording.  Walls are noisy on a shared
 # machine: the load average is printed; compare rows within one run.
 set -u
