@@ -61,6 +61,12 @@ struct regnos {
 	int sp, fp, ra;
 };
 
+/* The CFI sections of one file, as libdw reads them. */
+struct sources {
+	Dwarf *dw;                 /* for .debug_frame */
+	Dwarf_CFI *cfi[2];         /* [SRC_EH], [SRC_DEBUG] */
+};
+
 /* The CIE last looked up, so FDEs sharing it decode without a re-read. */
 struct cie_cache {
 	Dwarf_Off off;
@@ -69,6 +75,8 @@ struct cie_cache {
 };
 
 static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *err);
+static int open_sources(Elf *elf, struct sources *src, struct ranges *rg);
+static void close_sources(struct sources *src);
 static int check_elf(Elf *elf, enum uf_arch *arch);
 static Elf_Scn *find_section(Elf *elf, const char *name);
 static int list_fdes(Elf *elf, Elf_Scn *scn, int src, struct ranges *out);
@@ -188,8 +196,7 @@ static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *er
 	struct unwind_table *t = calloc(1, sizeof *t);
 	struct ranges rg = { 0 };
 	struct rows rows = { 0 };
-	Dwarf *dw = NULL;
-	Dwarf_CFI *cfi[2] = { NULL, NULL };
+	struct sources src = { 0 };
 	const char *why = "out of memory";
 	if (!t)
 		goto fail;
@@ -199,19 +206,13 @@ static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *er
 	}
 	struct regnos rn = t->arch == UF_ARCH_AARCH64 ? (struct regnos){ 31, 29, 30 }
 						      : (struct regnos){ 7, 6, 16 };
-	Elf_Scn *eh = find_section(elf, ".eh_frame"), *dbg = find_section(elf, ".debug_frame");
-	if (eh && (cfi[SRC_EH] = dwarf_getcfi_elf(elf)) != NULL && list_fdes(elf, eh, SRC_EH, &rg) < 0)
-		goto fail;
-	if (dbg && (dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) != NULL &&
-	    (cfi[SRC_DEBUG] = dwarf_getcfi(dw)) != NULL && list_fdes(elf, dbg, SRC_DEBUG, &rg) < 0)
+	if (open_sources(elf, &src, &rg) < 0)
 		goto fail;
 	size_t n = clip_ranges(&rg);
 	if (n)
 		t->base = rg.v[0].lo;
-	for (size_t i = 0; i < n; i++) {
-		if (rg.v[i].hi - t->base > UINT32_MAX)
-			break;
-		if (compile_range(cfi[rg.v[i].src], &rg.v[i], t->base, &rn, &rows, &t->nexpr) < 0)
+	for (size_t i = 0; i < n && rg.v[i].hi - t->base <= UINT32_MAX; i++) {
+		if (compile_range(src.cfi[rg.v[i].src], &rg.v[i], t->base, &rn, &rows, &t->nexpr) < 0)
 			goto fail;
 		*(rg.v[i].src == SRC_EH ? &t->nfde_eh : &t->nfde_debug) += 1;
 	}
@@ -220,21 +221,38 @@ static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *er
 	t->end = rows.n ? t->base + rows.v[rows.n - 1].start : 0;
 	unwind_table_index(t);
 	free(rg.v);
-	if (cfi[SRC_EH])
-		dwarf_cfi_end(cfi[SRC_EH]);
-	if (dw)
-		dwarf_end(dw);
+	close_sources(&src);
 	return t;
 fail:
 	uf_err_set(err, UF_EINPUT, label, "%s", why);
 	free(rows.v);
 	free(rg.v);
-	if (cfi[SRC_EH])
-		dwarf_cfi_end(cfi[SRC_EH]);
-	if (dw)
-		dwarf_end(dw);
+	close_sources(&src);
 	free(t);
 	return NULL;
+}
+
+/* libdw's view of .eh_frame and of .debug_frame (either may be absent),
+ * and the FDE ranges of both.  0 or -ENOMEM. */
+static int open_sources(Elf *elf, struct sources *src, struct ranges *rg)
+{
+	Elf_Scn *eh = find_section(elf, ".eh_frame"), *dbg = find_section(elf, ".debug_frame");
+	if (eh && (src->cfi[SRC_EH] = dwarf_getcfi_elf(elf)) != NULL &&
+	    list_fdes(elf, eh, SRC_EH, rg) < 0)
+		return -ENOMEM;
+	if (dbg && (src->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) != NULL &&
+	    (src->cfi[SRC_DEBUG] = dwarf_getcfi(src->dw)) != NULL &&
+	    list_fdes(elf, dbg, SRC_DEBUG, rg) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static void close_sources(struct sources *src)
+{
+	if (src->cfi[SRC_EH])
+		dwarf_cfi_end(src->cfi[SRC_EH]);
+	if (src->dw)
+		dwarf_end(src->dw); /* also ends cfi[SRC_DEBUG] */
 }
 
 static int check_elf(Elf *elf, enum uf_arch *arch)
