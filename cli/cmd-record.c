@@ -16,7 +16,8 @@
  * QEMU paused with a private gdbstub and we attach before its first
  * instruction; the sampling ends when QEMU exits, at -T, or on a signal.
  * After a signal QEMU is ended (it was ours); after -T it keeps running
- * and we wait for it, as a shell would, once the outputs are written.
+ * and we wait for it, as a shell would, once the outputs are written;
+ * QEMU's exit status is then ours, as for -- PROGRAM.
  *
  * Invariants:
  *  1. Every path out after a successful attach goes through detach.
@@ -45,6 +46,7 @@
 #include "xen-if/xen.h"
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
+#include "cli/io-opts.h"
 #include "unwind/unwind.h"
 #include "util/outfile.h"
 
@@ -67,6 +69,7 @@ struct record {
 	uint64_t hypercalls, maps_made;  /* xen-if counters, kept past detach */
 	struct sampler_opts so;
 	struct render_opts ro;
+	struct cli_io_opts io;    /* --format: -o's format (svg, folded, pprof, speedscope) */
 	/* state */
 	struct uf_target target;
 	int attached;
@@ -115,7 +118,7 @@ static int help(void);
 static int start(struct record *r, struct uf_err *err);
 static int start_gdb(struct record *r, struct uf_err *err);
 static int start_qemu(struct record *r, struct uf_err *err);
-static void qemu_finish(struct record *r);
+static int qemu_finish(struct record *r);
 static int open_maps(struct record *r, struct uf_err *err);
 static int open_space(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
@@ -148,6 +151,12 @@ static int spawn(struct record *r, struct uf_err *err);
 static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size);
 
+/* speedscope output keeps samples in time order (its time-order view). */
+static int time_ordered(const struct record *r)
+{
+	return r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_SPEEDSCOPE;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record r;
@@ -156,7 +165,7 @@ int cmd_record(int argc, char **argv)
 	int rc = parse(&r, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc; /* rc < 0: --help */
-	sampler_init(&r.s, r.ro.flamechart || r.out_raw);
+	sampler_init(&r.s, r.ro.flamechart || r.out_raw || time_ordered(&r));
 	signals(1);
 	int status = 0;
 	rc = start(&r, &err);
@@ -175,10 +184,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (r.attached && !r.quiet)
 		summary(&r);
-	if (r.qemu && r.attached)
-		qemu_finish(&r);   /* with our handlers: a signal then ends QEMU */
+	/* --qemu: with our handlers installed, so a signal then ends QEMU */
+	int prog = r.qemu && r.attached ? qemu_finish(&r) : -1;
 	signals(0);
-	int prog = r.attached && r.cmd && !r.qemu ? wait_program(&r) : -1;
+	if (r.attached && r.cmd && !r.qemu)
+		prog = wait_program(&r);
 	sampler_release(&r.s);
 	unwind_space_free(r.space);
 	symtab_procmap_free(r.maps);
@@ -189,7 +199,7 @@ int cmd_record(int argc, char **argv)
 		return cli_fail(&err);
 	if (status || prog == -1)
 		return status;
-	/* -- PROGRAM: its status, as perf record and time(1) return it */
+	/* -- PROGRAM, --qemu: its status, as perf record and time(1) return it */
 	return WIFEXITED(prog) ? WEXITSTATUS(prog) : WIFSIGNALED(prog) ? 128 + WTERMSIG(prog) : 0;
 }
 
@@ -197,7 +207,9 @@ int cmd_record(int argc, char **argv)
  * status. */
 static int parse(struct record *r, int argc, char **argv)
 {
-	struct option *opts = cli_options_merge(own_opts);
+	struct option *base = cli_options_merge(own_opts);
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_FORMAT_ONLY) : NULL;
+	free(base);
 	if (!opts)
 		return cli_usage("", "record: out of memory");
 	sampler_opts_init(&r->so);
@@ -233,9 +245,11 @@ static int parse(struct record *r, int argc, char **argv)
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
 		case '?': rc = UF_EXIT_USAGE; break; /* the message is out */
-		default:
-			if (cli_render_opt(&r->ro, c, optarg) != 1)
+		default: {
+			int h = cli_io_opt(&r->io, c, optarg);
+			if ((h == 0 ? cli_render_opt(&r->ro, c, optarg) : h) != 1)
 				rc = UF_EXIT_USAGE;
+		}
 		}
 	}
 	free(opts);
@@ -296,7 +310,8 @@ static int help(void)
 	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
 	       "      --qemu -- qemu-system-ARCH ARGS...\n"
 	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
-	       "                       from its first instruction until QEMU exits\n"
+	       "                       from its first instruction until QEMU exits; the exit\n"
+	       "                       status is then QEMU's\n"
 	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
 	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
 	       "                       its first instruction until it shuts down\n"
@@ -304,7 +319,9 @@ static int help(void)
 	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
 	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
-	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
+	       "  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
+	       "                       speedscope (samples in time order), .folded: folded text\n"
+	       "      --format FMT     -o's format whatever its name: svg, folded, pprof, speedscope\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
 	       "  -- PROGRAM ARGS      run PROGRAM and profile it until it exits; the exit\n"
@@ -463,8 +480,9 @@ static int start_qemu(struct record *r, struct uf_err *err)
 }
 
 /* After the outputs: a signal ends QEMU; after -T (or a sampling error)
- * it runs on and we wait for it; then its exit status is reported. */
-static void qemu_finish(struct record *r)
+ * it runs on and we wait for it; then its exit status is reported.
+ * Returns QEMU's wait status (-1: unknown). */
+static int qemu_finish(struct record *r)
 {
 	struct gdb_launch *l = &r->launch;
 	gdb_launch_release(l);   /* nobody else may attach to it */
@@ -477,14 +495,15 @@ static void qemu_finish(struct record *r)
 	}
 	/* signalled: QEMU got Ctrl-C too when it came from the terminal */
 	gdb_launch_end(l, stop_flag ? 1000 : 10000, 5000);
-	if (r->quiet)
-		return;
-	if (WIFEXITED(l->status))
+	if (!l->exited)
+		return -1;
+	if (!r->quiet && WIFEXITED(l->status))
 		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what,
 			WEXITSTATUS(l->status));
-	else if (WIFSIGNALED(l->status))
+	else if (!r->quiet && WIFSIGNALED(l->status))
 		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
 			WTERMSIG(l->status));
+	return l->status;
 }
 
 /* A Xen domain: symbols from -x only (the guest image is not a file in
@@ -546,8 +565,9 @@ static int open_maps(struct record *r, struct uf_err *err)
 	return 0;
 }
 
-/* After sampling: catch late mappings while the process still exists,
- * then let it go. */
+/* After sampling: catch late mappings while the process still exists
+ * (one that ended is held at its exit by ptrace-if until detach, so its
+ * maps and files are still there), then let it go. */
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
@@ -560,8 +580,6 @@ static void finish_target(struct record *r)
 		;   /* a guest: no process maps */
 	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
-	else if (r->maps && pi->exit_maps) /* gone: its maps as it exited */
-		symtab_procmap_refresh_text(r->maps, pi->exit_maps, pi->exit_maps_len, &e2);
 	else if (!pi->exited)
 		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
@@ -594,7 +612,7 @@ static int write_outputs(struct record *r, struct uf_err *err)
 {
 	fold_trie *t = fold_trie_new();
 	struct sampler_fold_opts fo = {
-		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart,
+		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart || time_ordered(r),
 		.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
 	};
 	int rc = t ? 0 : -ENOMEM;
@@ -610,8 +628,9 @@ static int write_outputs(struct record *r, struct uf_err *err)
 		rc = write_raw(r, err);
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
+	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
 	if (!rc && r->out_svg)
-		rc = cli_write_svg(t, &r->ro, r->out_svg, err);
+		rc = cli_write_profile(t, &r->ro, &r->io, CLI_OUT_SVG, r->out_svg, err);
 	fold_trie_free(t);
 	return rc;
 }
