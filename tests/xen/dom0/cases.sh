@@ -82,7 +82,7 @@ xl create -q /guest/uf-app1.cfg; rc create-app1 $?
 $T xen-drive -d uf-app1 -F 200 -n 600 -o /out/drive-count.folded > /out/drive-count.log 2>&1; rc drive-count $?
 # the guest has no frame pointers: CFI from the ELF's .debug_frame (walk
 # ends, and stopped time per sample against the frame-pointer build below)
-[ -x $UF ] && { $T $UF -d uf-app1 -x /guest/xen-guest.elf -F 50 -T 4 --unwind=auto \
+[ -x $UF ] && { $T $UF -d uf-app1 -x /guest/xen-guest.elf -F 50 -T 3 --unwind=auto \
   --folded /out/unwind-auto.folded > /out/unwind-auto.log 2>&1; rc unwind-auto $?; }
 # SIGINT mid-run (saturated, so most likely inside a pause): the guest must
 # be left running and the output written
@@ -120,7 +120,7 @@ tail -2 /var/log/xen/console/guest-uf-short.log
 # the frame-pointer build of the same guest, walked by frame pointers
 if [ -x $UF ]; then
   xl create -q /guest/uf-fp.cfg; rc create-fp $?
-  $T $UF -d uf-fp -x /guest/xen-guest-fp.elf -F 50 -T 4 --unwind=fp \
+  $T $UF -d uf-fp -x /guest/xen-guest-fp.elf -F 50 -T 3 --unwind=fp \
     --folded /out/unwind-fp.folded > /out/unwind-fp.log 2>&1; rc unwind-fp $?
   xl destroy uf-fp
 fi
