@@ -80,7 +80,7 @@ struct record {
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY, OPT_QEMU };
+       OPT_DESTROY, OPT_QEMU, OPT_FORMAT };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
@@ -92,6 +92,7 @@ static const struct option own_opts[] = {
 	{ "per-vcpu", no_argument, 0, OPT_PERTHREAD },
 	{ "exe", required_argument, 0, 'x' },
 	{ "output", required_argument, 0, 'o' },
+	{ "format", required_argument, 0, OPT_FORMAT },
 	{ "frequency", required_argument, 0, 'F' },
 	{ "time", required_argument, 0, 'T' },
 	{ "max-depth", required_argument, 0, OPT_MAXDEPTH },
@@ -198,9 +199,7 @@ int cmd_record(int argc, char **argv)
  * status. */
 static int parse(struct record *r, int argc, char **argv)
 {
-	struct option *base = cli_options_merge(own_opts);
-	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_FORMAT_ONLY) : NULL;
-	free(base);
+	struct option *opts = cli_options_merge(own_opts);
 	if (!opts)
 		return cli_usage("", "record: out of memory");
 	sampler_opts_init(&r->so);
@@ -232,11 +231,13 @@ static int parse(struct record *r, int argc, char **argv)
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
 		case '?': rc = UF_EXIT_USAGE; break; /* the message is out */
-		default: {
-			int h = cli_io_opt(&r->io, c, optarg);
-			if ((h == 0 ? cli_render_opt(&r->ro, c, optarg) : h) != 1)
+		case OPT_FORMAT:
+			if (cli_io_format(&r->io, optarg, 0) != 1)
 				rc = UF_EXIT_USAGE;
-		}
+			break;
+		default:
+			if (cli_render_opt(&r->ro, c, optarg) != 1)
+				rc = UF_EXIT_USAGE;
 		}
 	}
 	free(opts);

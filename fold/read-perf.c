@@ -53,7 +53,7 @@
 #define CHUNK (256u << 10)
 #define EVENT_MAX 256             /* longest event name kept for the filter */
 #define SPLIT_MIN_BYTES (16u << 20)
-#define SPLIT_SEARCH (8u << 20)   /* how far past the middle to look for a cut */
+#define SPLIT_SEARCH (1u << 20)   /* how far past the middle to look for a cut */
 
 /* Frame line -> its names.  Real captures repeat the same few thousand
  * frame lines (same address, symbol and dso) millions of times; one hash
