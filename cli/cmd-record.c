@@ -46,6 +46,7 @@
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
 #include "cli/io-opts.h"
+#include "cli/record-pprof.h"
 #include "util/outfile.h"
 
 struct record {
@@ -574,8 +575,18 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
 	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
-	if (!rc && r->out_svg)
+	if (!rc && r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_PPROF) {
+		/* from the addresses: mappings, build ids, file:line */
+		struct cli_pprof_src ps = {
+			.s = &r->s, .maps = r->maps, .exe_tab = r->exe_tab, .exe = r->exe,
+			.resolve = resolve, .resolve_ctx = r,
+			.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
+			.period_ns = r->io.period_ns,
+		};
+		rc = cli_write_record_pprof(&ps, r->out_svg, err);
+	} else if (!rc && r->out_svg) {
 		rc = cli_write_profile(t, &r->ro, &r->io, CLI_OUT_SVG, r->out_svg, err);
+	}
 	fold_trie_free(t);
 	return rc;
 }
