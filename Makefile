@@ -4,6 +4,7 @@
 #   make check      install test deps if root, build, run every suite (ASan+UBSan)
 #   make demo       profile the bundled example and write demo.svg
 #   make bench      benchmark figures (never fails the build)
+#   make bench-browser  SVG open/click times in Chromium and Firefox
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Sources are discovered per module folder, so adding a file to a module
@@ -56,7 +57,7 @@ ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check demo bench install clean deps-build deps-check unit
+.PHONY: all check demo bench bench-browser install clean deps-build deps-check unit
 .SECONDARY:
 
 # deps-build installs libxen-dev on x86-64; without Xen support, one line.
@@ -127,6 +128,10 @@ demo:
 
 bench: all
 	@bench/run.sh
+
+# SVG open/click times in Chromium and Firefox beside flamegraph.pl's (issue 17)
+bench-browser: all
+	@bench/browser/run.sh
 
 examples:
 	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples; fi

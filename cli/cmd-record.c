@@ -16,7 +16,8 @@
  * QEMU paused with a private gdbstub and we attach before its first
  * instruction; the sampling ends when QEMU exits, at -T, or on a signal.
  * After a signal QEMU is ended (it was ours); after -T it keeps running
- * and we wait for it, as a shell would, once the outputs are written.
+ * and we wait for it, as a shell would, once the outputs are written;
+ * QEMU's exit status is then ours, as for -- PROGRAM.
  *
  * Invariants:
  *  1. Every path out after a successful attach goes through detach.
@@ -115,7 +116,7 @@ static int help(void);
 static int start(struct record *r, struct uf_err *err);
 static int start_gdb(struct record *r, struct uf_err *err);
 static int start_qemu(struct record *r, struct uf_err *err);
-static void qemu_finish(struct record *r);
+static int qemu_finish(struct record *r);
 static int open_maps(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
 static int start_xen(struct record *r, struct uf_err *err);
@@ -179,10 +180,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (r.attached && !r.quiet)
 		summary(&r);
-	if (r.qemu && r.attached)
-		qemu_finish(&r);   /* with our handlers: a signal then ends QEMU */
+	/* --qemu: with our handlers installed, so a signal then ends QEMU */
+	int prog = r.qemu && r.attached ? qemu_finish(&r) : -1;
 	signals(0);
-	int prog = r.attached && r.cmd && !r.qemu ? wait_program(&r) : -1;
+	if (r.attached && r.cmd && !r.qemu)
+		prog = wait_program(&r);
 	sampler_release(&r.s);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
@@ -192,7 +194,7 @@ int cmd_record(int argc, char **argv)
 		return cli_fail(&err);
 	if (status || prog == -1)
 		return status;
-	/* -- PROGRAM: its status, as perf record and time(1) return it */
+	/* -- PROGRAM, --qemu: its status, as perf record and time(1) return it */
 	return WIFEXITED(prog) ? WEXITSTATUS(prog) : WIFSIGNALED(prog) ? 128 + WTERMSIG(prog) : 0;
 }
 
@@ -299,7 +301,8 @@ static int help(void)
 	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
 	       "      --qemu -- qemu-system-ARCH ARGS...\n"
 	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
-	       "                       from its first instruction until QEMU exits\n"
+	       "                       from its first instruction until QEMU exits; the exit\n"
+	       "                       status is then QEMU's\n"
 	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
 	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
 	       "                       its first instruction until it shuts down\n"
@@ -448,8 +451,9 @@ static int start_qemu(struct record *r, struct uf_err *err)
 }
 
 /* After the outputs: a signal ends QEMU; after -T (or a sampling error)
- * it runs on and we wait for it; then its exit status is reported. */
-static void qemu_finish(struct record *r)
+ * it runs on and we wait for it; then its exit status is reported.
+ * Returns QEMU's wait status (-1: unknown). */
+static int qemu_finish(struct record *r)
 {
 	struct gdb_launch *l = &r->launch;
 	gdb_launch_release(l);   /* nobody else may attach to it */
@@ -462,14 +466,15 @@ static void qemu_finish(struct record *r)
 	}
 	/* signalled: QEMU got Ctrl-C too when it came from the terminal */
 	gdb_launch_end(l, stop_flag ? 1000 : 10000, 5000);
-	if (r->quiet)
-		return;
-	if (WIFEXITED(l->status))
+	if (!l->exited)
+		return -1;
+	if (!r->quiet && WIFEXITED(l->status))
 		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what,
 			WEXITSTATUS(l->status));
-	else if (WIFSIGNALED(l->status))
+	else if (!r->quiet && WIFSIGNALED(l->status))
 		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
 			WTERMSIG(l->status));
+	return l->status;
 }
 
 /* A Xen domain: symbols from -x only (the guest image is not a file in
@@ -510,8 +515,9 @@ static int open_maps(struct record *r, struct uf_err *err)
 	return 0;
 }
 
-/* After sampling: catch late mappings while the process still exists,
- * then let it go. */
+/* After sampling: catch late mappings while the process still exists
+ * (one that ended is held at its exit by ptrace-if until detach, so its
+ * maps and files are still there), then let it go. */
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
@@ -524,8 +530,6 @@ static void finish_target(struct record *r)
 		;   /* a guest: no process maps */
 	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
-	else if (r->maps && pi->exit_maps) /* gone: its maps as it exited */
-		symtab_procmap_refresh_text(r->maps, pi->exit_maps, pi->exit_maps_len, &e2);
 	else if (!pi->exited)
 		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
