@@ -118,7 +118,8 @@ static int frame_line(struct perf_reader *r, const char *s, const struct frame_p
 static int commit(struct perf_reader *r);
 static void push_group(struct perf_reader *r, const uint32_t *g, size_t n);
 static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t h);
-static int64_t cache_find(const struct line_cache *c, const char *s, size_t len, uint64_t h, int java);
+static int64_t cache_find(const struct line_cache *c, const char *s, size_t len, uint64_t h,
+			  int java);
 static int header_match(const char *s, size_t len, size_t *comm_len, size_t *pid,
 			size_t *pid_len, size_t *tid, size_t *tid_len);
 static int event_match(const char *s, size_t len, size_t *period, size_t *period_len,
@@ -288,7 +289,8 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len)
 }
 
 /* The cache entry of line s (hash h), or -1. */
-static int64_t cache_find(const struct line_cache *c, const char *s, size_t len, uint64_t h, int java)
+static int64_t cache_find(const struct line_cache *c, const char *s, size_t len, uint64_t h,
+			  int java)
 {
 	if (!c->slots)
 		return -1;

@@ -299,7 +299,8 @@ uint64_t fold_pprof_location(struct fold_pprof *b, uint64_t mapping, uint64_t ad
 	return l->id;
 }
 
-int fold_pprof_sample(struct fold_pprof *b, const uint64_t *loc_ids, size_t n, const int64_t *values)
+int fold_pprof_sample(struct fold_pprof *b, const uint64_t *loc_ids, size_t n,
+		      const int64_t *values)
 {
 	if (uf_vec_grow(&b->ids, &b->ids_cap, b->nids + n, sizeof *b->ids) ||
 	    uf_vec_grow(&b->vals, &b->vals_cap, b->nvals + (size_t)b->nvalues, sizeof *b->vals) ||
@@ -513,7 +514,8 @@ int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE 
 	if (!stack)
 		goto out;
 	uint32_t sp = 0;
-	if ((t->self[0] != 0 || (t->base && t->base[0] != 0)) && add_sample(b, t, o, FOLD_ROOT, loc_of, path))
+	if ((t->self[0] != 0 || (t->base && t->base[0] != 0)) &&
+	    add_sample(b, t, o, FOLD_ROOT, loc_of, path))
 		goto out;
 	stack[sp++] = FOLD_ROOT;
 	stack[sp++] = t->eoff[0];
