@@ -54,7 +54,8 @@ static int fold_diff(int n, char **paths, int normalize, const char *out,
 static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame fold [options] [FILE...|-] [-o OUT.folded]\n\n"
-	      "Merges folded stacks or uniprof-flame SVGs into sorted, deduplicated folded text.\n\n"
+	      "Merges folded stacks, `perf script` text or uniprof-flame SVGs (gzip or not) into\n"
+	      "sorted, deduplicated folded text (or pprof, speedscope: see --format).\n\n"
 	      "  -o, --output FILE   write here (default: stdout)\n"
 	      "      --reverse       input stacks are leaf first\n"
 	      "      --symbols FILE  inputs are uniprof raw traces; symbolize with FILE\n"
