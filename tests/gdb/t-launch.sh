@@ -158,7 +158,7 @@ refuse "-gdb" 1 "QEMU arguments hold '-gdb'" -x "$DBG" -o "$TMP/r.svg" --qemu --
 refuse "--gdb in ARGS" 1 "QEMU arguments hold '--gdb'" -x "$DBG" -o "$TMP/r.svg" --qemu -- qemu-system-x86_64 --gdb tcp::9
 refuse "a non-QEMU binary" 1 "'sleep' is not a QEMU system emulator" -x "$DBG" -o "$TMP/r.svg" --qemu -- sleep 5
 refuse "qemu-x86_64 (user mode)" 1 "not a QEMU system emulator" -x "$DBG" -o "$TMP/r.svg" --qemu -- qemu-x86_64 /bin/true
-refuse "no -x" 1 "--qemu needs -x" -o "$TMP/r.svg" --qemu -- qemu-system-x86_64
+refuse "no -x" 1 "'--qemu': needs -x" -o "$TMP/r.svg" --qemu -- qemu-system-x86_64
 refuse "no command" 1 "--qemu needs the QEMU command" -x "$DBG" -o "$TMP/r.svg" --qemu
 refuse "with --gdb" 1 "name one target" -x "$DBG" -o "$TMP/r.svg" --gdb :1 --qemu -- qemu-system-x86_64
 refuse "a missing binary" 3 "'qemu-system-nothere': cannot run it: no such file" -x "$DBG" -o "$TMP/r.svg" --qemu -- qemu-system-nothere
