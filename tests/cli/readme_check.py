@@ -27,14 +27,19 @@ EXEMPT = {"--help", "-h"}
 ERRNO_TEXTS = {"permission denied", "no such file or directory", "connection refused"}
 
 # command -> (its cli files, README section heading, includes the render table)
-# (cli/io-opts.c's table is merged whole into render, diff and fold, and
-# only its first entry, --format, into record: see cli_io_options_merge)
 COMMANDS = {
-    "render": (["cli/cmd-render.c", "cli/render-opts.c", "cli/io-opts.c"], "### render", False),
-    "fold": (["cli/cmd-fold.c", "cli/io-opts.c"], "### fold", False),
-    "diff": (["cli/cmd-diff.c", "cli/render-opts.c", "cli/io-opts.c"], "### diff", "all"),
-    "record": (["cli/cmd-record.c", "cli/render-opts.c", "cli/io-opts.c:first"], "### record: profiling a Linux process", "main"),
+    "render": (["cli/cmd-render.c", "cli/render-opts.c"], "### render", False),
+    "fold": (["cli/cmd-fold.c"], "### fold", False),
+    "diff": (["cli/cmd-diff.c", "cli/render-opts.c"], "### diff", True),
+    "record": (["cli/cmd-record.c", "cli/render-opts.c"], "### record: profiling a Linux process", True),
 }
+
+
+# render, fold and diff also take the format options of cli/io-opts.c,
+# documented in their own README table.
+IO_COMMANDS = {"render", "fold", "diff"}
+IO_FILE = "cli/io-opts.c"
+IO_HEADING = "### Formats: `perf script` in, pprof and speedscope out"
 
 
 def names(text):
@@ -44,12 +49,9 @@ def names(text):
 def from_source(top, files):
     out = set()
     for f in files:
-        f, _, only = f.partition(":")
-        if not os.path.exists(os.path.join(top, f)):
-            continue
         src = open(os.path.join(top, f)).read()
-        found = re.findall(r'\{\s*"([A-Za-z0-9][A-Za-z0-9-]*)"\s*,\s*(?:no|required|optional)_argument', src)
-        out |= {"--" + n for n in (found[:1] if only == "first" else found)}
+        for m in re.finditer(r'\{\s*"([A-Za-z0-9][A-Za-z0-9-]*)"\s*,\s*(no|required|optional)_argument', src):
+            out.add("--" + m.group(1))
         for m in re.finditer(r'cli_getopt\([^"]*"([^"]*)"', src):
             out |= {"-" + c for c in m.group(1) if c.isalpha()}
         if re.search(r"getopt_long(_only)?\(", src):
@@ -77,40 +79,36 @@ def section(readme, heading):
     return readme[start: m.start() if m else len(readme)]
 
 
-def from_readme(readme, heading, tables=("option", "format option")):
-    """Options in the first column of the section's tables whose header's
-    first cell is one of `tables`."""
-    out, every, take = set(), False, False
+def from_readme(readme, heading):
+    out, every = set(), False
     for line in section(readme, heading).splitlines():
-        if not line.startswith("|"):
-            take = False
-            continue
-        if set(line) <= set("|-: "):
+        if not line.startswith("|") or set(line) <= set("|-: "):
             continue
         first = line.split("|")[1]
-        if not take and first.strip() in ("option", "format option", "command", "code"):
-            take = first.strip() in tables
+        if first.strip() in ("option", "command", "code"):
             continue
-        if take:
-            every |= "every render option" in line
-            out |= names(first)
+        every |= "every render option" in line
+        out |= names(first)
     return out - EXEMPT, every
 
 
 def main():
     uf, top = sys.argv[1], sys.argv[2]
     readme = open(os.path.join(top, "README.md")).read()
-    render_all, _ = from_readme(readme, COMMANDS["render"][1])
-    render_main, _ = from_readme(readme, COMMANDS["render"][1], ("option",))
+    render_rows, _ = from_readme(readme, COMMANDS["render"][1])
     failed = 0
     for cmd, (files, heading, with_render) in COMMANDS.items():
+        if cmd in IO_COMMANDS:
+            files = files + [IO_FILE]
         src, hlp = from_source(top, files), from_help(uf, cmd)
         doc, every = from_readme(readme, heading)
+        if cmd in IO_COMMANDS:
+            doc |= from_readme(readme, IO_HEADING)[0]
         if with_render:
             if not every:
                 print(f"FAIL: readme {cmd}: its README table no longer says every render option applies")
                 failed += 1
-            doc |= render_all if with_render == "all" else render_main
+            doc |= render_rows
         probs = []
         for a_name, a, b_name, b in [("code", src, "--help", hlp), ("code", src, "README", doc),
                                      ("--help", hlp, "README", doc)]:
