@@ -253,6 +253,13 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 	if (rc)
 		return rc;
 	rc = render_svg(t, o, out.fp, &rep, err);
+	if (rc == -EIO) {
+		/* a write error: commit sees the stream's error and names the
+		 * file and errno (render says only "output"); nothing is renamed */
+		uf_err_clear(err);
+		rc = uf_outfile_commit(&out, err);
+		return rc ? rc : -EIO;
+	}
 	if (rc) {
 		uf_outfile_abort(&out);
 		return rc;

@@ -21,6 +21,8 @@ small memory image).  Every other mode misbehaves in one way:
   silent     accepts, then never answers
   close      closes the socket after 5 stops
   badstop    answers the interrupt with something that is no stop reply
+  latestop   correct for 5 stops, then answers the interrupt with no stop reply
+  lateregs   correct for 5 stops, then the `g` reply is not hex
 """
 import os
 import socket
@@ -118,7 +120,8 @@ class Stub:
             self.stops += 1
             if m == "close" and self.stops > 5:
                 raise EOFError
-            self.send(b"OK" if m == "badstop" else b"T02thread:01;")
+            bad = m == "badstop" or (m == "latestop" and self.stops > 5)
+            self.send(b"OK" if bad else b"T02thread:01;")
         elif p.startswith(b"qSupported"):
             self.sent_first = False
             self.send(b"PacketSize=1000;qXfer:features:read+" +
@@ -162,7 +165,7 @@ class Stub:
             raise EOFError
         if self.mode == "bigreply":
             self.send(b"0" * (300 * 1024))
-        elif self.mode == "malformed":
+        elif self.mode == "malformed" or (self.mode == "lateregs" and self.stops > 5):
             self.send(b"this is not hex at all" * 20)
         else:
             self.send(regs())

@@ -24,7 +24,7 @@ run_stub() {
 	SOCK=$TMP/stub-$mode.sock
 	python3 "$UF_TOP/tests/gdb/fake-stub.py" "$mode" "$SOCK" &
 	local spid=$!
-	for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
+	for _ in $(seq 400); do [ -S "$SOCK" ] && break; sleep 0.05; done
 	timeout 30 "$@" >"$TMP/out" 2>&1; rc=$?
 	kill $spid 2>/dev/null; wait $spid 2>/dev/null
 	rm -f "$SOCK"
@@ -94,6 +94,19 @@ if [ -x "$UF" ] && "$UF" record --help 2>&1 | grep -q -- '--gdb ADDR'; then
 	else
 		fail gdb-stub-malformed-cli "rc=$rc: $(tail -1 "$TMP/out")"
 	fi
+	# The stub fails part-way (after 5 good stops): the 5 samples are
+	# written (exactly 5 in the folded profile), and the exit code is 3,
+	# not 0, so a script can tell the profile is incomplete.
+	for mode in latestop lateregs; do
+		rm -f "$TMP/late.folded"
+		run_stub $mode "$UF" --gdb "$TMP/stub-$mode.sock" --addrs -F 200 -T 20 -o "$TMP/late.folded"
+		total=$(awk '{n += $NF} END {print n+0}' "$TMP/late.folded" 2>/dev/null)
+		if [ $rc -eq 3 ] && [ "$total" = 5 ] && grep -q "^uniprof-flame: gdb stub '.*': " "$TMP/out"; then
+			pass "gdb-stub-$mode-partial"
+		else
+			fail "gdb-stub-$mode-partial" "rc=$rc (want 3) samples=$total (want 5): $(tail -2 "$TMP/out" | tr '\n' ' ')"
+		fi
+	done
 else
 	skip gdb-stub-cli "uniprof-flame has no --gdb option yet (record command not merged)"
 fi
