@@ -5,6 +5,7 @@
 #   make demo       profile the bundled example and write demo.svg
 #   make bench      benchmark figures (never fails the build)
 #   make bench-browser  SVG open/click times in Chromium and Firefox
+#   make mutate     mutation score per module (slow, not in check/CI; MUTATE_ARGS=...)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Sources are discovered per module folder, so adding a file to a module
@@ -57,7 +58,7 @@ ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check demo bench bench-browser install clean deps-build deps-check unit
+.PHONY: all check demo bench bench-browser install clean deps-build deps-check unit mutate
 .SECONDARY:
 
 # deps-build installs libxen-dev on x86-64; without Xen support, one line.
@@ -132,6 +133,11 @@ bench: all
 # SVG open/click times in Chromium and Firefox beside flamegraph.pl's (issue 17)
 bench-browser: all
 	@bench/browser/run.sh
+
+# Mutation testing (issue 21): tests/mutate/mutate.py, in a copy of the tree.
+mutate: all
+	@$(MAKE) --no-print-directory build/asan/uniprof-flame unit
+	@nice python3 tests/mutate/mutate.py $(MUTATE_ARGS)
 
 examples:
 	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples; fi

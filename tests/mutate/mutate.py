@@ -196,9 +196,8 @@ def main():
     a = ap.parse_args()
     work = a.work
     if not a.list:
-        os.makedirs(work, exist_ok=True)
-        subprocess.run(["rsync", "-a", "--delete", "--exclude", ".git", "--exclude", "node_modules",
-                        ROOT + "/", work + "/"], check=True)
+        shutil.rmtree(work, ignore_errors=True)   # copy2 keeps mtimes: build/ stays current
+        shutil.copytree(ROOT, work, symlinks=True, ignore=shutil.ignore_patterns(".git", "node_modules"))
     env = dict(os.environ, UF=os.path.join(work, "build/asan/uniprof-flame"), UF_TOP=work,
                SHARED=os.path.realpath(os.path.join(ROOT, "..", "shared")), CI="")
     summary = []

@@ -49,7 +49,10 @@ def expected_frames(path):
     return out
 
 
-def compare(ours, exp, check_fill):
+def compare(ours, exp, check_fill, tol=None):
+    """Problems matching exp's frames in ours: x and width equal after
+    rounding to 0.1 px, or within tol px when given (for comparisons that
+    are approximate by design, not against flamegraph.pl)."""
     pool = {}
     for fr in ours:
         pool.setdefault((fr[5], fr[3], round(fr[0], 1)), []).append(fr)
@@ -59,7 +62,8 @@ def compare(ours, exp, check_fill):
         cands = pool.get(key, [])
         best = None
         for c in cands:
-            if round(c[1], 1) == e[1] and round(c[2], 1) == e[2]:
+            if (round(c[1], 1) == e[1] and round(c[2], 1) == e[2]) if tol is None else \
+                    (abs(c[1] - e[1]) <= tol and abs(c[2] - e[2]) <= tol):
                 best = c
                 break
         if best is None:
