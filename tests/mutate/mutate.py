@@ -41,6 +41,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -167,14 +168,35 @@ def sites(path, src):
     return out
 
 
+def _group_alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
 def run(cmd, cwd, timeout, env=None):
     """(status, output): status 'ok', 'fail' or 'timeout'."""
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, start_new_session=True)
-    except subprocess.TimeoutExpired as e:
-        return "timeout", (e.output or b"").decode("utf-8", "replace")
-    out = p.stdout.decode("utf-8", "replace")
+        raw, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        # the whole group: a mutant can leave children (a reader on a FIFO)
+        # that hold the pipe open and would block us forever
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        raw, _ = p.communicate()
+        return "timeout", raw.decode("utf-8", "replace")
+    if _group_alive(p.pid):            # leftovers of a suite that ended
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    out = raw.decode("utf-8", "replace")
     bad = p.returncode != 0 or re.search(r"^(FAIL|SKIP):", out, re.M)
     return ("fail" if bad else "ok"), out
 
