@@ -212,7 +212,7 @@ def main():
     ap.add_argument("--modules", default="render,fold,util,symtab,unwind,sampler")
     ap.add_argument("--per-module", type=int, default=30)
     ap.add_argument("--seed", type=int, default=21)
-    ap.add_argument("--timeout", type=int, default=180, help="per mutant: build, then suites")
+    ap.add_argument("--timeout", type=int, default=120, help="per mutant: build, then suites")
     ap.add_argument("--work", default="/tmp/uf-mutate-src")
     ap.add_argument("--list", action="store_true", help="print the sampled mutants only")
     a = ap.parse_args()
