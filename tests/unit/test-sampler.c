@@ -185,6 +185,44 @@ static void sampler_fold_resolves_once_per_address(void **state)
 	replay_free(r);
 }
 
+/* Names every address by its value: "r<hex>" for return addresses. */
+static size_t hexname(void *ctx, uint64_t addr, int is_return, char *buf, size_t size)
+{
+	return (size_t)snprintf(buf, size, "%s%llx", is_return ? "r" : "f", (unsigned long long)addr);
+}
+
+/* Thousands of distinct addresses: the name cache grows and its probes
+ * collide; every frame must still carry its own address's name. */
+static void sampler_fold_names_many_addresses(void **state)
+{
+	enum { N = 3000 };
+	struct sampler s;
+	sampler_init(&s, 0);
+	for (uint64_t i = 0; i < N; i++) {
+		uint64_t pcs[2] = { 0x1000 + i * 16, 0x400000 + i }; /* leaf, its caller */
+		assert_int_equal(sampler_record(&s, 7, i, pcs, 2), 0);
+	}
+	fold_trie *t = fold_trie_new();
+	struct sampler_fold_opts fo = { .resolve = hexname };
+	assert_int_equal(sampler_fold(&s, t, &fo, NULL), 0);
+	char *out = folded(t);
+	size_t lines = 0;
+	for (char *l = out; l && *l; lines++) {
+		unsigned long long caller, leaf;
+		int count, used = 0;
+		assert_int_equal(sscanf(l, "r%llx;f%llx %d\n%n", &caller, &leaf, &count, &used), 3);
+		assert_true(used > 0);
+		assert_int_equal(count, 1);
+		assert_true(leaf >= 0x1000 && (leaf - 0x1000) % 16 == 0);
+		assert_int_equal(caller, 0x400000 + (leaf - 0x1000) / 16);
+		l += used;
+	}
+	assert_int_equal(lines, N);
+	free(out);
+	fold_trie_free(t);
+	sampler_release(&s);
+}
+
 static void sampler_fold_keeps_time_order(void **state)
 {
 	struct replay_target *r = script(3);
@@ -276,6 +314,7 @@ int main(void)
 		cmocka_unit_test(sampler_time_limit_and_missed),
 		cmocka_unit_test(sampler_fold_resolves_once_per_address),
 		cmocka_unit_test(sampler_fold_keeps_time_order),
+		cmocka_unit_test(sampler_fold_names_many_addresses),
 		cmocka_unit_test(sampler_writes_uniprof_raw),
 		cmocka_unit_test(sampler_stop_quantiles),
 		cmocka_unit_test(sampler_times_every_round),
