@@ -503,6 +503,29 @@ static void symtab_nm_with_sizes(void **state)
 	symtab_free(st);
 }
 
+/* An address with a non-hex digit (upper or lower case hex is fine) is
+ * no symbol: the line is skipped, never read as a shorter number. */
+static void symtab_nm_bad_hex_skipped(void **state)
+{
+	char p[128];
+	write_file("badhex.nm",
+		   "0000000000001000 T alpha\n"
+		   "00000000000020g0 T not_hex\n"
+		   "000000000000z000 T not_hex2\n"
+		   "0000000000003A00 T upper\n", p, sizeof p);
+	struct uf_err err = {0};
+	struct symtab *st = symtab_open_nm(p, &err);
+	assert_non_null(st);
+	assert_string_equal(symtab_lookup(st, 0x1000, NULL, NULL), "alpha");
+	/* where a misread bad digit (as all ones) would have put them */
+	assert_null(symtab_lookup(st, 0xfffffffffffffff0ull, NULL, NULL));
+	assert_null(symtab_lookup(st, 0xfffffffffffff000ull, NULL, NULL));
+	assert_string_equal(symtab_lookup(st, 0x3a00, NULL, NULL), "upper");
+	assert_string_equal(symtab_lookup(st, 0x2100, NULL, NULL), "alpha"); /* extends to upper */
+	assert_int_equal(symtab_check(st), 0);
+	symtab_free(st);
+}
+
 static void symtab_nm_without_functions_is_error(void **state)
 {
 	char p[128];
@@ -986,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(symtab_nm_matches_elf),
 		cmocka_unit_test(symtab_big_table_matches_linear_search),
 		cmocka_unit_test(symtab_nm_long_line_skipped),
+		cmocka_unit_test(symtab_nm_bad_hex_skipped),
 		cmocka_unit_test(symtab_nm_with_sizes),
 		cmocka_unit_test(symtab_nm_without_functions_is_error),
 		cmocka_unit_test(symtab_missing_file_is_error),
