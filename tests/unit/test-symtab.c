@@ -808,6 +808,19 @@ static void symtab_procmap_from_text(void **state)
 	assert_string_equal(got, name);
 	assert_string_equal(symtab_procmap_lookup(m, 0x7ffd0010, SYMTAB_ADDRS, buf, 8, NULL),
 			    "[vdso]+");
+	/* a long path (4 KiB maps lines exist: deep container roots): the
+	 * module is its basename, read within the line (ASan watches) */
+	{
+		static char text[4200];
+		int n = snprintf(text, sizeof text, "10000-11000 r-xp 00002000 08:01 7 /");
+		memset(text + n, 'd', 3000);
+		snprintf(text + n + 3000, sizeof text - (size_t)n - 3000, "/libdeep.so\n");
+		struct symtab_procmap *deep = symtab_procmap_open_text(text, strlen(text), exe, NULL, &err);
+		assert_non_null(deep);
+		assert_string_equal(symtab_procmap_lookup(deep, 0x10010, SYMTAB_ADDRS, buf, sizeof buf,
+							  NULL), "libdeep.so+0x2010");
+		symtab_procmap_free(deep);
+	}
 	/* refresh: both old mappings vanished and a new anonymous one
 	 * overlaps the old [vdso]: the exe mapping stays, [vdso] is dropped */
 	const char *later = "7ffd0800-7ffd2000 r-xp 00000000 00:00 0\n";
