@@ -75,6 +75,8 @@ typedef struct fold_trie {
 		uint32_t id;     /* node id + 1, 0 = empty */
 	} *slots;
 	uint32_t slots_mask;
+	int index_stale;         /* slots do not cover every node (sorted reader);
+				    fold_trie_child rebuilds them on first use */
 
 	double max_line_delta;   /* largest |after - before| of one input line */
 

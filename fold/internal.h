@@ -5,6 +5,8 @@
 #ifndef UF_FOLD_INTERNAL_H
 #define UF_FOLD_INTERNAL_H
 
+#include <string.h>
+
 #include "fold/fold.h"
 
 /* The fd reader, with `plen` bytes already read from fd placed first. */
@@ -28,6 +30,66 @@ int fold_svg_frames_add(struct fold_svg_frames *fs, fold_trie *t, const char *ti
 int fold_svg_frames_build(struct fold_svg_frames *fs, fold_trie *t, struct uf_err *err,
 			  const char *label);
 void fold_svg_frames_release(struct fold_svg_frames *fs);
+
+/* One folded line, parsed (read-folded.c): the stack is s[0..len) with
+ * trailing ';' removed; `before` is meaningful when `two`. */
+struct fold_line {
+	size_t len;
+	int two;
+	double after, before;
+};
+/* Parses line s[0..n) (no newline); returns 0, 1 for a blank line, -1 for
+ * an invalid one. */
+int fold_parse_line(const char *s, size_t n, struct fold_line *fl);
+
+/* The sorted fast path (sorted.c): reads folded text held in memory into
+ * t.  Same result as the streaming reader; t must be empty, not keep a
+ * sequence, and o->reverse unset (fold_read_folded_mem checks). */
+int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
+			 struct fold_read_stats *st, struct uf_err *err);
+/* Inputs from this size are indexed on two threads; sorts of this many
+ * lines use two threads. */
+#define FOLD_SORTED_SPLIT (1u << 20)
+#define FOLD_SORTED_THREAD_LINES 20000u
+
+/* Appends a child that the caller knows is new (sorted input); marks the
+ * (parent, name) index stale.  FOLD_NONE on OOM or past FOLD_MAX_NODES. */
+uint32_t fold_trie_append(fold_trie *t, uint32_t parent, uint32_t name);
+/* Turns the trie differential: BEFORE counts start equal to the drawn
+ * ones.  Returns 0 or -ENOMEM. */
+int fold_trie_make_diff(fold_trie *t);
+
+/* The name table's hash: 8-byte words folded from the start, the length
+ * mixed in last, so a scanner can hash a frame while it looks for the
+ * frame's end (sorted.c) and get the value fold_trie_intern computes. */
+#define FOLD_NH_SEED 0x243f6a8885a308d3ull
+#define FOLD_NH_K1 0xa0761d6478bd642full
+#define FOLD_NH_K2 0xe7037ed1a0b428dbull
+static inline uint64_t fold_nh_mix(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+static inline uint64_t fold_nh_final(uint64_t h, uint64_t tail, size_t len)
+{
+	return fold_nh_mix(h ^ tail ^ ((uint64_t)len << 56), FOLD_NH_K2);
+}
+static inline uint64_t fold_name_hash(const char *p, size_t len)
+{
+	uint64_t h = FOLD_NH_SEED, v;
+	size_t n = len;
+	while (n >= 8) {
+		memcpy(&v, p, 8);
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		p += 8;
+		n -= 8;
+	}
+	v = 0;
+	memcpy(&v, p, n);
+	return fold_nh_final(h, v, len);
+}
+/* fold_trie_intern with the name's fold_name_hash() already known. */
+uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h);
 
 /* Caps for SVG input: bigger files are refused before parsing. */
 #define FOLD_MAX_SVG_BYTES (2048ull * 1024 * 1024)

@@ -1,0 +1,674 @@
+/*
+ * fold/sorted.c — the folded reader's fast path: the whole input in
+ * memory, its lines sorted as frame sequences, each line merged with the
+ * previous one's common prefix.
+ *
+ * Why: the streaming reader (read-folded.c) looks every frame of every
+ * line up in a hash table of (parent, name) -> node; once the trie
+ * outgrows the cache each probe is a cache miss, and it is most of the
+ * time of a render.  Sorted, lines that share a call path are adjacent,
+ * so a line's frames after its common prefix with the previous line are
+ * always new nodes: nodes are appended, never looked up; they come out in
+ * pre-order; and no (parent, name) index is built at all (fold_trie_child
+ * builds one on first use, see trie.c).
+ *
+ * Order.  Lines are compared as sequences of frames, each frame as bytes,
+ * a frame that is a prefix of another first: that is byte order with ';'
+ * below every byte and the end of the stack below ';'.  The sort is an MSD
+ * radix sort on chunks of 7 bytes, each byte mapped to a 9-bit symbol
+ * (end 0, ';' 1, byte b as b + 2), so a chunk is one 63-bit integer and
+ * a group of lines is split by integer sorts; a line is read only as far
+ * as it shares a prefix with another.  Equal stacks stay in input order
+ * (every pass is stable), so counts are summed in input order.
+ *
+ * Phases: index (find lines, parse counts) and sort run on two threads,
+ * each on half of the lines; the build walks the sorted lines once.
+ *
+ * Trade-off: the input is held whole (mapped, for regular files) while
+ * the trie is built: peak memory is input + trie, where the streaming
+ * reader needs only the trie.  The read-folded.c header says when each
+ * path is taken.
+ *
+ * Invariants (the same trie the streaming reader builds, up to node ids):
+ *  1. Same paths, self and BEFORE counts, bad lines, truncations and
+ *     first-bad line number as read-folded.c for any input.
+ *  2. Nodes are appended in pre-order; children of a node in increasing
+ *     frame order; t->index_stale is set.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/fold.h"
+#include "fold/internal.h"
+
+#define SMALL_GROUP 40   /* groups up to this size: insertion sort */
+#define PREFETCH 12      /* lines ahead: about the misses a core keeps in flight */
+
+struct sline {
+	const char *s;       /* stack bytes, borrowed from the input */
+	uint32_t len;        /* stack length, trailing ';' removed */
+	uint32_t two;        /* the line had a BEFORE column */
+	double after, before;
+	uint64_t lineno;     /* 1-based, within this call's input */
+};
+
+struct skey {
+	uint64_t key;        /* chunk of the line's stack at the group's depth */
+	const char *s;       /* the line's stack (a copy: one cache miss less a chunk) */
+	uint32_t len;
+	uint32_t idx;        /* line index */
+};
+
+struct index_job {
+	const char *buf;
+	size_t len;
+	uint64_t line0;      /* lines before this part */
+	struct sline *l;
+	size_t n, cap;
+	uint64_t lines, bad, first_bad;
+	int two, rc;
+};
+
+struct sort_job {
+	const struct sline *L;
+	struct skey *k, *tmp;
+	size_t lo, hi;       /* the top-level runs in [lo, hi) */
+	int rc;
+};
+
+static void *index_part(void *arg);
+static void *sort_part(void *arg);
+static int sort_lines(const struct sline *L, size_t n, struct skey **out);
+static int build(fold_trie *t, const struct sline *L, const struct skey *k, size_t n,
+		 struct fold_read_stats *st, const char *label);
+static void group_sort(const struct sline *L, struct skey *k, struct skey *tmp, size_t n, uint32_t c);
+
+/* ---- entry ---------------------------------------------------------------- */
+
+int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
+			 struct fold_read_stats *st, struct uf_err *err)
+{
+	const char *label = o->label ? o->label : "-";
+	struct index_job a = { .buf = buf, .len = len }, b = { 0 };
+	pthread_t th;
+	int threaded = 0;
+	if (len >= FOLD_SORTED_SPLIT) { /* two parts, cut after a newline */
+		const char *nl = memchr(buf + len / 2, '\n', len - len / 2);
+		if (nl && (size_t)(nl + 1 - buf) < len) {
+			a.len = (size_t)(nl + 1 - buf);
+			b.buf = nl + 1;
+			b.len = len - a.len;
+			threaded = pthread_create(&th, NULL, index_part, &b) == 0;
+			if (!threaded)
+				a.len = len;
+		}
+	}
+	index_part(&a);
+	if (threaded)
+		pthread_join(th, NULL);
+	struct skey *keys = NULL;
+	int rc = a.rc ? a.rc : b.rc;
+	if (rc == 0 && b.n) { /* one line array, a's then b's */
+		struct sline *m = realloc(a.l, (a.n + b.n) * sizeof *m);
+		if (!m) {
+			rc = -ENOMEM;
+		} else {
+			for (size_t i = 0; i < b.n; i++)
+				b.l[i].lineno += a.lines;
+			memcpy(m + a.n, b.l, b.n * sizeof *m);
+			a.l = m;
+			a.n += b.n;
+		}
+	}
+	if (rc == 0) {
+		st->lines += a.lines + b.lines;
+		if (a.bad || b.bad) {
+			uint64_t first = a.bad ? a.first_bad : a.lines + b.first_bad;
+			if (st->bad == 0) {
+				st->first_bad_line = first;
+				snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu", label,
+					 (unsigned long long)first);
+			}
+			st->bad += a.bad + b.bad;
+		}
+		if ((a.two || b.two) && !t->base)
+			rc = fold_trie_make_diff(t);
+	}
+	if (rc == 0)
+		rc = sort_lines(a.l, a.n, &keys);
+	t->index_stale = 1; /* t is empty: no index to keep */
+	if (rc == 0)
+		rc = build(t, a.l, keys, a.n, st, label);
+	free(keys);
+	free(a.l);
+	free(b.l);
+	if (rc)
+		uf_err_set(err, UF_EINPUT, label, "out of memory");
+	return rc;
+}
+
+/* ---- index: lines and counts ---------------------------------------------- */
+
+static void index_bad(struct index_job *j)
+{
+	if (j->bad++ == 0)
+		j->first_bad = j->lines;
+}
+
+static void *index_part(void *arg)
+{
+	struct index_job *j = arg;
+	const char *p = j->buf, *end = j->buf + j->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *s = p;
+		p += nl ? n + 1 : n;
+		j->lines++;
+		if (n > FOLD_MAX_LINE) {
+			index_bad(j);
+			continue;
+		}
+		struct fold_line fl;
+		int r = fold_parse_line(s, n, &fl);
+		if (r == 1)
+			continue; /* blank */
+		if (r) {
+			index_bad(j);
+			continue;
+		}
+		if (j->n == j->cap) {
+			size_t cap = j->cap ? j->cap * 2 : 4096;
+			struct sline *l = realloc(j->l, cap * sizeof *l);
+			if (!l) {
+				j->rc = -ENOMEM;
+				return NULL;
+			}
+			j->l = l;
+			j->cap = cap;
+		}
+		j->l[j->n++] = (struct sline){ s, (uint32_t)fl.len, (uint32_t)fl.two, fl.after,
+					       fl.before, j->lines };
+		j->two |= fl.two;
+	}
+	return NULL;
+}
+
+/* ---- sort ------------------------------------------------------------------ */
+
+/* 9-bit symbols: ';' 1, byte b as b + 2 (the end of a stack is 0). */
+static uint16_t sym_tab[256];
+static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
+
+static void sym_init(void)
+{
+	for (int b = 0; b < 256; b++)
+		sym_tab[b] = b == ';' ? 1 : (uint16_t)(b + 2);
+}
+
+/* Symbols c*7 .. c*7+6 of a stack, 9 bits each. */
+static inline uint64_t chunk_key(const uint16_t *sym, const char *str, uint32_t len, uint32_t c)
+{
+	size_t off = (size_t)c * 7;
+	const unsigned char *s = (const unsigned char *)str + off;
+	uint64_t k = 0;
+	if (off + 7 <= len) {
+		for (int i = 0; i < 7; i++)
+			k = k << 9 | sym[s[i]];
+		return k;
+	}
+	for (size_t i = 0; i < 7; i++)
+		k = k << 9 | (off + i < len ? sym[s[i]] : 0u);
+	return k;
+}
+
+/* Stable sort of k[0..n) by key: insertion sort when small, else LSD
+ * radix on bytes, skipping the bytes every key shares. */
+static void key_sort(struct skey *k, struct skey *tmp, size_t n)
+{
+	if (n <= SMALL_GROUP) {
+		for (size_t i = 1; i < n; i++) {
+			struct skey x = k[i];
+			size_t j = i;
+			for (; j > 0 && k[j - 1].key > x.key; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+		return;
+	}
+	uint32_t hist[8][256];
+	memset(hist, 0, sizeof hist);
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 8; b++)
+			hist[b][(k[i].key >> (8 * b)) & 255]++;
+	struct skey *src = k, *dst = tmp;
+	for (int b = 0; b < 8; b++) {
+		if (hist[b][(k[0].key >> (8 * b)) & 255] == n)
+			continue; /* every key has this byte */
+		uint32_t pos[256], sum = 0;
+		for (int v = 0; v < 256; v++) {
+			pos[v] = sum;
+			sum += hist[b][v];
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[pos[(src[i].key >> (8 * b)) & 255]++] = src[i];
+		struct skey *x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof *k);
+}
+
+struct group { size_t lo, hi; uint32_t c; };
+
+/* Sorts the n lines of k (already sharing their first c chunks) to the
+ * end: sort by chunk c, then each run of equal chunks that has not
+ * ended by chunk c + 1, and so on (an explicit stack: deep stacks share
+ * prefixes of thousands of chunks). */
+static void group_sort(const struct sline *L, struct skey *k, struct skey *tmp, size_t n, uint32_t c)
+{
+	struct group *stack = NULL;
+	size_t top = 0, cap = 0;
+	struct group g = { 0, n, c };
+	for (;;) {
+		size_t m = g.hi - g.lo;
+		struct skey *kk = k + g.lo;
+		for (size_t i = 0; i < m; i++) {
+			if (i + PREFETCH < m)
+				__builtin_prefetch(kk[i + PREFETCH].s + (size_t)g.c * 7);
+			kk[i].key = chunk_key(sym_tab, kk[i].s, kk[i].len, g.c);
+		}
+		key_sort(kk, tmp, m);
+		for (size_t i = 0; i < m;) {
+			size_t j = i + 1;
+			while (j < m && kk[j].key == kk[i].key)
+				j++;
+			if (j - i > 1 && (kk[i].key & 511) != 0) { /* same so far, not ended */
+				if (top == cap) {
+					size_t nc = cap ? cap * 2 : 64;
+					struct group *s = realloc(stack, nc * sizeof *s);
+					if (!s) { /* fall back to recursion for this run */
+						group_sort(L, kk + i, tmp, j - i, g.c + 1);
+						i = j;
+						continue;
+					}
+					stack = s;
+					cap = nc;
+				}
+				stack[top++] = (struct group){ g.lo + i, g.lo + j, g.c + 1 };
+			}
+			i = j;
+		}
+		if (top == 0)
+			break;
+		g = stack[--top];
+	}
+	free(stack);
+}
+
+static void *sort_part(void *arg)
+{
+	struct sort_job *j = arg;
+	for (size_t i = j->lo; i < j->hi;) {
+		size_t e = i + 1;
+		while (e < j->hi && j->k[e].key == j->k[i].key)
+			e++;
+		if (e - i > 1 && (j->k[i].key & 511) != 0)
+			group_sort(j->L, j->k + i, j->tmp, e - i, 1);
+		i = e;
+	}
+	return NULL;
+}
+
+/* The order of lines: *out gets an owned array of n keys, idx in order. */
+static int sort_lines(const struct sline *L, size_t n, struct skey **out)
+{
+	struct skey *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	if (!k || !tmp) {
+		free(k);
+		free(tmp);
+		return -ENOMEM;
+	}
+	pthread_once(&sym_once, sym_init);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct skey){ chunk_key(sym_tab, L[i].s, L[i].len, 0), L[i].s, L[i].len,
+				      (uint32_t)i };
+	key_sort(k, tmp, n);
+	/* the runs of the first chunk, split between two threads near the middle */
+	size_t mid = n / 2;
+	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
+		mid++;
+	struct sort_job a = { L, k, tmp, 0, mid, 0 }, b = { L, k, tmp + mid, mid, n, 0 };
+	pthread_t th;
+	int threaded = n >= FOLD_SORTED_THREAD_LINES && mid < n &&
+		       pthread_create(&th, NULL, sort_part, &b) == 0;
+	if (!threaded)
+		a.hi = n;
+	sort_part(&a);
+	if (threaded)
+		pthread_join(th, NULL);
+	free(tmp);
+	*out = k;
+	return 0;
+}
+
+/* ---- build: merge each line with the previous one ----------------------------- */
+
+struct path {
+	const char *s;       /* the previous line's stack */
+	uint32_t len, n;     /* its length and frame count */
+	uint32_t *end;       /* end offset of frame i */
+	uint32_t *node;      /* node of frame i */
+	uint32_t *fs, *fl;   /* scratch: a new line's frames */
+	uint64_t *fh;        /* and their name hashes */
+};
+
+/* Finds the end of the frame at f (`avail` bytes left in the stack, and at
+ * least 2 readable bytes after it: the count's separator and a digit) and
+ * hashes it on the way: fold_name_hash(f, *flen), 8 bytes a step. */
+static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
+{
+	uint64_t h = FOLD_NH_SEED, v;
+	size_t n = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (n + 8 <= avail + 2) {
+		memcpy(&v, f + n, 8);
+		uint64_t x = v ^ 0x3b3b3b3b3b3b3b3bull; /* ';' bytes become 0 */
+		uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+		size_t b = z ? (size_t)__builtin_ctzll(z) / 8 : 8; /* first ';' */
+		if (b > avail - n)
+			b = avail - n; /* the stack ends first */
+		if (b < 8) {
+			*flen = n + b;
+			return fold_nh_final(h, b ? v & (~0ull >> (64 - 8 * b)) : 0, n + b);
+		}
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		n += 8;
+	}
+#endif
+	const char *semi = memchr(f + n, ';', avail - n);
+	size_t len = semi ? (size_t)(semi - f) : avail;
+	while (len - n >= 8) {
+		memcpy(&v, f + n, 8);
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		n += 8;
+	}
+	v = 0;
+	memcpy(&v, f + n, len - n);
+	*flen = len;
+	return fold_nh_final(h, v, len);
+}
+
+/* Length of the common prefix of a and b (n bytes each), 8 at a time. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+#endif
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* Frames of the previous line this one shares, and their last node. */
+static uint32_t shared_frames(const struct path *P, const char *s, uint32_t len, uint32_t *node)
+{
+	size_t common = common_prefix(s, P->s, len < P->len ? len : P->len);
+	uint32_t k = 0;
+	*node = FOLD_ROOT;
+	while (k < P->n && P->end[k] < common)
+		*node = P->node[k++];
+	/* frame k ends exactly where the lines part: shared when this line's
+	 * frame ends there too */
+	if (k < P->n && P->end[k] == common && (common == len || s[common] == ';'))
+		*node = P->node[k++];
+	return k;
+}
+
+/* Adds one line; returns 0, 1 for a bad line (a frame over FOLD_MAX_NAME),
+ * or -ENOMEM. */
+static int build_line(fold_trie *t, struct path *P, const struct sline *l, uint32_t *leaf, int *trunc)
+{
+	uint32_t node, k = P->s ? shared_frames(P, l->s, l->len, &node) : 0;
+	if (!P->s)
+		node = FOLD_ROOT;
+	size_t pos = k ? P->end[k - 1] + 1 : 0;
+	uint32_t nf = 0, depth = k;
+	*trunc = 0;
+	if (l->len == 0 || (k && P->end[k - 1] == l->len)) {
+		*leaf = node; /* every frame shared */
+		return 0;
+	}
+	while (pos <= l->len) { /* the new frames, checked before any is added */
+		size_t flen;
+		uint64_t h = scan_frame(l->s + pos, l->len - pos, &flen);
+		if (flen > FOLD_MAX_NAME)
+			return 1;
+		if (depth >= FOLD_MAX_DEPTH) {
+			*trunc = 1;
+			break;
+		}
+		P->fh[nf] = h;
+		P->fs[nf] = (uint32_t)pos;
+		P->fl[nf++] = (uint32_t)flen;
+		depth++;
+		pos += flen + 1;
+	}
+	if (nf == 0) { /* only frames past the depth cap are new */
+		*leaf = node;
+		return 0;
+	}
+	for (uint32_t i = 0; i < nf; i++, k++) {
+		uint32_t nm = fold_trie_intern_h(t, l->s + P->fs[i], P->fl[i], P->fh[i]);
+		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_append(t, node, nm);
+		if (node == FOLD_NONE)
+			return -ENOMEM;
+		P->node[k] = node;
+		P->end[k] = P->fs[i] + P->fl[i];
+	}
+	P->s = l->s;
+	P->len = l->len;
+	P->n = k;
+	*leaf = node;
+	return 0;
+}
+
+/* One thread's share of the build: lines k[lo..hi) into t. */
+struct part {
+	fold_trie *t;
+	const struct sline *L;
+	const struct skey *k;
+	size_t lo, hi;
+	struct path P;
+	uint32_t chain;      /* nodes 1..chain seed the path (the line before lo) */
+	int base_diff;       /* the input has BEFORE columns */
+	uint64_t bad, first_bad, truncated;
+	int rc;
+};
+
+static int path_init(struct path *P)
+{
+	memset(P, 0, sizeof *P);
+	P->end = malloc(FOLD_MAX_DEPTH * sizeof *P->end);
+	P->node = malloc(FOLD_MAX_DEPTH * sizeof *P->node);
+	P->fs = malloc(FOLD_MAX_DEPTH * sizeof *P->fs);
+	P->fl = malloc(FOLD_MAX_DEPTH * sizeof *P->fl);
+	P->fh = malloc(FOLD_MAX_DEPTH * sizeof *P->fh);
+	return P->end && P->node && P->fs && P->fl && P->fh ? 0 : -ENOMEM;
+}
+
+static void path_release(struct path *P)
+{
+	free(P->end);
+	free(P->node);
+	free(P->fs);
+	free(P->fl);
+	free(P->fh);
+}
+
+static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l)
+{
+	t->self[leaf] += l->after;
+	if (t->base) {
+		t->base[leaf] += l->two ? l->before : l->after;
+		double d = l->two ? l->after - l->before : 0;
+		if (d < 0)
+			d = -d;
+		if (d > t->max_line_delta)
+			t->max_line_delta = d;
+	}
+}
+
+static void *build_part(void *arg)
+{
+	struct part *w = arg;
+	for (size_t i = w->lo; i < w->hi && w->rc == 0; i++) {
+		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
+			__builtin_prefetch(w->k[i + PREFETCH].s);
+			__builtin_prefetch(&w->L[w->k[i + PREFETCH].idx]);
+		}
+		const struct sline *l = &w->L[w->k[i].idx];
+		uint32_t leaf;
+		int trunc;
+		int rc = build_line(w->t, &w->P, l, &leaf, &trunc);
+		if (rc == 1) { /* bad: counted, the previous path stays */
+			if (!w->bad++ || l->lineno < w->first_bad)
+				w->first_bad = l->lineno;
+		} else if (rc) {
+			w->rc = rc;
+		} else {
+			w->truncated += (uint64_t)trunc;
+			add_counts(w->t, leaf, l);
+		}
+	}
+	return NULL;
+}
+
+/* Does line l build (no frame over FOLD_MAX_NAME within the depth cap)? */
+static int line_good(const struct sline *l)
+{
+	size_t pos = 0;
+	for (uint32_t d = 0; pos <= l->len && d <= FOLD_MAX_DEPTH && l->len; d++) {
+		const char *semi = memchr(l->s + pos, ';', l->len - pos);
+		size_t flen = semi ? (size_t)(semi - (l->s + pos)) : l->len - pos;
+		if (flen > FOLD_MAX_NAME)
+			return 0;
+		pos += flen + 1;
+	}
+	return 1;
+}
+
+/* The second thread's part starts in a trie of its own, seeded with the
+ * path of the line before its first (built by the first part too), so its
+ * first lines merge with that path as they would in one pass. */
+static int part2_init(struct part *b, const struct sline *prev)
+{
+	b->t = fold_trie_new();
+	if (!b->t || path_init(&b->P))
+		return -ENOMEM;
+	if (b->base_diff && fold_trie_make_diff(b->t))
+		return -ENOMEM;
+	uint32_t leaf;
+	int trunc;
+	if (build_line(b->t, &b->P, prev, &leaf, &trunc))
+		return -ENOMEM;
+	b->chain = b->t->nnodes - 1;
+	return 0;
+}
+
+/* Appends part b's trie to t: b's seed chain is t's path a->P; the rest
+ * are new nodes, in b's order (still pre-order after t's). */
+static int part2_merge(fold_trie *t, const struct part *a, const struct part *b)
+{
+	const fold_trie *u = b->t;
+	uint32_t *nmap = malloc((size_t)u->nnames * sizeof *nmap);
+	if (!nmap)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < u->nnames; i++) {
+		size_t len;
+		const char *s = fold_trie_name(u, i, &len);
+		if ((nmap[i] = fold_trie_intern(t, s, len)) == FOLD_NONE) {
+			free(nmap);
+			return -ENOMEM;
+		}
+	}
+	uint32_t first = t->nnodes; /* t's id of u's node chain + 1 */
+	int rc = fold_trie_reserve(t, t->nnodes + (u->nnodes - 1 - b->chain));
+	for (uint32_t i = 0; rc == 0 && i < u->nnodes; i++) {
+		uint32_t id;
+		if (i == 0)
+			id = FOLD_ROOT;
+		else if (i <= b->chain)
+			id = a->P.node[i - 1];
+		else {
+			uint32_t p = u->parent[i];
+			p = p == 0 ? FOLD_ROOT : p <= b->chain ? a->P.node[p - 1] : first + (p - b->chain - 1);
+			id = fold_trie_append(t, p, nmap[u->name[i]]);
+			if (id == FOLD_NONE) {
+				rc = -ENOMEM;
+				break;
+			}
+		}
+		t->self[id] += u->self[i];
+		if (t->base)
+			t->base[id] += u->base[i];
+	}
+	if (u->max_line_delta > t->max_line_delta)
+		t->max_line_delta = u->max_line_delta;
+	free(nmap);
+	return rc;
+}
+
+static int build(fold_trie *t, const struct sline *L, const struct skey *k, size_t n,
+		 struct fold_read_stats *st, const char *label)
+{
+	struct part a = { .t = t, .L = L, .k = k, .lo = 0, .hi = n }, b = { .L = L, .k = k };
+	pthread_t th;
+	int threaded = 0, rc = path_init(&a.P);
+	if (rc == 0 && n >= FOLD_SORTED_THREAD_LINES) {
+		size_t mid = n / 2;
+		while (mid < n && !line_good(&L[k[mid - 1].idx]))
+			mid++;
+		b.lo = a.hi = mid;
+		b.hi = n;
+		b.base_diff = t->base != NULL;
+		if (mid < n && part2_init(&b, &L[k[mid - 1].idx]) == 0)
+			threaded = pthread_create(&th, NULL, build_part, &b) == 0;
+		if (!threaded)
+			a.hi = n;
+	}
+	if (rc == 0)
+		build_part(&a);
+	if (threaded)
+		pthread_join(th, NULL);
+	rc = rc ? rc : a.rc ? a.rc : b.rc;
+	if (rc == 0 && threaded)
+		rc = part2_merge(t, &a, &b);
+	uint64_t bad = a.bad + b.bad;
+	uint64_t first_bad = !a.bad ? b.first_bad : !b.bad ? a.first_bad :
+			     a.first_bad < b.first_bad ? a.first_bad : b.first_bad;
+	if (bad) {
+		if (st->bad == 0 || first_bad < st->first_bad_line) {
+			st->first_bad_line = first_bad;
+			snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu", label,
+				 (unsigned long long)first_bad);
+		}
+		st->bad += bad;
+	}
+	st->truncated += a.truncated + b.truncated;
+	t->finished = 0;
+	path_release(&a.P);
+	path_release(&b.P);
+	fold_trie_free(b.t);
+	return rc;
+}
