@@ -47,6 +47,10 @@ int fold_parse_line(const char *s, size_t n, struct fold_line *fl);
  * sequence, and o->reverse unset (fold_read_folded_mem checks). */
 int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
 			 struct fold_read_stats *st, struct uf_err *err);
+/* rank[2*name + t] = position of name + (t ? ';' : ' ') in byte order,
+ * a prefix first (flamegraph.pl's sort of whole lines, per sibling);
+ * rank has 2 * nnames entries.  Returns 0 or -ENOMEM. */
+int fold_sort_names(const fold_trie *t, uint32_t *rank);
 /* Inputs from this size are indexed on two threads; sorts of this many
  * lines use two threads. */
 #define FOLD_SORTED_SPLIT (1u << 20)

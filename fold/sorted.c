@@ -72,7 +72,7 @@ struct index_job {
 };
 
 struct sort_job {
-	const struct sline *L;
+	int names;           /* sorting name keys (fold_sort_names), not lines */
 	struct skey *k, *tmp;
 	size_t lo, hi;       /* the top-level runs in [lo, hi) */
 	int rc;
@@ -83,7 +83,8 @@ static void *sort_part(void *arg);
 static int sort_lines(const struct sline *L, size_t n, struct skey **out);
 static int build(fold_trie *t, const struct sline *L, const struct skey *k, size_t n,
 		 struct fold_read_stats *st, const char *label);
-static void group_sort(const struct sline *L, struct skey *k, struct skey *tmp, size_t n, uint32_t c);
+static void group_sort(int names, struct skey *k, struct skey *tmp, size_t n, uint32_t c);
+static void sort_keys(int names, struct skey *k, struct skey *tmp, size_t n);
 
 /* ---- entry ---------------------------------------------------------------- */
 
@@ -198,29 +199,35 @@ static void *index_part(void *arg)
 
 /* ---- sort ------------------------------------------------------------------ */
 
-/* 9-bit symbols: ';' 1, byte b as b + 2 (the end of a stack is 0). */
-static uint16_t sym_tab[256];
+/* 9-bit symbols.  Lines: ';' 1, byte b as b + 2.  Names: byte b as b + 1,
+ * then the terminator byte the key stands for (' ' or ';', by the key's
+ * idx parity).  0 is past the end, so a prefix sorts first. */
+static uint16_t sym_line[256], sym_name[256];
 static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
 
 static void sym_init(void)
 {
-	for (int b = 0; b < 256; b++)
-		sym_tab[b] = b == ';' ? 1 : (uint16_t)(b + 2);
+	for (int b = 0; b < 256; b++) {
+		sym_line[b] = b == ';' ? 1 : (uint16_t)(b + 2);
+		sym_name[b] = (uint16_t)(b + 1);
+	}
 }
 
-/* Symbols c*7 .. c*7+6 of a stack, 9 bits each. */
-static inline uint64_t chunk_key(const uint16_t *sym, const char *str, uint32_t len, uint32_t c)
+/* Symbols c*7 .. c*7+6 of a key, 9 bits each. */
+static inline uint64_t chunk_key(int names, const struct skey *x, uint32_t c)
 {
-	size_t off = (size_t)c * 7;
-	const unsigned char *s = (const unsigned char *)str + off;
+	size_t off = (size_t)c * 7, len = x->len;
+	const unsigned char *s = (const unsigned char *)x->s + off;
+	const uint16_t *sym = names ? sym_name : sym_line;
 	uint64_t k = 0;
 	if (off + 7 <= len) {
 		for (int i = 0; i < 7; i++)
 			k = k << 9 | sym[s[i]];
 		return k;
 	}
+	uint64_t term = names ? ((x->idx & 1) ? ';' : ' ') + 1u : 0;
 	for (size_t i = 0; i < 7; i++)
-		k = k << 9 | (off + i < len ? sym[s[i]] : 0u);
+		k = k << 9 | (off + i < len ? sym[s[i]] : off + i == len ? term : 0u);
 	return k;
 }
 
@@ -268,7 +275,7 @@ struct group { size_t lo, hi; uint32_t c; };
  * end: sort by chunk c, then each run of equal chunks that has not
  * ended by chunk c + 1, and so on (an explicit stack: deep stacks share
  * prefixes of thousands of chunks). */
-static void group_sort(const struct sline *L, struct skey *k, struct skey *tmp, size_t n, uint32_t c)
+static void group_sort(int names, struct skey *k, struct skey *tmp, size_t n, uint32_t c)
 {
 	struct group *stack = NULL;
 	size_t top = 0, cap = 0;
@@ -279,7 +286,7 @@ static void group_sort(const struct sline *L, struct skey *k, struct skey *tmp, 
 		for (size_t i = 0; i < m; i++) {
 			if (i + PREFETCH < m)
 				__builtin_prefetch(kk[i + PREFETCH].s + (size_t)g.c * 7);
-			kk[i].key = chunk_key(sym_tab, kk[i].s, kk[i].len, g.c);
+			kk[i].key = chunk_key(names, &kk[i], g.c);
 		}
 		key_sort(kk, tmp, m);
 		for (size_t i = 0; i < m;) {
@@ -291,7 +298,7 @@ static void group_sort(const struct sline *L, struct skey *k, struct skey *tmp, 
 					size_t nc = cap ? cap * 2 : 64;
 					struct group *s = realloc(stack, nc * sizeof *s);
 					if (!s) { /* fall back to recursion for this run */
-						group_sort(L, kk + i, tmp, j - i, g.c + 1);
+						group_sort(names, kk + i, tmp, j - i, g.c + 1);
 						i = j;
 						continue;
 					}
@@ -317,10 +324,32 @@ static void *sort_part(void *arg)
 		while (e < j->hi && j->k[e].key == j->k[i].key)
 			e++;
 		if (e - i > 1 && (j->k[i].key & 511) != 0)
-			group_sort(j->L, j->k + i, j->tmp, e - i, 1);
+			group_sort(j->names, j->k + i, j->tmp, e - i, 1);
 		i = e;
 	}
 	return NULL;
+}
+
+/* Sorts k[0..n) (s, len, idx set) completely; tmp has room for n keys.
+ * The runs of the first chunk are split between two threads. */
+static void sort_keys(int names, struct skey *k, struct skey *tmp, size_t n)
+{
+	pthread_once(&sym_once, sym_init);
+	for (size_t i = 0; i < n; i++)
+		k[i].key = chunk_key(names, &k[i], 0);
+	key_sort(k, tmp, n);
+	size_t mid = n / 2;
+	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
+		mid++;
+	struct sort_job a = { names, k, tmp, 0, mid, 0 }, b = { names, k, tmp + mid, mid, n, 0 };
+	pthread_t th;
+	int threaded = n >= FOLD_SORTED_THREAD_LINES && mid < n &&
+		       pthread_create(&th, NULL, sort_part, &b) == 0;
+	if (!threaded)
+		a.hi = n;
+	sort_part(&a);
+	if (threaded)
+		pthread_join(th, NULL);
 }
 
 /* The order of lines: *out gets an owned array of n keys, idx in order. */
@@ -332,26 +361,30 @@ static int sort_lines(const struct sline *L, size_t n, struct skey **out)
 		free(tmp);
 		return -ENOMEM;
 	}
-	pthread_once(&sym_once, sym_init);
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct skey){ chunk_key(sym_tab, L[i].s, L[i].len, 0), L[i].s, L[i].len,
-				      (uint32_t)i };
-	key_sort(k, tmp, n);
-	/* the runs of the first chunk, split between two threads near the middle */
-	size_t mid = n / 2;
-	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
-		mid++;
-	struct sort_job a = { L, k, tmp, 0, mid, 0 }, b = { L, k, tmp + mid, mid, n, 0 };
-	pthread_t th;
-	int threaded = n >= FOLD_SORTED_THREAD_LINES && mid < n &&
-		       pthread_create(&th, NULL, sort_part, &b) == 0;
-	if (!threaded)
-		a.hi = n;
-	sort_part(&a);
-	if (threaded)
-		pthread_join(th, NULL);
+		k[i] = (struct skey){ 0, L[i].s, L[i].len, (uint32_t)i };
+	sort_keys(0, k, tmp, n);
 	free(tmp);
 	*out = k;
+	return 0;
+}
+
+int fold_sort_names(const fold_trie *t, uint32_t *rank)
+{
+	size_t n = (size_t)t->nnames * 2;
+	struct skey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
+	if (!k || !tmp) {
+		free(k);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct skey){ 0, t->nbuf + t->noff[i / 2], t->nlen[i / 2], (uint32_t)i };
+	sort_keys(1, k, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		rank[k[i].idx] = (uint32_t)i;
+	free(k);
+	free(tmp);
 	return 0;
 }
 
