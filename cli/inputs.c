@@ -20,6 +20,18 @@ static int read_one(fold_trie *t, const char *path, const struct fold_read_opts 
 	return fold_read_path(t, path, o, st, err);
 }
 
+/* Warnings for what reading skipped (stats summed over the inputs). */
+static void warn_stats(const struct fold_read_stats *total)
+{
+	if (total->bad)
+		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total->bad,
+			 total->bad == 1 ? "" : "s", total->first_bad);
+	if (total->truncated)
+		cli_warn("%llu stack%s deeper than %d frames truncated",
+			 (unsigned long long)total->truncated, total->truncated == 1 ? "" : "s",
+			 FOLD_MAX_DEPTH);
+}
+
 int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_err *err)
 {
 	static char *stdin_only[] = { "-" };
@@ -44,13 +56,7 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 		if (st.approximate)
 			cli_warn("%s: approximate: %s", paths[i], st.approx_why);
 	}
-	if (total.bad)
-		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total.bad,
-			 total.bad == 1 ? "" : "s", total.first_bad);
-	if (total.truncated)
-		cli_warn("%llu stack%s deeper than %d frames truncated",
-			 (unsigned long long)total.truncated, total.truncated == 1 ? "" : "s",
-			 FOLD_MAX_DEPTH);
+	warn_stats(&total);
 	if (fold_trie_finish(t)) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;
@@ -86,6 +92,20 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	*out = NULL;
 	if (!a.t || !b.t) {
 		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		goto out;
+	}
+	/* two folded files: one sorted read into one differential trie */
+	struct fold_read_stats st[2] = { { 0 }, { 0 } };
+	rc = fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
+	if (rc != 1) {
+		warn_stats(&st[0]);
+		warn_stats(&st[1]);
+		if (rc == 0 && (rc = fold_trie_finish(b.t)) != 0)
+			uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		if (rc == 0) {
+			*out = b.t;
+			b.t = NULL;
+		}
 		goto out;
 	}
 	pthread_t th;

@@ -189,6 +189,18 @@ int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		   struct fold_read_stats *st, struct uf_err *err);
 
+/* Reads two folded-text files into the empty trie t as one differential
+ * (one sort of both files' lines, no per-file trie): the drawn counts are
+ * AFTER's (BEFORE's when swap), the BEFORE counts the other file's, scaled
+ * by total(drawn)/total(other) when normalize.  The same trie as reading
+ * each and fold_trie_diff_into(), without building two.  Returns 1 when
+ * it does not apply (stdin, or a file that is not folded text: an SVG,
+ * gzip, perf script), so the caller reads the files one by one; 0; or <0
+ * with *err ("no valid stacks" names the file).  st[0], st[1]: BEFORE's
+ * and AFTER's reading statistics. */
+int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, int normalize,
+			 int swap, struct fold_read_stats st[2], struct uf_err *err);
+
 /* ---- writers --------------------------------------------------------- */
 
 /* Writes folded lines in flamegraph.pl's sorted order, one per distinct

@@ -45,6 +45,25 @@ int fold_parse_line(const char *s, size_t n, struct fold_line *fl);
 /* The sorted fast path (sorted.c): reads folded text held in memory into
  * t.  Same result as the streaming reader; t must be empty, not keep a
  * sequence, and o->reverse unset (fold_read_folded_mem checks). */
+enum fold_src_role {
+	FOLD_SRC_PLAIN,      /* counts as the streaming reader adds them */
+	FOLD_SRC_BASE,       /* the first count column goes to BEFORE only */
+	FOLD_SRC_DRAWN,      /* the first count column goes to the drawn count only */
+};
+#define FOLD_SRC_MAX 2
+struct fold_src {
+	const char *buf;     /* folded text, borrowed */
+	size_t len;
+	const struct fold_read_opts *o;
+	struct fold_read_stats *st;
+	enum fold_src_role role;
+	double sum;          /* out: first-column counts of its good lines */
+	int valid;           /* out: it had a line that makes a stack or a count */
+	int two;             /* internal: it had two count columns */
+};
+/* Reads up to FOLD_SRC_MAX sources into one trie (roles other than PLAIN
+ * make it differential).  Returns 0 or <0 with *err. */
+int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err);
 int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
 			 struct fold_read_stats *st, struct uf_err *err);
 /* rank[2*name + t] = position of name + (t ? ';' : ' ') in byte order,

@@ -19,6 +19,7 @@
  * counted in stats->truncated).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -52,6 +53,7 @@ static void reader_release(struct reader *r);
 static int read_line(struct reader *r, const char *s, size_t len);
 static int parse_count(const char *s, size_t len, size_t *tok_start, double *v);
 static int sorted_ok(const fold_trie *t, const struct fold_read_opts *o);
+static int looks_folded(const char *buf, size_t len);
 static void note_bad(struct reader *r);
 static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf);
 static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint32_t *leaf);
@@ -270,6 +272,99 @@ static int read_stream(fold_trie *t, struct source *src, const char *prefix, siz
 	free(buf);
 	reader_release(&r);
 	return rc;
+}
+
+/* ---- two files as one differential -------------------------------------- */
+
+/* Maps a regular file that holds folded text (its first line with text
+ * parses as one); 1 when it is something else or not a regular file. */
+static int map_folded(const char *path, const char **buf, size_t *len, struct uf_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0) {
+		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", strerror(errno));
+		return -errno;
+	}
+	int rc = 1;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (m != MAP_FAILED) {
+			*buf = m;
+			*len = (size_t)sb.st_size;
+			rc = looks_folded(*buf, *len) ? 0 : 1;
+			if (rc)
+				munmap(m, *len);
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+/* The first non-blank line is a valid folded line (not an SVG, not gzip,
+ * not perf script text: those go through fold_read_path). */
+static int looks_folded(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct fold_line fl;
+		int r = n > 4096 ? 0 : fold_parse_line(p, n, &fl);
+		if (r != 1)
+			return r == 0 && p[0] != '<' && (unsigned char)p[0] != 0x1f;
+		p += n + 1;
+	}
+	return 0;
+}
+
+int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, int normalize,
+			 int swap, struct fold_read_stats st[2], struct uf_err *err)
+{
+	const char *buf[2] = { 0 };
+	size_t len[2] = { 0 };
+	const char *path[2] = { before, after };
+	if (!sorted_ok(t, &(struct fold_read_opts){ 0 }) || !strcmp(before, "-") || !strcmp(after, "-"))
+		return 1;
+	int rc = map_folded(before, &buf[0], &len[0], err);
+	if (rc == 0 && (rc = map_folded(after, &buf[1], &len[1], err)) != 0) {
+		munmap((void *)buf[0], len[0]);
+		buf[0] = NULL;
+	}
+	if (rc)
+		return rc;
+	struct fold_read_opts o[2] = { { .label = before }, { .label = after } };
+	struct fold_src src[2];
+	for (int i = 0; i < 2; i++)
+		src[i] = (struct fold_src){ .buf = buf[i], .len = len[i], .o = &o[i], .st = &st[i],
+					    .role = (i == 1) != (swap != 0) ? FOLD_SRC_DRAWN : FOLD_SRC_BASE };
+	rc = fold_read_sorted(t, src, 2, err);
+	for (int i = 0; i < 2; i++)
+		munmap((void *)buf[i], len[i]);
+	for (int i = 0; rc == 0 && i < 2; i++)
+		if (!src[i].valid) {
+			uf_err_set(err, UF_EINPUT, path[i], "no valid stacks");
+			rc = -EINVAL;
+		}
+	if (rc)
+		return rc;
+	/* BEFORE scaled to the drawn total, as fold_trie_diff_into does */
+	double drawn = 0, base = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		drawn += t->self[i];
+		base += t->base[i];
+	}
+	double scale = normalize ? drawn / base : 1;
+	t->max_line_delta = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		t->base[i] *= scale;
+		double d = t->self[i] - t->base[i];
+		if (d < 0)
+			d = -d;
+		if (d > t->max_line_delta)
+			t->max_line_delta = d;
+	}
+	return 0;
 }
 
 /* ---- one line --------------------------------------------------------- */

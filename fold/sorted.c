@@ -49,7 +49,8 @@
 struct sline {
 	const char *s;       /* stack bytes, borrowed from the input */
 	uint32_t len;        /* stack length, trailing ';' removed */
-	uint32_t two;        /* the line had a BEFORE column */
+	uint16_t two;        /* the line had a BEFORE column */
+	uint16_t src;        /* which source (struct fold_src) it came from */
 	double after, before;
 	uint64_t lineno;     /* 1-based, within this call's input */
 };
@@ -64,6 +65,7 @@ struct skey {
 struct index_job {
 	const char *buf;
 	size_t len;
+	uint16_t src;
 	uint64_t line0;      /* lines before this part */
 	struct sline *l;
 	size_t n, cap;
@@ -82,7 +84,7 @@ static void *index_part(void *arg);
 static void *sort_part(void *arg);
 static int sort_lines(const struct sline *L, size_t n, struct skey **out);
 static int build(fold_trie *t, const struct sline *L, const struct skey *k, size_t n,
-		 struct fold_read_stats *st, const char *label);
+		 struct fold_src *src, int nsrc);
 static void group_sort(int names, struct skey *k, struct skey *tmp, size_t n, uint32_t c);
 static void sort_keys(int names, struct skey *k, struct skey *tmp, size_t n);
 
@@ -91,62 +93,124 @@ static void sort_keys(int names, struct skey *k, struct skey *tmp, size_t n);
 int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
 			 struct fold_read_stats *st, struct uf_err *err)
 {
-	const char *label = o->label ? o->label : "-";
-	struct index_job a = { .buf = buf, .len = len }, b = { 0 };
-	pthread_t th;
-	int threaded = 0;
-	if (len >= FOLD_SORTED_SPLIT) { /* two parts, cut after a newline */
-		const char *nl = memchr(buf + len / 2, '\n', len - len / 2);
-		if (nl && (size_t)(nl + 1 - buf) < len) {
-			a.len = (size_t)(nl + 1 - buf);
-			b.buf = nl + 1;
-			b.len = len - a.len;
-			threaded = pthread_create(&th, NULL, index_part, &b) == 0;
-			if (!threaded)
-				a.len = len;
-		}
+	struct fold_src src = { .buf = buf, .len = len, .o = o, .st = st, .role = FOLD_SRC_PLAIN };
+	return fold_read_sorted(t, &src, 1, err);
+}
+
+static void note_bad_at(struct fold_src *src, uint64_t lineno, uint64_t n)
+{
+	struct fold_read_stats *st = src->st;
+	if (!n)
+		return;
+	if (st->bad == 0 || lineno < st->first_bad_line) {
+		st->first_bad_line = lineno;
+		snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu",
+			 src->o->label ? src->o->label : "-", (unsigned long long)lineno);
 	}
-	index_part(&a);
-	if (threaded)
-		pthread_join(th, NULL);
+	st->bad += n;
+}
+
+/* Index jobs: each source in one or two parts (cut after a newline). */
+static int index_all(struct fold_src *src, int nsrc, struct index_job *job, int *njob)
+{
+	int n = 0;
+	for (int i = 0; i < nsrc; i++) {
+		const char *buf = src[i].buf;
+		size_t len = src[i].len, cut = len;
+		if (len >= FOLD_SORTED_SPLIT) {
+			const char *nl = memchr(buf + len / 2, '\n', len - len / 2);
+			if (nl)
+				cut = (size_t)(nl + 1 - buf);
+		}
+		job[n++] = (struct index_job){ .buf = buf, .len = cut, .src = (uint16_t)i };
+		if (cut < len)
+			job[n++] = (struct index_job){ .buf = buf + cut, .len = len - cut, .src = (uint16_t)i };
+	}
+	pthread_t th[4];
+	int started[4] = { 0 };
+	for (int j = 1; j < n; j++)
+		started[j] = pthread_create(&th[j], NULL, index_part, &job[j]) == 0;
+	for (int j = 0; j < n; j++)
+		if (j == 0 || !started[j])
+			index_part(&job[j]);
+	for (int j = 1; j < n; j++)
+		if (started[j])
+			pthread_join(th[j], NULL);
+	*njob = n;
+	for (int j = 0; j < n; j++)
+		if (job[j].rc)
+			return job[j].rc;
+	return 0;
+}
+
+/* Concatenates the jobs' lines (line numbers made per source) and
+ * records each source's line and bad counts. */
+static int gather(struct fold_src *src, struct index_job *job, int njob, struct sline **out,
+		  size_t *nout)
+{
+	size_t total = 0, at = 0;
+	for (int j = 0; j < njob; j++)
+		total += job[j].n;
+	if (total >= UINT32_MAX)
+		return -E2BIG;
+	struct sline *l = malloc((total ? total : 1) * sizeof *l);
+	if (!l)
+		return -ENOMEM;
+	uint64_t before = 0; /* lines of the same source in earlier jobs */
+	for (int j = 0; j < njob; j++) {
+		struct fold_src *sc = &src[job[j].src];
+		if (j > 0 && job[j - 1].src != job[j].src)
+			before = 0;
+		uint64_t base = sc->st->lines + before;
+		for (size_t i = 0; i < job[j].n; i++) {
+			l[at] = job[j].l[i];
+			l[at++].lineno += base;
+		}
+		note_bad_at(sc, base + job[j].first_bad, job[j].bad);
+		before += job[j].lines;
+		if (job[j].two && sc->role == FOLD_SRC_PLAIN)
+			sc->two = 1;
+	}
+	for (int j = 0; j < njob; j++)
+		src[job[j].src].st->lines += job[j].lines;
+	*out = l;
+	*nout = total;
+	return 0;
+}
+
+int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err)
+{
+	struct index_job job[4];
+	struct sline *L = NULL;
 	struct skey *keys = NULL;
-	int rc = a.rc ? a.rc : b.rc;
-	if (rc == 0 && b.n) { /* one line array, a's then b's */
-		struct sline *m = realloc(a.l, (a.n + b.n) * sizeof *m);
-		if (!m) {
-			rc = -ENOMEM;
-		} else {
-			for (size_t i = 0; i < b.n; i++)
-				b.l[i].lineno += a.lines;
-			memcpy(m + a.n, b.l, b.n * sizeof *m);
-			a.l = m;
-			a.n += b.n;
-		}
+	size_t n = 0;
+	int njob = 0, diff = 0;
+	memset(job, 0, sizeof job);
+	for (int i = 0; i < nsrc; i++) {
+		src[i].sum = 0;
+		src[i].valid = 0;
+		src[i].two = 0;
+		diff |= src[i].role != FOLD_SRC_PLAIN;
 	}
-	if (rc == 0) {
-		st->lines += a.lines + b.lines;
-		if (a.bad || b.bad) {
-			uint64_t first = a.bad ? a.first_bad : a.lines + b.first_bad;
-			if (st->bad == 0) {
-				st->first_bad_line = first;
-				snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu", label,
-					 (unsigned long long)first);
-			}
-			st->bad += a.bad + b.bad;
-		}
-		if ((a.two || b.two) && !t->base)
-			rc = fold_trie_make_diff(t);
-	}
+	int rc = index_all(src, nsrc, job, &njob);
 	if (rc == 0)
-		rc = sort_lines(a.l, a.n, &keys);
+		rc = gather(src, job, njob, &L, &n);
+	for (int j = 0; j < njob; j++)
+		free(job[j].l);
+	for (int i = 0; i < nsrc && rc == 0; i++)
+		diff |= src[i].two;
+	if (rc == 0 && diff && !t->base)
+		rc = fold_trie_make_diff(t);
+	if (rc == 0)
+		rc = sort_lines(L, n, &keys);
 	t->index_stale = 1; /* t is empty: no index to keep */
 	if (rc == 0)
-		rc = build(t, a.l, keys, a.n, st, label);
+		rc = build(t, L, keys, n, src, nsrc);
 	free(keys);
-	free(a.l);
-	free(b.l);
+	free(L);
 	if (rc)
-		uf_err_set(err, UF_EINPUT, label, "out of memory");
+		uf_err_set(err, UF_EINPUT, src[0].o->label ? src[0].o->label : "-",
+			   rc == -E2BIG ? "too many lines" : "out of memory");
 	return rc;
 }
 
@@ -190,8 +254,8 @@ static void *index_part(void *arg)
 			j->l = l;
 			j->cap = cap;
 		}
-		j->l[j->n++] = (struct sline){ s, (uint32_t)fl.len, (uint32_t)fl.two, fl.after,
-					       fl.before, j->lines };
+		j->l[j->n++] = (struct sline){ s, (uint32_t)fl.len, (uint16_t)fl.two, j->src,
+					       fl.after, fl.before, j->lines };
 		j->two |= fl.two;
 	}
 	return NULL;
@@ -271,6 +335,27 @@ static void key_sort(struct skey *k, struct skey *tmp, size_t n)
 
 struct group { size_t lo, hi; uint32_t c; };
 
+static size_t common_prefix(const char *a, const char *b, size_t n);
+
+/* Whole chunks from chunk c on that every key of k[0..m) shares with the
+ * first (tree-shaped profiles share prefixes of hundreds of bytes: one
+ * pass of word compares instead of a sort per 7 bytes).  A key ending
+ * inside the shared bytes stops the skip before its end. */
+static uint32_t shared_chunks(const struct skey *k, size_t m, uint32_t c)
+{
+	size_t off = (size_t)c * 7, lcp = SIZE_MAX;
+	if (m < 2 || k[0].len <= off)
+		return 0;
+	for (size_t i = 1; i < m && lcp >= 7; i++) {
+		size_t n = k[i].len < k[0].len ? k[i].len : k[0].len;
+		n = n > off ? n - off : 0;
+		if (n > lcp)
+			n = lcp;
+		lcp = common_prefix(k[0].s + off, k[i].s + off, n);
+	}
+	return (uint32_t)(lcp / 7);
+}
+
 /* Sorts the n lines of k (already sharing their first c chunks) to the
  * end: sort by chunk c, then each run of equal chunks that has not
  * ended by chunk c + 1, and so on (an explicit stack: deep stacks share
@@ -283,6 +368,7 @@ static void group_sort(int names, struct skey *k, struct skey *tmp, size_t n, ui
 	for (;;) {
 		size_t m = g.hi - g.lo;
 		struct skey *kk = k + g.lo;
+		g.c += shared_chunks(kk, m, g.c);
 		for (size_t i = 0; i < m; i++) {
 			if (i + PREFETCH < m)
 				__builtin_prefetch(kk[i + PREFETCH].s + (size_t)g.c * 7);
@@ -525,7 +611,12 @@ struct part {
 	struct path P;
 	uint32_t chain;      /* nodes 1..chain seed the path (the line before lo) */
 	int base_diff;       /* the input has BEFORE columns */
-	uint64_t bad, first_bad, truncated;
+	const struct fold_src *src;
+	struct {             /* per source */
+		uint64_t bad, first_bad, truncated;
+		double sum;
+		int valid;
+	} c[FOLD_SRC_MAX];
 	int rc;
 };
 
@@ -549,10 +640,14 @@ static void path_release(struct path *P)
 	free(P->fh);
 }
 
-static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l)
+static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l, int role)
 {
+	if (role == FOLD_SRC_BASE) {
+		t->base[leaf] += l->after;
+		return;
+	}
 	t->self[leaf] += l->after;
-	if (t->base) {
+	if (t->base && role == FOLD_SRC_PLAIN) {
 		t->base[leaf] += l->two ? l->before : l->after;
 		double d = l->two ? l->after - l->before : 0;
 		if (d < 0)
@@ -575,13 +670,15 @@ static void *build_part(void *arg)
 		int trunc;
 		int rc = build_line(w->t, &w->P, l, &leaf, &trunc);
 		if (rc == 1) { /* bad: counted, the previous path stays */
-			if (!w->bad++ || l->lineno < w->first_bad)
-				w->first_bad = l->lineno;
+			if (!w->c[l->src].bad++ || l->lineno < w->c[l->src].first_bad)
+				w->c[l->src].first_bad = l->lineno;
 		} else if (rc) {
 			w->rc = rc;
 		} else {
-			w->truncated += (uint64_t)trunc;
-			add_counts(w->t, leaf, l);
+			w->c[l->src].truncated += (uint64_t)trunc;
+			w->c[l->src].sum += l->after;
+			w->c[l->src].valid |= l->len != 0 || l->after != 0;
+			add_counts(w->t, leaf, l, w->src[l->src].role);
 		}
 	}
 	return NULL;
@@ -663,9 +760,10 @@ static int part2_merge(fold_trie *t, const struct part *a, const struct part *b)
 }
 
 static int build(fold_trie *t, const struct sline *L, const struct skey *k, size_t n,
-		 struct fold_read_stats *st, const char *label)
+		 struct fold_src *src, int nsrc)
 {
-	struct part a = { .t = t, .L = L, .k = k, .lo = 0, .hi = n }, b = { .L = L, .k = k };
+	struct part a = { .t = t, .L = L, .k = k, .lo = 0, .hi = n, .src = src },
+		    b = { .L = L, .k = k, .src = src };
 	pthread_t th;
 	int threaded = 0, rc = path_init(&a.P);
 	if (rc == 0 && n >= FOLD_SORTED_THREAD_LINES) {
@@ -687,18 +785,16 @@ static int build(fold_trie *t, const struct sline *L, const struct skey *k, size
 	rc = rc ? rc : a.rc ? a.rc : b.rc;
 	if (rc == 0 && threaded)
 		rc = part2_merge(t, &a, &b);
-	uint64_t bad = a.bad + b.bad;
-	uint64_t first_bad = !a.bad ? b.first_bad : !b.bad ? a.first_bad :
-			     a.first_bad < b.first_bad ? a.first_bad : b.first_bad;
-	if (bad) {
-		if (st->bad == 0 || first_bad < st->first_bad_line) {
-			st->first_bad_line = first_bad;
-			snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu", label,
-				 (unsigned long long)first_bad);
-		}
-		st->bad += bad;
+	for (int i = 0; i < nsrc; i++) {
+		/* a's lines precede b's in sorted order, not in line numbers */
+		if (a.c[i].bad)
+			note_bad_at(&src[i], a.c[i].first_bad, a.c[i].bad);
+		if (b.c[i].bad)
+			note_bad_at(&src[i], b.c[i].first_bad, b.c[i].bad);
+		src[i].st->truncated += a.c[i].truncated + b.c[i].truncated;
+		src[i].sum = a.c[i].sum + b.c[i].sum;
+		src[i].valid = a.c[i].valid | b.c[i].valid;
 	}
-	st->truncated += a.truncated + b.truncated;
 	t->finished = 0;
 	path_release(&a.P);
 	path_release(&b.P);
