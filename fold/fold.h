@@ -59,7 +59,8 @@ typedef struct fold_trie {
 	uint64_t *noff;          /* offset of name id in nbuf */
 	uint32_t *nlen;          /* byte length of name id */
 	uint32_t nnames, nnames_cap;
-	uint32_t *nslots;        /* open addressing: name id + 1, 0 = empty */
+	uint64_t *nslots;        /* open addressing: hash's top 32 bits << 32 | name id + 1,
+				    0 = empty (the tag skips most wrong candidates) */
 	uint32_t nslots_mask;
 
 	/* nodes, structure of arrays */

@@ -115,12 +115,14 @@ uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h)
 	if (len > FOLD_MAX_NAME)
 		return FOLD_NONE;
 	uint32_t i = (uint32_t)h & t->nslots_mask;
+	uint64_t tag = h & 0xffffffff00000000ull;
 	for (;; i = (i + 1) & t->nslots_mask) {
-		uint32_t id = t->nslots[i];
-		if (!id)
+		uint64_t v = t->nslots[i];
+		if (!v)
 			break;
-		id--;
-		if (t->nlen[id] == len && same_bytes(t->nbuf + t->noff[id], s, len))
+		uint32_t id = (uint32_t)v - 1;
+		if ((v & 0xffffffff00000000ull) == tag && t->nlen[id] == len &&
+		    same_bytes(t->nbuf + t->noff[id], s, len))
 			return id;
 	}
 	if (grow_names(t))
@@ -138,7 +140,7 @@ uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h)
 			return FOLD_NONE; /* the name is stored; the table stays valid */
 		return id;
 	}
-	t->nslots[i] = id + 1;
+	t->nslots[i] = tag | (id + 1);
 	return id;
 }
 
@@ -370,15 +372,16 @@ static int grow_nodes_to(fold_trie *t, size_t want)
 
 static int rehash_names(fold_trie *t, uint32_t nslots)
 {
-	uint32_t *s = calloc(nslots, sizeof *s);
+	uint64_t *s = calloc(nslots, sizeof *s);
 	if (!s)
 		return -ENOMEM;
 	uint32_t mask = nslots - 1;
 	for (uint32_t id = 0; id < t->nnames; id++) {
-		uint32_t i = (uint32_t)fold_name_hash(t->nbuf + t->noff[id], t->nlen[id]) & mask;
+		uint64_t h = fold_name_hash(t->nbuf + t->noff[id], t->nlen[id]);
+		uint32_t i = (uint32_t)h & mask;
 		while (s[i])
 			i = (i + 1) & mask;
-		s[i] = id + 1;
+		s[i] = (h & 0xffffffff00000000ull) | (id + 1);
 	}
 	free(t->nslots);
 	t->nslots = s;
