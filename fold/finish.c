@@ -116,22 +116,22 @@ static int build_entries(fold_trie *t, const uint32_t *rank)
 	for (uint32_t i = 0; i < n; i++)
 		t->eoff[i + 1] += t->eoff[i];
 	uint32_t m = t->eoff[n];
-	uint32_t *fill = malloc((size_t)n * sizeof *fill);
 	t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
-	if (!fill || !t->ent) {
-		free(fill);
+	if (!t->ent) {
 		free(kids);
 		return -ENOMEM;
 	}
-	memcpy(fill, t->eoff, (size_t)n * sizeof *fill);
-	for (uint32_t i = 1; i < n; i++) {
+	/* filled backwards from each parent's end, so eoff[p + 1] ends at p's
+	 * start (no second offset array); node order, reversed twice, stays */
+	for (uint32_t i = n - 1; i > 0; i--) {
 		uint32_t p = t->parent[i];
-		if (t->self[i] != 0 || (t->base && t->base[i] != 0) || !kids[i])
-			t->ent[fill[p]++] = i | FOLD_ENTRY_SELF;
 		if (kids[i])
-			t->ent[fill[p]++] = i;
+			t->ent[--t->eoff[p + 1]] = i;
+		if (t->self[i] != 0 || (t->base && t->base[i] != 0) || !kids[i])
+			t->ent[--t->eoff[p + 1]] = i | FOLD_ENTRY_SELF;
 	}
-	free(fill);
+	memmove(t->eoff, t->eoff + 1, (size_t)n * sizeof *t->eoff);
+	t->eoff[n] = m;
 	free(kids);
 	uint64_t *tmp = NULL;
 	size_t tcap = 0;

@@ -736,9 +736,29 @@ static int part2_init(struct part *b, const struct sline *prev)
 
 /* Appends part b's trie to t: b's seed chain is t's path a->P; the rest
  * are new nodes, in b's order (still pre-order after t's). */
-static int part2_merge(fold_trie *t, const struct part *a, const struct part *b)
+/* t's id for node i of part b's trie u (first: t's id of u's first new node). */
+static inline uint32_t part2_id(const struct part *a, const struct part *b, uint32_t first, uint32_t i)
 {
-	const fold_trie *u = b->t;
+	return i == 0 ? FOLD_ROOT : i <= b->chain ? a->P.node[i - 1] : first + (i - b->chain - 1);
+}
+
+/* Grows one of t's node arrays to `want` elements of `size` bytes. */
+static int grow_array(void *arr, size_t want, size_t size)
+{
+	void *p = realloc(*(void **)arr, want * size);
+	if (!p)
+		return -ENOMEM;
+	*(void **)arr = p;
+	return 0;
+}
+
+/* Appends part b's trie u to t: u's seed chain is t's path a->P; the
+ * rest are new nodes, in u's order (still pre-order after t's).  One
+ * array at a time, each of u's freed once copied, so the copy costs
+ * memory for one array, not for all of u. */
+static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
+{
+	fold_trie *u = b->t;
 	uint32_t *nmap = malloc((size_t)u->nnames * sizeof *nmap);
 	if (!nmap)
 		return -ENOMEM;
@@ -750,26 +770,54 @@ static int part2_merge(fold_trie *t, const struct part *a, const struct part *b)
 			return -ENOMEM;
 		}
 	}
-	uint32_t first = t->nnodes; /* t's id of u's node chain + 1 */
-	int rc = fold_trie_reserve(t, t->nnodes + (u->nnodes - 1 - b->chain));
-	for (uint32_t i = 0; rc == 0 && i < u->nnodes; i++) {
-		uint32_t id;
-		if (i == 0)
-			id = FOLD_ROOT;
-		else if (i <= b->chain)
-			id = a->P.node[i - 1];
-		else {
-			uint32_t p = u->parent[i];
-			p = p == 0 ? FOLD_ROOT : p <= b->chain ? a->P.node[p - 1] : first + (p - b->chain - 1);
-			id = fold_trie_append(t, p, nmap[u->name[i]]);
-			if (id == FOLD_NONE) {
-				rc = -ENOMEM;
-				break;
-			}
+	uint32_t first = t->nnodes, add = u->nnodes - 1 - b->chain;
+	size_t want = (size_t)first + add;
+	int rc = want > FOLD_MAX_NODES ? -ENOMEM : 0;
+	if (rc == 0 && want > t->nodes_cap) {
+		rc = grow_array(&t->parent, want, sizeof *t->parent);
+		for (uint32_t i = b->chain + 1; rc == 0 && i < u->nnodes; i++)
+			t->parent[first + i - b->chain - 1] = part2_id(a, b, first, u->parent[i]);
+		free(u->parent);
+		u->parent = NULL;
+		if (rc == 0)
+			rc = grow_array(&t->name, want, sizeof *t->name);
+		for (uint32_t i = b->chain + 1; rc == 0 && i < u->nnodes; i++)
+			t->name[first + i - b->chain - 1] = nmap[u->name[i]];
+		free(u->name);
+		u->name = NULL;
+		if (rc == 0)
+			rc = grow_array(&t->depth, want, sizeof *t->depth);
+		if (rc == 0)
+			memcpy(t->depth + first, u->depth + b->chain + 1, (size_t)add * sizeof *t->depth);
+		free(u->depth);
+		u->depth = NULL;
+		if (rc == 0)
+			rc = grow_array(&t->self, want, sizeof *t->self);
+		if (t->base && rc == 0)
+			rc = grow_array(&t->base, want, sizeof *t->base);
+		if (rc == 0)
+			t->nodes_cap = (uint32_t)want;
+	} else if (rc == 0) { /* room already: copy in place */
+		for (uint32_t i = b->chain + 1; i < u->nnodes; i++) {
+			uint32_t id = first + i - b->chain - 1;
+			t->parent[id] = part2_id(a, b, first, u->parent[i]);
+			t->name[id] = nmap[u->name[i]];
+			t->depth[id] = u->depth[i];
 		}
-		t->self[id] += u->self[i];
-		if (t->base)
-			t->base[id] += u->base[i];
+	}
+	if (rc == 0) {
+		for (uint32_t i = first; i < want; i++) {
+			t->self[i] = 0;
+			if (t->base)
+				t->base[i] = 0;
+		}
+		t->nnodes = (uint32_t)want;
+		for (uint32_t i = 0; i < u->nnodes; i++) {
+			uint32_t id = part2_id(a, b, first, i);
+			t->self[id] += u->self[i];
+			if (t->base)
+				t->base[id] += u->base[i];
+		}
 	}
 	if (u->max_line_delta > t->max_line_delta)
 		t->max_line_delta = u->max_line_delta;
