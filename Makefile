@@ -15,8 +15,10 @@ CC      ?= cc
 PKG_CONFIG ?= pkg-config
 
 MODULES := util fold render symtab sampler ptrace-if gdb-if cli
-# Xen support is built when libxen-dev is present; otherwise xen-if/stub.c.
-HAVE_XEN := $(shell $(PKG_CONFIG) --exists xencontrol xenforeignmemory xenstore 2>/dev/null && echo 1)
+# Xen support is built when libxen-dev is present on an x86-64 host (xen-if
+# reads x86-64 vCPU state: it does not compile for Arm); else xen-if/stub.c.
+XEN_PC := xencontrol xenforeignmemory xenstore
+HAVE_XEN := $(if $(filter x86_64,$(shell uname -m)),$(shell $(PKG_CONFIG) --exists $(XEN_PC) 2>/dev/null && echo 1))
 
 PKGS := libelf libdw libxml-2.0
 ifeq ($(HAVE_XEN),1)
@@ -55,7 +57,12 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 .PHONY: all check demo bench install clean deps-build deps-check unit
 .SECONDARY:
 
+# deps-build installs libxen-dev on x86-64; without Xen support, one line.
 all: deps-build
+	@if [ "$$(uname -m)" != x86_64 ]; then \
+		echo "uniprof-flame: building without Xen support (xen-if needs an x86-64 host; --version lists the targets)"; \
+	elif ! $(PKG_CONFIG) --exists $(XEN_PC) 2>/dev/null; then \
+		echo "uniprof-flame: building without Xen support (libxen-dev not installed; --version lists the targets)"; fi
 	@$(MAKE) --no-print-directory build/uniprof-flame
 
 deps-build:

@@ -33,7 +33,7 @@ static void usage(FILE *to)
 	      "      --negate          draw BEFORE's widths instead (colours keep their meaning)\n"
 	      "  -h, --help            this help\n\n",
 	      to);
-	cli_render_help(to);
+	cli_render_help_for(to, "diff");
 }
 
 static int diff_opt(struct render_opts *ro, int *normalize, int c, const char *arg)
@@ -46,17 +46,17 @@ static int diff_opt(struct render_opts *ro, int *normalize, int c, const char *a
 		else if (!strcmp(arg, "total"))
 			ro->delta = RENDER_DELTA_TOTAL;
 		else
-			return cli_usage("diff ", "--delta: '%s' is not total or self", arg), -1;
+			return cli_usage("diff ", "'--delta': '%s' is not total or self", arg), -1;
 		return 1;
 	case O_NORMALIZE: *normalize = 1; return 1;
 	case O_MIN_DELTA:
 		ro->min_delta = strtod(arg, &end);
 		if (end == arg || *end || !(ro->min_delta >= 0 && ro->min_delta <= 100))
-			return cli_usage("diff ", "--min-delta: '%s' is not a percentage", arg), -1;
+			return cli_usage("diff ", "'--min-delta': '%s' is not a percentage", arg), -1;
 		return 1;
 	case O_PALETTE:
 		if (strcmp(arg, "red-blue") && strcmp(arg, "cb"))
-			return cli_usage("diff ", "--palette: '%s' is not red-blue or cb", arg), -1;
+			return cli_usage("diff ", "'--palette': '%s' is not red-blue or cb", arg), -1;
 		ro->diff_palette = arg;
 		return 1;
 	}
@@ -80,9 +80,9 @@ int cmd_diff(int argc, char **argv)
 	int c, bad = 0, normalize = 0;
 	struct option *opts = cli_options_merge(own);
 	if (!opts)
-		return cli_usage("diff ", "out of memory");
+		return cli_usage("diff ", "diff: out of memory");
 	optind = 1;
-	while (!bad && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while (!bad && (c = cli_getopt(argc, argv, "o:h", opts, "diff")) != -1) {
 		if (c == 'o')
 			out = optarg;
 		else if (c == 'h') {
@@ -96,9 +96,10 @@ int cmd_diff(int argc, char **argv)
 	if (bad)
 		return UF_EXIT_USAGE;
 	if (argc - optind != 2)
-		return cli_usage("diff ", "diff takes two inputs, BEFORE and AFTER");
+		return cli_usage("diff ", "diff: takes two inputs, BEFORE and AFTER (got %d)",
+				 argc - optind);
 	if (ro.flamechart)
-		return cli_usage("diff ", "--flamechart cannot be combined with diff");
+		return cli_usage("diff ", "'--flamechart': cannot be combined with diff");
 	ro.swapped = ro.negate;
 	fold_trie *t;
 	struct uf_err err = { 0 };

@@ -22,6 +22,7 @@
 #include "cli/render-opts.h"
 #include "fold/raw.h"
 #include "symtab/symtab.h"
+#include "util/outfile.h"
 
 struct raw_in {            /* options of the raw-trace path */
 	const char *symbols;   /* --symbols FILE, or NULL */
@@ -32,12 +33,13 @@ struct raw_in {            /* options of the raw-trace path */
 
 static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri, int reverse,
 			   struct uf_err *err);
+static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err);
 
 /* fold --diff A B: the union of both inputs' stacks with both counts. */
 static int fold_diff(int n, char **paths, int normalize, const char *out)
 {
 	if (n != 2)
-		return cli_usage("fold ", "--diff takes two inputs, A and B");
+		return cli_usage("fold ", "'--diff': takes two inputs, A and B (got %d)", n);
 	fold_trie *t;
 	struct uf_err err = { 0 };
 	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, &t, &err);
@@ -60,6 +62,8 @@ static void usage(FILE *to)
 	      "      --diff A B      write difffolded.pl's three-column differential\n"
 	      "                      (\"stack COUNT_A COUNT_B\") of two inputs\n"
 	      "      --normalize     with --diff: scale A to B's total (exact shares)\n"
+	      "      --flamechart    keep input (time) order: one line per run of equal\n"
+	      "                      stacks, as flamegraph.pl --flamechart reads them\n"
 	      "  -h, --help          this help\n",
 	      to);
 }
@@ -74,14 +78,15 @@ int cmd_fold(int argc, char **argv)
 		{ "addrs", no_argument, 0, 'A' },
 		{ "diff", no_argument, 0, 'D' },
 		{ "normalize", no_argument, 0, 'N' },
+		{ "flamechart", no_argument, 0, 'C' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = "-";
-	int c, reverse = 0, raw = 0, diff = 0, normalize = 0;
+	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, chart = 0;
 	struct raw_in ri = { 0 };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:h", opts, "fold")) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': reverse = 1; break;
@@ -90,23 +95,78 @@ int cmd_fold(int argc, char **argv)
 		case 'A': ri.addrs = 1; break;
 		case 'D': diff = 1; break;
 		case 'N': normalize = 1; break;
+		case 'C': chart = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_usage("fold ", "bad option");
+		default: return UF_EXIT_USAGE; /* the message is out */
 		}
 	}
+	if (normalize && !diff)
+		return cli_usage("fold ", "'--normalize': only applies with --diff");
+	if (ri.addrs && !ri.symbols)
+		return cli_usage("fold ", "'--addrs': only applies with --symbols");
+	if (chart && diff)
+		return cli_usage("fold ", "'--flamechart': cannot be combined with --diff");
 	if (diff)
 		return fold_diff(argc - optind, argv + optind, normalize, out);
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("fold ", "out of memory");
+		return cli_usage("fold ", "fold: out of memory");
+	if (chart)
+		fold_trie_keep_sequence(t);
 	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &err)
 		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
 	symtab_free(ri.st);
 	if (rc == 0)
-		rc = cli_write_folded(t, out, &err);
+		rc = chart ? write_sequence(t, out, &err) : cli_write_folded(t, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
+}
+
+/* One folded line per run of equal stacks, in input (time) order: what
+ * flamegraph.pl --flamechart draws from, so the order survives. */
+static int write_lines(const fold_trie *t, FILE *fp, uint32_t *path)
+{
+	for (size_t i = 0; i < t->seq_len;) {
+		uint32_t node = t->seq_node[i], k = t->depth[node];
+		double c = 0, b = 0;
+		for (; i < t->seq_len && t->seq_node[i] == node; i++) {
+			c += t->seq_count[i];
+			b += t->seq_base ? t->seq_base[i] : 0;
+		}
+		for (uint32_t n = node, d = k; d > 0; n = t->parent[n])
+			path[--d] = n;
+		for (uint32_t d = 0; d < k; d++) {
+			size_t len;
+			const char *nm = fold_node_name(t, path[d], &len);
+			if (d)
+				fputc(';', fp);
+			fwrite(nm, 1, len, fp);
+		}
+		char num[96];
+		if (t->base) {
+			fold_format_count(num, sizeof num, b);
+			fprintf(fp, " %s", num);
+		}
+		fold_format_count(num, sizeof num, c);
+		fprintf(fp, " %s\n", num);
+	}
+	return ferror(fp) ? -EIO : 0;
+}
+
+static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err)
+{
+	struct uf_outfile out;
+	uint32_t *stack = malloc(((size_t)t->maxdepth + 2) * sizeof *stack);
+	int rc = stack ? uf_outfile_open(&out, path, err) : -ENOMEM;
+	if (rc == 0 && (rc = write_lines(t, out.fp, stack)) != 0)
+		uf_outfile_abort(&out);
+	else if (rc == 0)
+		rc = uf_outfile_commit(&out, err);
+	if (rc && !err->cls)
+		uf_err_set(err, UF_EINPUT, path, rc == -ENOMEM ? "out of memory" : "write failed");
+	free(stack);
+	return rc;
 }
 
 /* Address -> name through the --symbols table (fold_raw_resolve_fn). */

@@ -37,10 +37,10 @@ int cmd_render(int argc, char **argv)
 	const char *out = "-";
 	struct option *opts = cli_options_merge(own);
 	if (!opts)
-		return cli_usage("render ", "out of memory");
+		return cli_usage("render ", "render: out of memory");
 	int c, bad = 0;
 	optind = 1;
-	while (!bad && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while (!bad && (c = cli_getopt(argc, argv, "o:h", opts, "render")) != -1) {
 		if (c == 'o') {
 			out = optarg;
 		} else if (c == 'h') {
@@ -52,12 +52,12 @@ int cmd_render(int argc, char **argv)
 		}
 	}
 	free(opts);
-	if (bad)
-		return cli_usage("render ", "bad option");
+	if (bad) /* the message is out */
+		return UF_EXIT_USAGE;
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("render ", "out of memory");
+		return cli_usage("render ", "render: out of memory");
 	if (ro.flamechart)
 		fold_trie_keep_sequence(t);
 	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &err);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,8 +54,18 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 		if (st.embedded_pruned)
 			cli_warn("%s: its embedded profile was pruned when written; counts of small "
 				 "subtrees are folded into their parents", paths[i]);
+		if (st.time_order && !t->keep_seq)
+			cli_warn("%s: a flame chart: its time order is kept only with --flamechart",
+				 paths[i]);
 		if (st.approximate)
 			cli_warn("%s: approximate: %s", paths[i], st.approx_why);
+	}
+	int empty = t->nnodes <= 1 && t->self[0] == 0 && t->seq_len == 0;
+	if (empty && total.bad) { /* one line: the error says what the warning would */
+		uf_err_set(err, UF_EINPUT, n == 1 ? paths[0] : "input",
+			   "no valid stacks (%llu invalid line%s, the first at %s)",
+			   (unsigned long long)total.bad, total.bad == 1 ? "" : "s", total.first_bad);
+		return -EINVAL;
 	}
 	warn_stats(&total);
 	if (fold_trie_finish(t)) {

@@ -53,7 +53,6 @@ static void reader_release(struct reader *r);
 static int read_line(struct reader *r, const char *s, size_t len);
 static int parse_count(const char *s, size_t len, size_t *tok_start, double *v);
 static int sorted_ok(const fold_trie *t, const struct fold_read_opts *o);
-static int looks_folded(const char *buf, size_t len);
 static void note_bad(struct reader *r);
 static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf);
 static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint32_t *leaf);
@@ -276,8 +275,8 @@ static int read_stream(fold_trie *t, struct source *src, const char *prefix, siz
 
 /* ---- two files as one differential -------------------------------------- */
 
-/* Maps a regular file that holds folded text (its first line with text
- * parses as one); 1 when it is something else or not a regular file. */
+/* Maps a regular file that holds folded text (as fold_read_path's
+ * detector tells); 1 when it is something else or not a regular file. */
 static int map_folded(const char *path, const char **buf, size_t *len, struct uf_err *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -292,30 +291,14 @@ static int map_folded(const char *path, const char **buf, size_t *len, struct uf
 		if (m != MAP_FAILED) {
 			*buf = m;
 			*len = (size_t)sb.st_size;
-			rc = looks_folded(*buf, *len) ? 0 : 1;
+			size_t n = *len < FOLD_DETECT_MAX ? *len : FOLD_DETECT_MAX;
+			rc = fold_detect_format(*buf, n, n == *len) == FOLD_FMT_FOLDED ? 0 : 1;
 			if (rc)
 				munmap(m, *len);
 		}
 	}
 	close(fd);
 	return rc;
-}
-
-/* The first non-blank line is a valid folded line (not an SVG, not gzip,
- * not perf script text: those go through fold_read_path). */
-static int looks_folded(const char *buf, size_t len)
-{
-	const char *p = buf, *end = buf + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		struct fold_line fl;
-		int r = n > 4096 ? 0 : fold_parse_line(p, n, &fl);
-		if (r != 1)
-			return r == 0 && p[0] != '<' && (unsigned char)p[0] != 0x1f;
-		p += n + 1;
-	}
-	return 0;
 }
 
 int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, int normalize,
@@ -341,11 +324,16 @@ int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, in
 	rc = fold_read_sorted(t, src, 2, err);
 	for (int i = 0; i < 2; i++)
 		munmap((void *)buf[i], len[i]);
-	for (int i = 0; rc == 0 && i < 2; i++)
-		if (!src[i].valid) {
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		if (src[i].valid)
+			continue;
+		rc = -EINVAL;
+		if (st[i].bad) /* as cli_read_inputs says it */
+			uf_err_set(err, UF_EINPUT, path[i], "no valid stacks (%llu invalid line%s, the first at %s)",
+				   (unsigned long long)st[i].bad, st[i].bad == 1 ? "" : "s", st[i].first_bad);
+		else
 			uf_err_set(err, UF_EINPUT, path[i], "no valid stacks");
-			rc = -EINVAL;
-		}
+	}
 	if (rc)
 		return rc;
 	/* BEFORE scaled to the drawn total, as fold_trie_diff_into does */

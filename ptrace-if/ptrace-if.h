@@ -41,6 +41,10 @@ struct ptrace_info {
 	int spawned;      /* we started it (spawn mode) */
 	int exited;       /* its exit was seen */
 	int status;       /* waitpid status, valid when exited */
+	char *exit_maps;  /* /proc maps text read when the main thread stopped on
+			     its way out (PTRACE_EVENT_EXIT): libraries loaded after
+			     the last refresh still resolve; owned, NULL if none */
+	size_t exit_maps_len;
 };
 
 /* Attaches to every thread of process `pid`.  Errors (UF_ETARGET, exit 3):

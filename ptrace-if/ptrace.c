@@ -16,7 +16,9 @@
  * Invariants: see ptrace-if.h; in addition
  *  1. `stopped` is set only from a waitpid stop report and cleared only
  *     by a successful CONT / LISTEN / DETACH (or the thread's death).
- *  2. Only STOPPED threads are listed by threads() and inspected.
+ *  2. Only STOPPED threads are listed by threads() and inspected, and
+ *     never one past its exit event (PTRACE_O_TRACEEXIT is set only so
+ *     the main thread's maps can be read as it exits: see save_exit_maps).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +44,7 @@ struct thr {
 	int group_stop;   /* that stop is a job-control stop: resume with LISTEN */
 	int sig;          /* signal to pass on when continuing */
 	int gone;
+	int exiting;      /* past PTRACE_EVENT_EXIT: never sampled again */
 	char comm[17];
 };
 
@@ -89,6 +92,7 @@ static void cont_all(struct ptr *p);
 static int wait_sigchld(uint64_t ns);
 static void read_comm(struct ptr *p, struct thr *h);
 static uint64_t mono_ns(void);
+static void save_exit_maps(struct ptr *p, pid_t tid);
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH UF_ARCH_X86_64
@@ -186,6 +190,7 @@ void ptrace_target_free(struct uf_target *t)
 	struct ptr *p = t->priv;
 	if (!p)
 		return;
+	free(p->info.exit_maps);
 	free(p->thr);
 	free(p);
 	t->priv = NULL;
@@ -242,7 +247,7 @@ static int p_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
 	struct ptr *p = t->priv;
 	*n = 0;
 	for (size_t i = 0; i < p->nthr && *n < max; i++)
-		if (p->thr[i].stopped && !p->thr[i].gone)
+		if (p->thr[i].stopped && !p->thr[i].gone && !p->thr[i].exiting)
 			ids[(*n)++] = (uint32_t)p->thr[i].tid;
 	return 0;
 }
@@ -413,7 +418,7 @@ static int seize_all(struct ptr *p, struct uf_err *err)
 /* Returns 1 when tid was seized, 0 when it has just exited, or <0. */
 static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err)
 {
-	long opts = PTRACE_O_TRACECLONE;
+	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT;
 	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)opts) < 0) {
 		int e = errno;
 		if (e == ESRCH)
@@ -472,6 +477,15 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 	if (!WIFSTOPPED(st))
 		return;
 	int sig = WSTOPSIG(st), ev = (unsigned)st >> 16;
+	if (ev == PTRACE_EVENT_EXIT) {
+		/* on its way out: keep the maps (main thread) and let it go at
+		 * once; a stop still pending for it is resumed, never sampled */
+		if (tid == p->info.pid)
+			save_exit_maps(p, tid);
+		h->exiting = 1;
+		if (ptrace(PTRACE_CONT, tid, 0, 0) == 0)
+			return;
+	}
 	h->stopped = 1;
 	h->group_stop = 0;
 	if (ev == PTRACE_EVENT_STOP) {
@@ -483,9 +497,45 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 			if (n)
 				read_comm(p, n);
 		}
+	} else if (ev == PTRACE_EVENT_EXIT && tid == p->info.pid) {
+		save_exit_maps(p, tid);
 	} else if (ev == 0) {
 		h->sig = sig; /* signal-delivery-stop: pass it on */
 	}
+}
+
+/* The main thread is on its way out but its memory map still exists:
+ * keep the text of its maps for symbolizing later (the last periodic
+ * refresh may predate a late dlopen).  At most 16 MiB; best effort. */
+static void save_exit_maps(struct ptr *p, pid_t tid)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/maps", (int)p->info.pid, (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	size_t cap = 1u << 16, len = 0;
+	char *buf = malloc(cap);
+	ssize_t got = 1;
+	while (buf && got > 0) {
+		if (len == cap) {
+			char *nb = cap < (16u << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!nb)
+				break;
+			buf = nb, cap *= 2;
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got > 0)
+			len += (size_t)got;
+	}
+	close(fd);
+	if (!buf || len == 0 || got != 0) { /* error or cut short: keep the earlier maps */
+		free(buf);
+		return;
+	}
+	free(p->info.exit_maps);
+	p->info.exit_maps = buf;
+	p->info.exit_maps_len = len;
 }
 
 /* Collects every pending waitpid report without blocking.  Returns the

@@ -389,6 +389,11 @@ static void write_attrs(struct svg *S, const char *spec, const char **title, siz
 		size_t vlen = eq ? n - klen - 1 : 0;
 		if (ok && vlen >= 11 && strncasecmp(v, "javascript:", 11) == 0)
 			ok = 0;
+		if (!ok && S->rep->attrs_refused++ == 0)
+			snprintf(S->rep->attr_refused, sizeof S->rep->attr_refused, "%.*s",
+				 (int)(klen ? klen : n), p);
+		for (char *q = S->rep->attr_refused; !ok && *q; q++) /* it goes to a terminal */
+			*q = *q < 0x20 || *q == 0x7f ? '?' : *q;
 		if (ok && klen == 5 && !memcmp(p, "title", 5)) {
 			*title = v;
 			*tlen = vlen;

@@ -14,7 +14,9 @@
 #include "render/render.h"
 
 struct svg {
-	const fold_trie *t;
+	const fold_trie *t;   /* what is drawn */
+	const fold_trie *data;/* what is embedded: the input (t differs for --colors chain) */
+	fold_trie *chain;     /* owned: flamegraph.pl's chain rewrite of the input, or NULL */
 	const struct render_opts *o;
 	FILE *out;
 	struct render_report *rep;
