@@ -109,8 +109,10 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	struct fold_read_stats st[2] = { { 0 }, { 0 } };
 	rc = fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
 	if (rc != 1) {
-		warn_stats(&st[0]);
-		warn_stats(&st[1]);
+		if (rc == 0) { /* a refused file's error already says it all */
+			warn_stats(&st[0]);
+			warn_stats(&st[1]);
+		}
 		if (rc == 0 && (rc = fold_trie_finish(b.t)) != 0)
 			uf_err_set(err, UF_EINPUT, "diff", "out of memory");
 		if (rc == 0) {
