@@ -23,6 +23,7 @@ static int grow_names(fold_trie *t);
 static int grow_nodes(fold_trie *t);
 static int grow_nodes_to(fold_trie *t, size_t want);
 static int rehash_names(fold_trie *t, uint32_t nslots);
+static void set_nslot(struct fold_nslot *sl, uint32_t tag, uint32_t id, const char *s, size_t len);
 static int rehash_nodes(fold_trie *t, uint32_t nslots);
 static int seq_push(fold_trie *t, uint32_t node, double count, double before);
 static uint64_t node_key_hash(uint32_t parent, uint32_t name);
@@ -94,15 +95,29 @@ uint32_t fold_trie_intern(fold_trie *t, const char *s, size_t len)
 	return fold_trie_intern_h(t, s, len, fold_name_hash(s, len));
 }
 
-/* Equal bytes?  Inline: names are short, a call to memcmp costs more. */
+/* Equal bytes?  Inline: names are short, a call to memcmp costs more.
+ * Words, then the last word overlapping, then halves for short tails. */
 static inline int same_bytes(const char *a, const char *b, size_t n)
 {
 	uint64_t x, y;
-	for (; n >= 8; a += 8, b += 8, n -= 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return 0;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		uint32_t u, v, w, z;
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		memcpy(&w, a + n - 4, 4);
+		memcpy(&z, b + n - 4, 4);
+		return u == v && w == z;
 	}
 	while (n--)
 		if (*a++ != *b++)
@@ -114,16 +129,16 @@ uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h)
 {
 	if (len > FOLD_MAX_NAME)
 		return FOLD_NONE;
-	uint32_t i = (uint32_t)h & t->nslots_mask;
-	uint64_t tag = h & 0xffffffff00000000ull;
+	uint32_t i = (uint32_t)h & t->nslots_mask, tag = (uint32_t)(h >> 32);
+	const size_t npre = sizeof t->nslots->pre;
 	for (;; i = (i + 1) & t->nslots_mask) {
-		uint64_t v = t->nslots[i];
-		if (!v)
+		const struct fold_nslot *sl = &t->nslots[i];
+		if (!sl->id1)
 			break;
-		uint32_t id = (uint32_t)v - 1;
-		if ((v & 0xffffffff00000000ull) == tag && t->nlen[id] == len &&
-		    same_bytes(t->nbuf + t->noff[id], s, len))
-			return id;
+		if (sl->tag == tag && sl->len == len &&
+		    same_bytes(sl->pre, s, len < npre ? len : npre) &&
+		    (len <= npre || same_bytes(t->nbuf + t->noff[sl->id1 - 1] + npre, s + npre, len - npre)))
+			return sl->id1 - 1;
 	}
 	if (grow_names(t))
 		return FOLD_NONE;
@@ -140,7 +155,7 @@ uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h)
 			return FOLD_NONE; /* the name is stored; the table stays valid */
 		return id;
 	}
-	t->nslots[i] = tag | (id + 1);
+	set_nslot(&t->nslots[i], tag, id, s, len);
 	return id;
 }
 
@@ -370,18 +385,29 @@ static int grow_nodes_to(fold_trie *t, size_t want)
 	return 0;
 }
 
+static void set_nslot(struct fold_nslot *sl, uint32_t tag, uint32_t id, const char *s, size_t len)
+{
+	size_t npre = sizeof sl->pre;
+	memset(sl, 0, sizeof *sl);
+	sl->tag = tag;
+	sl->id1 = id + 1;
+	sl->len = (uint32_t)len;
+	memcpy(sl->pre, s, len < npre ? len : npre);
+}
+
 static int rehash_names(fold_trie *t, uint32_t nslots)
 {
-	uint64_t *s = calloc(nslots, sizeof *s);
+	struct fold_nslot *s = calloc(nslots, sizeof *s);
 	if (!s)
 		return -ENOMEM;
 	uint32_t mask = nslots - 1;
 	for (uint32_t id = 0; id < t->nnames; id++) {
-		uint64_t h = fold_name_hash(t->nbuf + t->noff[id], t->nlen[id]);
+		const char *name = t->nbuf + t->noff[id];
+		uint64_t h = fold_name_hash(name, t->nlen[id]);
 		uint32_t i = (uint32_t)h & mask;
-		while (s[i])
+		while (s[i].id1)
 			i = (i + 1) & mask;
-		s[i] = (h & 0xffffffff00000000ull) | (id + 1);
+		set_nslot(&s[i], (uint32_t)(h >> 32), id, name, t->nlen[id]);
 	}
 	free(t->nslots);
 	t->nslots = s;
