@@ -8,11 +8,17 @@
  * empty frames are dropped.  Two deliberate differences: a trailing '\r'
  * is removed (CRLF files), and blank lines are skipped, not counted bad.
  *
- * Input is streamed through one buffer (no mmap of the whole file, no
- * sort), so memory stays with the trie.  Consecutive lines often share a
- * prefix (sorted input, perf's order): the frames the previous line
- * resolved are reused up to the first differing byte, which skips most
- * hash lookups on such input.
+ * Two paths.  Into an empty trie, without --reverse or a kept sequence
+ * (flame charts), the input is held whole (a regular file is mapped; a
+ * stream is read into memory up to FOLD_SLURP_MAX bytes) and handed to
+ * the sorted reader (sorted.c): lines sorted, each merged with its
+ * predecessor, nodes appended without a lookup, on two threads.  Peak
+ * memory is then input + trie.  Otherwise (and for the rest of a stream
+ * past FOLD_SLURP_MAX) lines are streamed through one buffer, memory
+ * staying with the trie; consecutive lines often share a prefix (sorted
+ * input, perf's order), so the frames the previous line resolved are
+ * reused up to the first differing byte, which skips most hash lookups.
+ * Both paths build the same trie (tests/unit/test-fold.c compares them).
  *
  * Caps: FOLD_MAX_LINE bytes a line (longer lines are bad), FOLD_MAX_NAME
  * bytes a frame (bad line), FOLD_MAX_DEPTH frames (the rest dropped and
