@@ -59,12 +59,9 @@ typedef struct fold_trie {
 	uint64_t *noff;          /* offset of name id in nbuf */
 	uint32_t *nlen;          /* byte length of name id */
 	uint32_t nnames, nnames_cap;
-	struct fold_nslot {      /* open addressing, one cache line half per probe: */
-		uint32_t tag;    /* the hash's top 32 bits (skips wrong candidates) */
-		uint32_t id1;    /* name id + 1, 0 = empty */
-		uint32_t len;
-		char pre[20];    /* the name's first bytes: short names compare here */
-	} *nslots;
+	uint64_t *nslots;        /* open addressing: hash's top 32 bits << 32 | name id + 1,
+				    0 = empty (the tag skips most wrong candidates; 8 bytes
+				    a slot: a million names cost 16 MiB of table) */
 	uint32_t nslots_mask;
 
 	/* nodes, structure of arrays */

@@ -23,7 +23,6 @@ static int grow_names(fold_trie *t);
 static int grow_nodes(fold_trie *t);
 static int grow_nodes_to(fold_trie *t, size_t want);
 static int rehash_names(fold_trie *t, uint32_t nslots);
-static void set_nslot(struct fold_nslot *sl, uint32_t tag, uint32_t id, const char *s, size_t len);
 static int rehash_nodes(fold_trie *t, uint32_t nslots);
 static int seq_push(fold_trie *t, uint32_t node, double count, double before);
 static uint64_t node_key_hash(uint32_t parent, uint32_t name);
@@ -129,16 +128,16 @@ uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h)
 {
 	if (len > FOLD_MAX_NAME)
 		return FOLD_NONE;
-	uint32_t i = (uint32_t)h & t->nslots_mask, tag = (uint32_t)(h >> 32);
-	const size_t npre = sizeof t->nslots->pre;
+	uint32_t i = (uint32_t)h & t->nslots_mask;
+	uint64_t tag = h & 0xffffffff00000000ull;
 	for (;; i = (i + 1) & t->nslots_mask) {
-		const struct fold_nslot *sl = &t->nslots[i];
-		if (!sl->id1)
+		uint64_t v = t->nslots[i];
+		if (!v)
 			break;
-		if (sl->tag == tag && sl->len == len &&
-		    same_bytes(sl->pre, s, len < npre ? len : npre) &&
-		    (len <= npre || same_bytes(t->nbuf + t->noff[sl->id1 - 1] + npre, s + npre, len - npre)))
-			return sl->id1 - 1;
+		uint32_t id = (uint32_t)v - 1;
+		if ((v & 0xffffffff00000000ull) == tag && t->nlen[id] == len &&
+		    same_bytes(t->nbuf + t->noff[id], s, len))
+			return id;
 	}
 	if (grow_names(t))
 		return FOLD_NONE;
@@ -155,7 +154,7 @@ uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h)
 			return FOLD_NONE; /* the name is stored; the table stays valid */
 		return id;
 	}
-	set_nslot(&t->nslots[i], tag, id, s, len);
+	t->nslots[i] = tag | (id + 1);
 	return id;
 }
 
@@ -385,29 +384,18 @@ static int grow_nodes_to(fold_trie *t, size_t want)
 	return 0;
 }
 
-static void set_nslot(struct fold_nslot *sl, uint32_t tag, uint32_t id, const char *s, size_t len)
-{
-	size_t npre = sizeof sl->pre;
-	memset(sl, 0, sizeof *sl);
-	sl->tag = tag;
-	sl->id1 = id + 1;
-	sl->len = (uint32_t)len;
-	memcpy(sl->pre, s, len < npre ? len : npre);
-}
-
 static int rehash_names(fold_trie *t, uint32_t nslots)
 {
-	struct fold_nslot *s = calloc(nslots, sizeof *s);
+	uint64_t *s = calloc(nslots, sizeof *s);
 	if (!s)
 		return -ENOMEM;
 	uint32_t mask = nslots - 1;
 	for (uint32_t id = 0; id < t->nnames; id++) {
-		const char *name = t->nbuf + t->noff[id];
-		uint64_t h = fold_name_hash(name, t->nlen[id]);
+		uint64_t h = fold_name_hash(t->nbuf + t->noff[id], t->nlen[id]);
 		uint32_t i = (uint32_t)h & mask;
-		while (s[i].id1)
+		while (s[i])
 			i = (i + 1) & mask;
-		set_nslot(&s[i], (uint32_t)(h >> 32), id, name, t->nlen[id]);
+		s[i] = (h & 0xffffffff00000000ull) | (id + 1);
 	}
 	free(t->nslots);
 	t->nslots = s;
