@@ -44,7 +44,8 @@
 #include "fold/fold.h"
 #include "fold/internal.h"
 
-#define SMALL_GROUP 40   /* groups up to this size: insertion sort */
+#define SMALL_GROUP 24   /* groups up to this size: insertion sort */
+#define MERGE_GROUP 2048 /* up to this size: merge sort; above, radix */
 #define PREFETCH 12      /* lines ahead: about the misses a core keeps in flight */
 
 struct sline {
@@ -312,9 +313,9 @@ static inline uint64_t chunk_key(int names, const struct skey *x, uint32_t c)
 	return k;
 }
 
-/* Stable sort of k[0..n) by key: insertion sort when small, else LSD
- * radix on bytes, skipping the bytes every key shares. */
-static void key_sort(struct skey *k, struct skey *tmp, size_t n)
+/* Stable sort of k[0..n) by key: insertion or merge sort when small,
+ * else LSD radix on bytes, skipping the bytes every key shares. */
+static void merge_sort(struct skey *k, struct skey *tmp, size_t n)
 {
 	if (n <= SMALL_GROUP) {
 		for (size_t i = 1; i < n; i++) {
@@ -324,6 +325,24 @@ static void key_sort(struct skey *k, struct skey *tmp, size_t n)
 				k[j] = k[j - 1];
 			k[j] = x;
 		}
+		return;
+	}
+	size_t h = n / 2, i = 0, j = h, o = 0;
+	merge_sort(k, tmp, h);
+	merge_sort(k + h, tmp, n - h);
+	if (k[h - 1].key <= k[h].key)
+		return; /* already in order (sorted input, long runs) */
+	memcpy(tmp, k, h * sizeof *k);
+	while (i < h && j < n)
+		k[o++] = k[j].key < tmp[i].key ? k[j++] : tmp[i++]; /* ties: the left first */
+	while (i < h)
+		k[o++] = tmp[i++];
+}
+
+static void key_sort(struct skey *k, struct skey *tmp, size_t n)
+{
+	if (n <= MERGE_GROUP) { /* a radix pass costs 2 KiB of counters: small groups merge */
+		merge_sort(k, tmp, n);
 		return;
 	}
 	uint32_t hist[8][256];
