@@ -221,28 +221,30 @@ static int frame_seq_cmp(const void *a, const void *b)
 }
 
 /* Frames are kept as they close (post-order); drawing wants pre-order,
- * the order they opened in.  A radix sort of (seq, index) keys, then one
- * gather: linear, where qsort of the 80-byte frames was a tenth of a deep
- * profile's layout.  Falls back to qsort past 2^32 frames. */
+ * the order they opened in.  A radix sort of (seq, index) keys, then the
+ * frames permuted in place along the cycles of that order: linear, where
+ * qsort of the 80-byte frames was a tenth of a deep profile's layout,
+ * and no second frame array (deep profiles keep millions).  Falls back to
+ * qsort past 2^32 frames. */
 static int sort_by_seq(struct layout *L)
 {
 	size_t n = L->n;
 	if (n < 2)
 		return 0;
-	uint64_t *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
-	struct frame *f = malloc(n * sizeof *f);
-	size_t *cnt = malloc((65536 + 1) * sizeof *cnt);
 	int fits = n < UINT32_MAX;
 	for (size_t i = 0; fits && i < n; i++)
 		fits = L->f[i].seq < UINT32_MAX;
-	if (!k || !tmp || !f || !cnt || !fits) {
+	if (!fits) {
+		qsort(L->f, n, sizeof *L->f, frame_seq_cmp);
+		return 0;
+	}
+	uint64_t *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
+	size_t *cnt = malloc((65536 + 1) * sizeof *cnt);
+	if (!k || !tmp || !cnt) {
 		free(k);
 		free(tmp);
-		free(f);
 		free(cnt);
-		if (!fits)
-			qsort(L->f, n, sizeof *L->f, frame_seq_cmp);
-		return fits ? -ENOMEM : 0;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
 		k[i] = L->f[i].seq << 32 | i;
@@ -258,11 +260,23 @@ static int sort_by_seq(struct layout *L)
 		k = tmp;
 		tmp = x;
 	}
-	for (size_t i = 0; i < n; i++)
-		f[i] = L->f[k[i] & 0xffffffffu];
-	free(L->f);
-	L->f = f;
-	L->cap = n;
+	/* position i takes frame src(i) = k[i]'s low half; follow each cycle
+	 * once, marking placed positions with src = i */
+	for (size_t i = 0; i < n; i++) {
+		size_t src = k[i] & 0xffffffffu;
+		if (src == i)
+			continue;
+		struct frame hold = L->f[i];
+		size_t j = i;
+		while (src != i) {
+			L->f[j] = L->f[src];
+			k[j] = (k[j] & ~(uint64_t)0xffffffffu) | j;
+			j = src;
+			src = k[j] & 0xffffffffu;
+		}
+		L->f[j] = hold;
+		k[j] = (k[j] & ~(uint64_t)0xffffffffu) | j;
+	}
 	free(cnt);
 	free(k);
 	free(tmp);
