@@ -15,6 +15,7 @@
 
 #include "cli/cmd.h"
 #include "cli/inputs.h"
+#include "cli/io-opts.h"
 #include "cli/render-opts.h"
 
 enum { O_DELTA = 1, O_NORMALIZE, O_MIN_DELTA, O_PALETTE };
@@ -23,7 +24,8 @@ static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame diff [options] BEFORE AFTER [-o OUT.svg]\n\n"
 	      "Draws AFTER's flame graph coloured by the change from BEFORE: red grew, blue shrank,\n"
-	      "purple new, green gone.  Inputs: folded text, or SVGs (ours exactly, others approximately).\n\n"
+	      "purple new, green gone.  Inputs: folded text, `perf script` text, or SVGs (ours exactly,\n"
+	      "others approximately), gzip or not.\n\n"
 	      "  -o, --output FILE     write here (default: stdout)\n"
 	      "      --delta=total|self  colour by the change of a frame's total (default) or of its\n"
 	      "                        self samples (flamegraph.pl's differential colours)\n"
@@ -33,6 +35,8 @@ static void usage(FILE *to)
 	      "      --negate          draw BEFORE's widths instead (colours keep their meaning)\n"
 	      "  -h, --help            this help\n\n",
 	      to);
+	cli_io_help(to);
+	fputc('\n', to);
 	cli_render_help_for(to, "diff");
 }
 
@@ -77,8 +81,11 @@ int cmd_diff(int argc, char **argv)
 	ro.title = "Differential Flame Graph";
 	ro.before_layer = 1;
 	const char *out = "-";
-	int c, bad = 0, normalize = 0;
-	struct option *opts = cli_options_merge(own);
+	int c, bad = 0, normalize = 0, r;
+	struct cli_io_opts io = { 0 };
+	struct option *base = cli_options_merge(own);
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
+	free(base);
 	if (!opts)
 		return cli_usage("diff ", "diff: out of memory");
 	optind = 1;
@@ -89,7 +96,8 @@ int cmd_diff(int argc, char **argv)
 			free(opts);
 			usage(stdout);
 			return 0;
-		} else if (c == '?' || diff_opt(&ro, &normalize, c, optarg) != 1)
+		} else if (c == '?' ||
+			   ((r = cli_io_opt(&io, c, optarg)) == 0 ? diff_opt(&ro, &normalize, c, optarg) : r) != 1)
 			bad = 1;
 	}
 	free(opts);
@@ -103,9 +111,10 @@ int cmd_diff(int argc, char **argv)
 	ro.swapped = ro.negate;
 	fold_trie *t;
 	struct uf_err err = { 0 };
+	cli_inputs_configure(&io);
 	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &t, &err);
 	if (rc == 0)
-		rc = cli_write_svg(t, &ro, out, &err);
+		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
 }

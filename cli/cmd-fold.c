@@ -19,6 +19,7 @@
 
 #include "cli/cmd.h"
 #include "cli/inputs.h"
+#include "cli/io-opts.h"
 #include "cli/render-opts.h"
 #include "fold/raw.h"
 #include "symtab/symtab.h"
@@ -36,7 +37,8 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err);
 
 /* fold --diff A B: the union of both inputs' stacks with both counts. */
-static int fold_diff(int n, char **paths, int normalize, const char *out)
+static int fold_diff(int n, char **paths, int normalize, const char *out,
+		     const struct cli_io_opts *io)
 {
 	if (n != 2)
 		return cli_usage("fold ", "'--diff': takes two inputs, A and B (got %d)", n);
@@ -44,7 +46,7 @@ static int fold_diff(int n, char **paths, int normalize, const char *out)
 	struct uf_err err = { 0 };
 	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, &t, &err);
 	if (rc == 0)
-		rc = cli_write_folded(t, out, &err);
+		rc = cli_write_profile(t, NULL, io, CLI_OUT_FOLDED, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
 }
@@ -52,20 +54,23 @@ static int fold_diff(int n, char **paths, int normalize, const char *out)
 static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame fold [options] [FILE...|-] [-o OUT.folded]\n\n"
-	      "Merges folded stacks or uniprof-flame SVGs into sorted, deduplicated folded text.\n\n"
+	      "Merges folded stacks, `perf script` text or uniprof-flame SVGs (gzip or not) into\n"
+	      "sorted, deduplicated folded text (or pprof, speedscope: see --format).\n\n"
 	      "  -o, --output FILE   write here (default: stdout)\n"
 	      "      --reverse       input stacks are leaf first\n"
 	      "      --symbols FILE  inputs are uniprof raw traces; symbolize with FILE\n"
 	      "                      (an ELF file or `nm -n` output)\n"
 	      "      --raw           inputs are uniprof raw traces (no symbol file)\n"
-	      "      --addrs         with --symbols: unresolved addresses as 0xADDR\n"
+	      "      --addrs         with --symbols: unresolved addresses as 0xADDR; with\n"
+	      "                      `perf script` input: as stackcollapse-perf.pl --addrs\n"
 	      "      --diff A B      write difffolded.pl's three-column differential\n"
 	      "                      (\"stack COUNT_A COUNT_B\") of two inputs\n"
 	      "      --normalize     with --diff: scale A to B's total (exact shares)\n"
 	      "      --flamechart    keep input (time) order: one line per run of equal\n"
 	      "                      stacks, as flamegraph.pl --flamechart reads them\n"
-	      "  -h, --help          this help\n",
+	      "  -h, --help          this help\n\n",
 	      to);
+	cli_io_help(to);
 }
 
 int cmd_fold(int argc, char **argv)
@@ -75,7 +80,7 @@ int cmd_fold(int argc, char **argv)
 		{ "reverse", no_argument, 0, 'r' },
 		{ "symbols", required_argument, 0, 's' },
 		{ "raw", no_argument, 0, 'R' },
-		{ "addrs", no_argument, 0, 'A' },
+		{ "addrs", no_argument, 0, 'A' }, /* raw traces and perf script */
 		{ "diff", no_argument, 0, 'D' },
 		{ "normalize", no_argument, 0, 'N' },
 		{ "flamechart", no_argument, 0, 'C' },
@@ -83,31 +88,45 @@ int cmd_fold(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = "-";
-	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, chart = 0;
+	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, chart = 0, r;
 	struct raw_in ri = { 0 };
+	struct cli_io_opts io = { 0 };
+	struct option *all = cli_io_options_merge(opts, CLI_IO_NO_ADDRS);
+	if (!all)
+		return cli_usage("fold ", "out of memory");
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "o:h", opts, "fold")) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:h", all, "fold")) != -1) {
+		if ((r = cli_io_opt(&io, c, optarg)) != 0) {
+			if (r < 0) {
+				free(all);
+				return UF_EXIT_USAGE;
+			}
+			continue;
+		}
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': reverse = 1; break;
 		case 's': ri.symbols = optarg; raw = 1; break;
 		case 'R': raw = 1; break;
-		case 'A': ri.addrs = 1; break;
+		case 'A': ri.addrs = io.perf.addrs = 1; break;
 		case 'D': diff = 1; break;
 		case 'N': normalize = 1; break;
 		case 'C': chart = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: return UF_EXIT_USAGE; /* the message is out */
+		case 'h': free(all); usage(stdout); return 0;
+		default: free(all); return UF_EXIT_USAGE; /* the message is out */
 		}
 	}
+	free(all);
+	cli_inputs_configure(&io);
 	if (normalize && !diff)
 		return cli_usage("fold ", "'--normalize': only applies with --diff");
-	if (ri.addrs && !ri.symbols)
-		return cli_usage("fold ", "'--addrs': only applies with --symbols");
+	/* --addrs: with --symbols, or stackcollapse-perf.pl's for perf input */
+	if (ri.addrs && raw && !ri.symbols)
+		return cli_usage("fold ", "'--addrs': only applies with --symbols or perf script input");
 	if (chart && diff)
 		return cli_usage("fold ", "'--flamechart': cannot be combined with --diff");
 	if (diff)
-		return fold_diff(argc - optind, argv + optind, normalize, out);
+		return fold_diff(argc - optind, argv + optind, normalize, out, &io);
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
@@ -118,7 +137,8 @@ int cmd_fold(int argc, char **argv)
 		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
 	symtab_free(ri.st);
 	if (rc == 0)
-		rc = chart ? write_sequence(t, out, &err) : cli_write_folded(t, out, &err);
+		rc = chart ? write_sequence(t, out, &err)
+			   : cli_write_profile(t, NULL, &io, CLI_OUT_FOLDED, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
 }
@@ -127,7 +147,8 @@ int cmd_fold(int argc, char **argv)
  * flamegraph.pl --flamechart draws from, so the order survives. */
 static int write_lines(const fold_trie *t, FILE *fp, uint32_t *path)
 {
-	for (size_t i = 0; i < t->seq_len;) {
+	int rc = 0;
+	for (size_t i = 0; i < t->seq_len && rc == 0;) {
 		uint32_t node = t->seq_node[i], k = t->depth[node];
 		double c = 0, b = 0;
 		for (; i < t->seq_len && t->seq_node[i] == node; i++) {
@@ -136,22 +157,10 @@ static int write_lines(const fold_trie *t, FILE *fp, uint32_t *path)
 		}
 		for (uint32_t n = node, d = k; d > 0; n = t->parent[n])
 			path[--d] = n;
-		for (uint32_t d = 0; d < k; d++) {
-			size_t len;
-			const char *nm = fold_node_name(t, path[d], &len);
-			if (d)
-				fputc(';', fp);
-			fwrite(nm, 1, len, fp);
-		}
-		char num[96];
-		if (t->base) {
-			fold_format_count(num, sizeof num, b);
-			fprintf(fp, " %s", num);
-		}
-		fold_format_count(num, sizeof num, c);
-		fprintf(fp, " %s\n", num);
+		/* the folded writer's rules: names escaped, read back unchanged */
+		rc = fold_write_stack_line(t, fp, path, k, t->base ? &b : NULL, c);
 	}
-	return ferror(fp) ? -EIO : 0;
+	return rc ? rc : ferror(fp) ? -EIO : 0;
 }
 
 static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err)
@@ -164,7 +173,13 @@ static int write_sequence(const fold_trie *t, const char *path, struct uf_err *e
 	else if (rc == 0)
 		rc = uf_outfile_commit(&out, err);
 	if (rc && !err->cls)
-		uf_err_set(err, UF_EINPUT, path, rc == -ENOMEM ? "out of memory" : "write failed");
+		uf_err_set(err, UF_EINPUT, path, "%s",
+			   rc == -ENOMEM  ? "out of memory"
+			   : rc == -EDOM  ? "a stack ends in a frame with an empty name, which folded "
+					    "text cannot carry"
+			   : rc == -ERANGE ? "a count does not fit in the 63 characters folded text "
+					     "allows"
+					   : "write failed");
 	free(stack);
 	return rc;
 }

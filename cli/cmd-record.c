@@ -16,7 +16,8 @@
  * QEMU paused with a private gdbstub and we attach before its first
  * instruction; the sampling ends when QEMU exits, at -T, or on a signal.
  * After a signal QEMU is ended (it was ours); after -T it keeps running
- * and we wait for it, as a shell would, once the outputs are written.
+ * and we wait for it, as a shell would, once the outputs are written;
+ * QEMU's exit status is then ours, as for -- PROGRAM.
  *
  * Invariants:
  *  1. Every path out after a successful attach goes through detach.
@@ -45,6 +46,9 @@
 #include "xen-if/xen.h"
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
+#include "cli/io-opts.h"
+#include "cli/record-pprof.h"
+#include "unwind/unwind.h"
 #include "util/outfile.h"
 
 struct record {
@@ -66,19 +70,22 @@ struct record {
 	uint64_t hypercalls, maps_made;  /* xen-if counters, kept past detach */
 	struct sampler_opts so;
 	struct render_opts ro;
+	struct cli_io_opts io;    /* --format: -o's format (svg, folded, pprof, speedscope) */
 	/* state */
 	struct uf_target target;
 	int attached;
 	struct symtab_procmap *maps;
 	struct symtab *exe_tab;   /* -x alone, when /proc maps are unreadable */
+	struct unwind_space *space; /* CFI tables of the target's code (--unwind) */
 	struct sampler s;
 	int progress_shown;
 	uint64_t last_refresh;
+	uint64_t last_space;      /* CLOCK_MONOTONIC ns of the last unwind refresh */
 	char what[128];           /* "pid N" or the command, for messages */
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY, OPT_QEMU };
+       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
@@ -90,9 +97,11 @@ static const struct option own_opts[] = {
 	{ "per-vcpu", no_argument, 0, OPT_PERTHREAD },
 	{ "exe", required_argument, 0, 'x' },
 	{ "output", required_argument, 0, 'o' },
+	{ "format", required_argument, 0, OPT_FORMAT },
 	{ "frequency", required_argument, 0, 'F' },
 	{ "time", required_argument, 0, 'T' },
 	{ "max-depth", required_argument, 0, OPT_MAXDEPTH },
+	{ "unwind", required_argument, 0, OPT_UNWIND },
 	{ "folded", required_argument, 0, OPT_FOLDED },
 	{ "raw", required_argument, 0, OPT_RAW },
 	{ "addrs", no_argument, 0, OPT_ADDRS },
@@ -111,8 +120,9 @@ static int help(void);
 static int start(struct record *r, struct uf_err *err);
 static int start_gdb(struct record *r, struct uf_err *err);
 static int start_qemu(struct record *r, struct uf_err *err);
-static void qemu_finish(struct record *r);
+static int qemu_finish(struct record *r);
 static int open_maps(struct record *r, struct uf_err *err);
+static int open_space(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
 static int start_xen(struct record *r, struct uf_err *err);
 static void xen_finish(struct record *r);
@@ -136,11 +146,18 @@ static void summary_xen(const struct record *r)
 static void on_signal(int sig);
 static void signals(int install);
 static void progress(void *ctx, const struct sampler_stats *st);
+static void refresh_space(void *ctx);
 static void summary(const struct record *r);
 static int wait_program(const struct record *r);
 static int spawn(struct record *r, struct uf_err *err);
 static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size);
+
+/* speedscope output keeps samples in time order (its time-order view). */
+static int time_ordered(const struct record *r)
+{
+	return r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_SPEEDSCOPE;
+}
 
 int cmd_record(int argc, char **argv)
 {
@@ -150,7 +167,7 @@ int cmd_record(int argc, char **argv)
 	int rc = parse(&r, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc; /* rc < 0: --help */
-	sampler_init(&r.s, r.ro.flamechart || r.out_raw);
+	sampler_init(&r.s, r.ro.flamechart || r.out_raw || time_ordered(&r));
 	signals(1);
 	int status = 0;
 	rc = start(&r, &err);
@@ -169,11 +186,13 @@ int cmd_record(int argc, char **argv)
 	}
 	if (r.attached && !r.quiet)
 		summary(&r);
-	if (r.qemu && r.attached)
-		qemu_finish(&r);   /* with our handlers: a signal then ends QEMU */
+	/* --qemu: with our handlers installed, so a signal then ends QEMU */
+	int prog = r.qemu && r.attached ? qemu_finish(&r) : -1;
 	signals(0);
-	int prog = r.attached && r.cmd && !r.qemu ? wait_program(&r) : -1;
+	if (r.attached && r.cmd && !r.qemu)
+		prog = wait_program(&r);
 	sampler_release(&r.s);
+	unwind_space_free(r.space);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
 	if (!r.gdb && !r.xen)   /* the gdb and xen targets free themselves on detach */
@@ -182,7 +201,7 @@ int cmd_record(int argc, char **argv)
 		return cli_fail(&err);
 	if (status || prog == -1)
 		return status;
-	/* -- PROGRAM: its status, as perf record and time(1) return it */
+	/* -- PROGRAM, --qemu: its status, as perf record and time(1) return it */
 	return WIFEXITED(prog) ? WEXITSTATUS(prog) : WIFSIGNALED(prog) ? 128 + WTERMSIG(prog) : 0;
 }
 
@@ -215,6 +234,10 @@ static int parse(struct record *r, int argc, char **argv)
 			rc = parse_num("--max-depth", optarg, 1, SAMPLER_MAX_DEPTH, &v);
 			r->so.max_depth = (unsigned)v;
 			break;
+		case OPT_UNWIND:
+			if (unwind_mode_parse(optarg, &r->so.unwind) < 0)
+				rc = cli_usage("record ", "--unwind: '%s' is not auto, cfi or fp", optarg);
+			break;
 		case OPT_FOLDED: r->out_folded = optarg; break;
 		case OPT_RAW: r->out_raw = optarg; break;
 		case OPT_ADDRS: r->addrs = 1; break;
@@ -222,6 +245,10 @@ static int parse(struct record *r, int argc, char **argv)
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
 		case '?': rc = UF_EXIT_USAGE; break; /* the message is out */
+		case OPT_FORMAT:
+			if (cli_io_format(&r->io, optarg, 0) != 1)
+				rc = UF_EXIT_USAGE;
+			break;
 		default:
 			if (cli_render_opt(&r->ro, c, optarg) != 1)
 				rc = UF_EXIT_USAGE;
@@ -241,7 +268,7 @@ static int check_args(struct record *r, int argc, char **argv)
 	if (optind < argc)
 		r->cmd = argv + optind;
 	if (r->qemu && !r->cmd)
-		return cli_usage("record ", "--qemu needs the QEMU command after --");
+		return cli_usage("record ", "'--qemu': needs the QEMU command after --");
 	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
 		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
 				 "-c CFG or -- COMMAND ARGS");
@@ -285,7 +312,8 @@ static int help(void)
 	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
 	       "      --qemu -- qemu-system-ARCH ARGS...\n"
 	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
-	       "                       from its first instruction until QEMU exits\n"
+	       "                       from its first instruction until QEMU exits; the exit\n"
+	       "                       status is then QEMU's\n"
 	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
 	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
 	       "                       its first instruction until it shuts down\n"
@@ -293,12 +321,17 @@ static int help(void)
 	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
 	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
-	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
+	       "  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
+	       "                       speedscope (samples in time order), .folded: folded text\n"
+	       "      --format FMT     -o's format whatever its name: svg, folded, pprof, speedscope\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
 	       "  -- PROGRAM ARGS      run PROGRAM and profile it until it exits; the exit\n"
 	       "                       status is then PROGRAM's (128+N if killed by signal N)\n"
 	       "      --max-depth N    frames per stack (default 512, at most 8192)\n"
+	       "      --unwind MODE    auto (default): CFI (.eh_frame/.debug_frame) where the\n"
+	       "                       code has it, else frame pointers; cfi: CFI only;\n"
+	       "                       fp: frame pointers only\n"
 	       "      --folded FILE    also write folded stacks (flamegraph.pl format)\n"
 	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
@@ -322,6 +355,8 @@ static int start(struct record *r, struct uf_err *err)
 		if (!r->exe_tab)
 			return -EINVAL;
 	}
+	if (open_space(r, err) < 0)
+		return -ENOMEM;
 	if (r->qemu)
 		return start_qemu(r, err);
 	if (r->gdb)
@@ -345,7 +380,22 @@ static int start(struct record *r, struct uf_err *err)
 	}
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
+	r->so.refresh = refresh_space;
 	return 0;
+}
+
+/* A walk met code outside every known mapping (the dynamic loader has
+ * mapped libraries since): add them, at most every 50 ms. */
+static void refresh_space(void *ctx)
+{
+	struct record *r = ctx;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!r->space || now - r->last_space < 50000000ull)
+		return;
+	r->last_space = now;
+	unwind_space_add_pid(r->space, r->pid);
 }
 
 /* Runs the program.  When a profile goes to stdout (`-o -`), the
@@ -432,8 +482,9 @@ static int start_qemu(struct record *r, struct uf_err *err)
 }
 
 /* After the outputs: a signal ends QEMU; after -T (or a sampling error)
- * it runs on and we wait for it; then its exit status is reported. */
-static void qemu_finish(struct record *r)
+ * it runs on and we wait for it; then its exit status is reported.
+ * Returns QEMU's wait status (-1: unknown). */
+static int qemu_finish(struct record *r)
 {
 	struct gdb_launch *l = &r->launch;
 	gdb_launch_release(l);   /* nobody else may attach to it */
@@ -446,14 +497,15 @@ static void qemu_finish(struct record *r)
 	}
 	/* signalled: QEMU got Ctrl-C too when it came from the terminal */
 	gdb_launch_end(l, stop_flag ? 1000 : 10000, 5000);
-	if (r->quiet)
-		return;
-	if (WIFEXITED(l->status))
+	if (!l->exited)
+		return -1;
+	if (!r->quiet && WIFEXITED(l->status))
 		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what,
 			WEXITSTATUS(l->status));
-	else if (WIFSIGNALED(l->status))
+	else if (!r->quiet && WIFSIGNALED(l->status))
 		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
 			WTERMSIG(l->status));
+	return l->status;
 }
 
 /* A Xen domain: symbols from -x only (the guest image is not a file in
@@ -479,12 +531,33 @@ static int start_xen(struct record *r, struct uf_err *err)
 	return 0;
 }
 
+/* The CFI tables: a guest's from its -x image (addresses as they are),
+ * a process's from its mappings (open_maps, refreshed with them).  Built
+ * here and in progress(), while the target runs, never inside a pause. */
+static int open_space(struct record *r, struct uf_err *err)
+{
+	if (r->so.unwind == UNWIND_FP)
+		return 0;
+	r->space = unwind_space_new();
+	if (!r->space || ((r->gdb || r->qemu || r->xen) && r->exe &&
+			  unwind_space_add_file(r->space, 0, UINT64_MAX, 0, r->exe) < 0)) {
+		uf_err_set(err, UF_EINPUT, "unwind", "out of memory");
+		return -ENOMEM;
+	}
+	r->so.space = r->space;
+	return 0;
+}
+
 /* Symbols for every mapped file.  Only a bad -x is an error here; a
  * process whose maps cannot be read yet is retried during sampling. */
 static int open_maps(struct record *r, struct uf_err *err)
 {
 	struct uf_err e2 = { 0 };
-	if (r->maps || !maps_readable(r->pid))
+	if (!maps_readable(r->pid))
+		return 0;
+	if (r->space)
+		unwind_space_add_pid(r->space, r->pid);
+	if (r->maps)
 		return 0;
 	r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
 	if (!r->maps && e2.cls == UF_EINPUT) {
@@ -494,8 +567,9 @@ static int open_maps(struct record *r, struct uf_err *err)
 	return 0;
 }
 
-/* After sampling: catch late mappings while the process still exists,
- * then let it go. */
+/* After sampling: catch late mappings while the process still exists
+ * (one that ended is held at its exit by ptrace-if until detach, so its
+ * maps and files are still there), then let it go. */
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
@@ -508,8 +582,6 @@ static void finish_target(struct record *r)
 		;   /* a guest: no process maps */
 	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
-	else if (r->maps && pi->exit_maps) /* gone: its maps as it exited */
-		symtab_procmap_refresh_text(r->maps, pi->exit_maps, pi->exit_maps_len, &e2);
 	else if (!pi->exited)
 		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
@@ -542,7 +614,7 @@ static int write_outputs(struct record *r, struct uf_err *err)
 {
 	fold_trie *t = fold_trie_new();
 	struct sampler_fold_opts fo = {
-		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart,
+		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart || time_ordered(r),
 		.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
 	};
 	int rc = t ? 0 : -ENOMEM;
@@ -558,8 +630,19 @@ static int write_outputs(struct record *r, struct uf_err *err)
 		rc = write_raw(r, err);
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
-	if (!rc && r->out_svg)
-		rc = cli_write_svg(t, &r->ro, r->out_svg, err);
+	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
+	if (!rc && r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_PPROF) {
+		/* from the addresses: mappings, build ids, file:line */
+		struct cli_pprof_src ps = {
+			.s = &r->s, .maps = r->maps, .exe_tab = r->exe_tab, .exe = r->exe,
+			.resolve = resolve, .resolve_ctx = r,
+			.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
+			.period_ns = r->io.period_ns,
+		};
+		rc = cli_write_record_pprof(&ps, r->out_svg, err);
+	} else if (!rc && r->out_svg) {
+		rc = cli_write_profile(t, &r->ro, &r->io, CLI_OUT_SVG, r->out_svg, err);
+	}
 	fold_trie_free(t);
 	return rc;
 }
@@ -639,10 +722,13 @@ static void progress(void *ctx, const struct sampler_stats *st)
 	if (!r->gdb && (st->elapsed_ns - r->last_refresh >= 1000000000ull || !r->last_refresh)) {
 		struct uf_err e2 = { 0 };
 		r->last_refresh = st->elapsed_ns ? st->elapsed_ns : 1;
-		if (r->maps && maps_readable(r->pid))
+		if (r->maps && maps_readable(r->pid)) {
 			symtab_procmap_refresh(r->maps, r->pid, &e2);
-		else
+			if (r->space)
+				unwind_space_add_pid(r->space, r->pid);
+		} else {
 			open_maps(r, &e2);
+		}
 	}
 	if (r->quiet || !isatty(2))
 		return;
@@ -683,11 +769,25 @@ static int wait_program(const struct record *r)
 	return st;
 }
 
+/* How the walks ended, and what found the callers. */
+static void summary_walks(const struct record *r)
+{
+	const struct unwind_stats *w = &r->s.stats.walk;
+	uint64_t steps = w->steps_cfi + w->steps_fp;
+	fprintf(stderr,
+		"uniprof-flame: walks (--unwind=%s): %" PRIu64 " complete, %" PRIu64 " at max depth, %"
+		PRIu64 " ended early (%" PRIu64 " bad frame, %" PRIu64 " unreadable, %" PRIu64
+		" no unwind info or frame pointer); callers %.1f%% by CFI\n",
+		r->so.unwind == UNWIND_FP ? "fp" : r->so.unwind == UNWIND_CFI ? "cfi" : "auto",
+		w->ends[UNWIND_COMPLETE], w->ends[UNWIND_DEPTH],
+		w->ends[UNWIND_BAD_FRAME] + w->ends[UNWIND_UNREADABLE] + w->ends[UNWIND_NOINFO],
+		w->ends[UNWIND_BAD_FRAME], w->ends[UNWIND_UNREADABLE], w->ends[UNWIND_NOINFO],
+		steps ? 100.0 * (double)w->steps_cfi / (double)steps : 0.0);
+}
+
 static void summary(const struct record *r)
 {
 	const struct sampler_stats *st = &r->s.stats;
-	const struct sampler_walk_stats *w = &st->walk;
-	uint64_t walks = w->ends[0] + w->ends[1] + w->ends[2] + w->ends[3];
 	fprintf(stderr,
 		"uniprof-flame: %s: %" PRIu64 " samples (%" PRIu64 " stacks, up to %u threads) in "
 		"%.2f s, %" PRIu64 " missed deadlines\n",
@@ -700,11 +800,7 @@ static void summary(const struct record *r)
 		(double)sampler_hist_quantile(&st->stop, 0.99) / 1e3, (double)st->stop.max_ns / 1e3,
 		(double)sampler_hist_quantile(&st->frozen, 0.5) / 1e3,
 		(double)sampler_hist_quantile(&st->frozen, 0.99) / 1e3);
-	fprintf(stderr,
-		"uniprof-flame: walks: %" PRIu64 " complete, %" PRIu64 " at max depth, %" PRIu64
-		" ended early (no frame pointer further up)\n",
-		walks ? w->ends[SAMPLER_WALK_COMPLETE] : 0, w->ends[SAMPLER_WALK_DEPTH],
-		w->ends[SAMPLER_WALK_BAD_FP] + w->ends[SAMPLER_WALK_UNREADABLE]);
+	summary_walks(r);
 	if (r->xen) {
 		summary_xen(r);
 		return;

@@ -12,6 +12,7 @@
 
 #include "cli/cmd.h"
 #include "cli/inputs.h"
+#include "cli/io-opts.h"
 
 /* Folded files are read by fold/'s sorted path, which uses both cores
  * itself (fold/sorted.c). */
@@ -42,11 +43,17 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 	}
 	struct fold_read_stats total = { 0 };
 	for (int i = 0; i < n; i++) {
-		struct fold_read_opts o = { .reverse = reverse, .label = paths[i] };
+		const struct cli_io_opts *io = cli_inputs_config();
+		struct fold_read_opts o = { .reverse = reverse, .label = paths[i],
+					    .force_perf = io && io->force_perf, .perf = io ? &io->perf : NULL };
 		struct fold_read_stats st = { 0 };
 		int rc = read_one(t, paths[i], &o, &st, err);
 		if (rc)
 			return rc;
+		if (st.perf_other && !(io && io->perf.event))
+			cli_warn("%s: kept only '%s' samples (the first event, as stackcollapse-perf.pl "
+				 "does); skipped %llu of other events (--event-filter EVENT picks one)",
+				 paths[i], st.perf_event, (unsigned long long)st.perf_other);
 		if (st.bad && !total.bad)
 			memcpy(total.first_bad, st.first_bad, sizeof total.first_bad);
 		total.bad += st.bad;
@@ -107,7 +114,8 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	}
 	/* two folded files: one sorted read into one differential trie */
 	struct fold_read_stats st[2] = { { 0 }, { 0 } };
-	rc = fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
+	const struct cli_io_opts *io = cli_inputs_config();
+	rc = io && io->force_perf ? 1 : fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
 	if (rc != 1) {
 		if (rc == 0) { /* a refused file's error already says it all */
 			warn_stats(&st[0]);

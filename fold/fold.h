@@ -163,6 +163,8 @@ enum fold_format {
 	FOLD_FMT_SVG,      /* XML: first byte after BOM/whitespace is '<' */
 	FOLD_FMT_MORE,     /* undecided: only BOM/whitespace yet, read more */
 	FOLD_FMT_UNKNOWN,  /* FOLD_DETECT_MAX bytes of whitespace: refuse */
+	FOLD_FMT_PERF,     /* `perf script` text (fold_perf_sniff) */
+	FOLD_FMT_GZIP,     /* gzip (1f 8b): decompress, then detect again */
 };
 /* A caller never needs more than this many leading bytes to decide. */
 #define FOLD_DETECT_MAX (1u << 20)
@@ -175,11 +177,47 @@ enum fold_format fold_detect_format(const void *buf, size_t len, int eof);
 /* "folded", "SVG", ...: for messages. */
 const char *fold_format_name(enum fold_format f);
 
+/* ---- names in text formats (fold/name-escape.c) ---------------------- */
+
+/* Folded text (and palette.map) cannot carry '\n' or ';' in a name: they
+ * are written as "\xHH", and a backslash that starts "\xHH" in the name
+ * as "\x5c"; readers decode every "\xHH".  See name-escape.c. */
+/* Writes s[0..len) escaped into out (room for 4 * len bytes); returns
+ * the escaped length. */
+size_t fold_name_escape(char *out, const char *s, size_t len);
+/* 1 when fold_name_escape would change s (a fast check for writers). */
+int fold_name_needs_escape(const char *s, size_t len);
+/* Decodes every "\xHH" of s[0..len) into out (room for len bytes; may be
+ * s itself); returns the decoded length.  Readers call it on a frame
+ * that holds a backslash. */
+size_t fold_name_unescape(char *out, const char *s, size_t len);
+/* 1 when a stack's last name ends in whitespace + [0-9.]+ (it would read
+ * back as a count): the writer then ends the line's stack with ';', an
+ * empty frame every reader drops. */
+int fold_name_leaf_ambiguous(const char *s, size_t len);
+/* Interns one frame of a folded line (borrowed), decoding "\xHH" first
+ * when it holds a backslash: what every folded-text reader calls instead
+ * of fold_trie_intern.  FOLD_NONE on OOM. */
+uint32_t fold_intern_folded_frame(fold_trie *t, const char *f, size_t flen);
+
 /* ---- readers --------------------------------------------------------- */
+
+/* stackcollapse-perf.pl's options, same names and meanings. */
+struct fold_perf_opts {
+	int pid;              /* --pid: root frame "comm-PID" */
+	int tid;              /* --tid: root frame "comm-PID/TID" */
+	int kernel;           /* --kernel: kernel frames get "_[k]" */
+	int jit;              /* --jit: /tmp/perf-PID.map frames get "_[j]" */
+	int all;              /* --all: --kernel and --jit */
+	int addrs;            /* --addrs: "[dso <addr>]" for unknown symbols */
+	const char *event;    /* --event-filter; NULL: the first event seen */
+};
 
 struct fold_read_opts {
 	int reverse;          /* flamegraph.pl --reverse: leaf first */
 	const char *label;    /* name used in messages ("-" for stdin) */
+	int force_perf;       /* read as `perf script` text whatever the content */
+	const struct fold_perf_opts *perf; /* NULL: the script's defaults */
 };
 
 struct fold_read_stats {
@@ -193,6 +231,8 @@ struct fold_read_stats {
 	int embedded_pruned;  /* an SVG's embedded trie was pruned */
 	int time_order;       /* an SVG's embedded data keeps a flame chart's time
 				 order (read back only into a trie keeping a sequence) */
+	char perf_event[64];  /* perf script: the event kept */
+	uint64_t perf_other;  /* perf script: samples of other events skipped */
 };
 
 /* Reads flamegraph.pl folded text from fd (borrowed) into t.  Invalid
@@ -209,8 +249,21 @@ int fold_read_folded_range(fold_trie *t, int fd, uint64_t off, uint64_t len,
 int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			 const struct fold_read_opts *o, struct fold_read_stats *st,
 			 struct uf_err *err);
-/* Reads any supported file ("-" = stdin): folded text, or an SVG written by
- * uniprof-flame (lossless, from its embedded trie). */
+/* Reads `perf script` text (fold/read-perf.c) from fd (borrowed), with
+ * `plen` bytes already read from it placed first; collapses as
+ * stackcollapse-perf.pl does with o->perf's options.  A big regular file
+ * is read on two threads.  Bad lines are counted in *st. */
+int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
+		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
+int fold_read_perf_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
+		       struct fold_read_stats *st, struct uf_err *err);
+/* Whether the first `len` bytes of an input (the whole input when `eof`)
+ * are `perf script` output: 1 yes, 0 no, -1 undecided (a line it needs
+ * is not complete yet).  Used by fold_detect_format. */
+int fold_perf_sniff(const char *buf, size_t len, int eof);
+/* Reads any supported file ("-" = stdin): folded text, `perf script`
+ * text, or an SVG written by uniprof-flame (lossless, from its embedded
+ * trie); any of them gzip-compressed. */
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		   struct fold_read_stats *st, struct uf_err *err);
 
@@ -229,10 +282,70 @@ int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, in
 /* ---- writers --------------------------------------------------------- */
 
 /* Writes folded lines in flamegraph.pl's sorted order, one per distinct
- * stack; two count columns for a differential trie. Needs finish(). */
+ * stack; two count columns for a differential trie. Needs finish().
+ * Reads back as the same trie (see write-folded.c); returns 0, -ENOMEM,
+ * -EIO, -EDOM (a stack ends in an empty name) or -ERANGE (a count
+ * longer than FOLD_MAX_COUNT_CHARS). */
 int fold_write_folded(const fold_trie *t, FILE *out);
-/* Formats a count as the shortest text that reads back exactly. */
+/* One folded line by the same rules: the names of path[0..n) (node ids,
+ * root first; n == 0 is the empty stack), then BEFORE (when non-NULL)
+ * and AFTER.  For writers that choose their own line order (fold
+ * --flamechart).  Returns 0, -ENOMEM, -EIO, -EDOM or -ERANGE. */
+int fold_write_stack_line(const fold_trie *t, FILE *out, const uint32_t *path, uint32_t n,
+			  const double *before, double after);
+/* Formats a count as the shortest text that reads back exactly, never
+ * with an exponent; returns its length, or -ERANGE when the exact text
+ * does not fit in size - 1 bytes (buf then holds an approximation, for
+ * display only).  Negative, NaN and infinite values print as "0". */
 int fold_format_count(char *buf, size_t size, double v);
+/* The longest count folded text carries (readers refuse longer ones). */
+#define FOLD_MAX_COUNT_CHARS 63
+
+/* ---- exports other tools read (write-pprof.c, write-speedscope.c) ---- */
+
+struct fold_export_opts {
+	const char *count_name;  /* the count's unit name: "samples" */
+	double period_ns;        /* > 0: one sample stands for this many ns of
+				    CPU (record's period); adds cpu/nanoseconds */
+	const char *name;        /* the profile's name (speedscope title) */
+};
+
+/* Writes pprof's profile.proto, gzip-compressed: sample types
+ * COUNT_NAME/count (and cpu/nanoseconds with period_ns), one sample per
+ * distinct stack, functions and locations one per distinct name.  A
+ * differential trie gets a second value, the BEFORE count
+ * ("before_COUNT_NAME/count").  Counts are rounded to integers (pprof's
+ * values are int64).  Needs finish().  Returns 0, -ENOMEM or -EIO. */
+int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE *out);
+/* Writes speedscope's JSON file format: one "sampled" profile over shared
+ * frames (one frame per distinct name).  With a kept sequence the samples
+ * are in input (time) order, else one per distinct stack in sorted order.
+ * A differential trie gets two profiles, AFTER and BEFORE.  Names are
+ * written as valid UTF-8 (invalid bytes become U+FFFD).  Needs finish(). */
+int fold_write_speedscope(const fold_trie *t, const struct fold_export_opts *o, FILE *out);
+
+/* The pprof builder behind fold_write_pprof, for writers that know more
+ * than names (record: addresses, mappings, file:line).  Ids returned are
+ * >= 1; 0 (or <0) means out of memory.  Strings are borrowed and copied.
+ * Call sample_type first (up to 4), then add mappings, locations and
+ * samples (location ids leaf first, one value per sample type). */
+struct fold_pprof;
+struct fold_pprof *fold_pprof_new(void);
+void fold_pprof_free(struct fold_pprof *b);
+int fold_pprof_sample_type(struct fold_pprof *b, const char *type, const char *unit);
+int fold_pprof_period(struct fold_pprof *b, const char *type, const char *unit, int64_t period,
+		      int64_t duration_ns);
+int64_t fold_pprof_string(struct fold_pprof *b, const char *s, size_t len);
+uint64_t fold_pprof_mapping(struct fold_pprof *b, uint64_t start, uint64_t limit, uint64_t offset,
+			    const char *file, const char *build_id);
+void fold_pprof_mapping_has_lines(struct fold_pprof *b, uint64_t id);
+/* A location: deduplicated by (mapping, address) when address != 0, else
+ * by its function (func, file). */
+uint64_t fold_pprof_location(struct fold_pprof *b, uint64_t mapping, uint64_t address,
+			     const char *func, size_t func_len, const char *file, int64_t line);
+int fold_pprof_sample(struct fold_pprof *b, const uint64_t *loc_ids, size_t n, const int64_t *values);
+/* Packs, gzips and writes the profile.  0 or -ENOMEM / -EIO. */
+int fold_pprof_write(struct fold_pprof *b, FILE *out);
 
 /* ---- embedding a trie in an SVG ------------------------------------- */
 

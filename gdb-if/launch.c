@@ -47,6 +47,10 @@ static const char *base_name(const char *path);
 static int listening(const char *path);
 static void child(char *const *argv, int stdout_to_stderr, int errfd);
 static int make_dir(struct gdb_launch *l, struct uf_err *err);
+static int spawn(struct gdb_launch *l, char *const *argv, int stdout_to_stderr,
+		 const char *what, struct uf_err *err);
+static int wait_listening(struct gdb_launch *l, unsigned timeout_ms, const char *what,
+			  struct uf_err *err);
 static uint64_t now_ms(void);
 static const char *errstr(int e);
 
@@ -55,11 +59,11 @@ static const char *errstr(int e);
 int gdb_launch_check(char *const *argv, struct uf_err *err)
 {
 	if (!argv || !argv[0]) {
-		uf_err_set(err, UF_EUSAGE, "--qemu", "no QEMU command after --");
+		uf_err_set(err, UF_EUSAGE, "'--qemu'", "no QEMU command after --");
 		return -EINVAL;
 	}
 	if (strncmp(base_name(argv[0]), "qemu-system-", 12) != 0) {
-		uf_err_set(err, UF_EUSAGE, "--qemu", "'%s' is not a QEMU system emulator "
+		uf_err_set(err, UF_EUSAGE, "'--qemu'", "'%s' is not a QEMU system emulator "
 			   "(qemu-system-ARCH)", argv[0]);
 		return -EINVAL;
 	}
@@ -70,7 +74,7 @@ int gdb_launch_check(char *const *argv, struct uf_err *err)
 			continue;
 		}
 		if (!strcmp(a, "-s") || !strcmp(a, "-gdb") || !strcmp(a, "-daemonize")) {
-			uf_err_set(err, UF_EUSAGE, "--qemu", "QEMU arguments hold '%s': launch mode "
+			uf_err_set(err, UF_EUSAGE, "'--qemu'", "QEMU arguments hold '%s': launch mode "
 				   "starts QEMU with its own private gdbstub%s; drop it, or start QEMU "
 				   "yourself and use --gdb", argv[i],
 				   strcmp(a, "-daemonize") ? "" : " and needs QEMU as its child");
@@ -83,63 +87,19 @@ int gdb_launch_check(char *const *argv, struct uf_err *err)
 int gdb_launch_start(struct gdb_launch *l, char *const *argv, int stdout_to_stderr,
 		     unsigned timeout_ms, struct uf_err *err)
 {
-	size_t argc = 0;
-	int pfd[2];
-	memset(l, 0, sizeof *l);
-	while (argv[argc])
-		argc++;
 	char what[160];
+	memset(l, 0, sizeof *l);
 	snprintf(what, sizeof what, "'%.150s'", argv[0]);
 	if (make_dir(l, err) < 0)
 		return -EINVAL;
-	char **av = calloc(argc + 4, sizeof *av);
-	if (!av || pipe2(pfd, O_CLOEXEC) < 0) {
-		uf_err_set(err, UF_ETARGET, what, "%s", errstr(av ? errno : ENOMEM));
-		free(av);
+	int rc = spawn(l, argv, stdout_to_stderr, what, err);
+	if (rc == 0)
+		rc = wait_listening(l, timeout_ms ? timeout_ms : 30000, what, err);
+	if (rc < 0) {
+		gdb_launch_end(l, 0, 2000);
 		gdb_launch_release(l);
-		return -ENOMEM;
 	}
-	av[0] = argv[0];
-	av[1] = "-S";
-	av[2] = "-gdb";
-	av[3] = l->chardev;
-	memcpy(av + 4, argv + 1, argc * sizeof *av);   /* with the final NULL */
-	l->pid = fork();
-	if (l->pid == 0)
-		child(av, stdout_to_stderr, pfd[1]);
-	free(av);
-	close(pfd[1]);
-	int child_errno = 0;
-	ssize_t got = l->pid > 0 ? read(pfd[0], &child_errno, sizeof child_errno) : -1;
-	close(pfd[0]);
-	if (l->pid < 0 || got > 0) {
-		uf_err_set(err, UF_ETARGET, what, "cannot run it: %s",
-			   errstr(l->pid < 0 ? errno : child_errno));
-		if (l->pid > 0)
-			gdb_launch_wait(l, 1);
-		gdb_launch_release(l);
-		return -ECHILD;
-	}
-	uint64_t deadline = now_ms() + (timeout_ms ? timeout_ms : 30000);
-	while (!listening(l->sock)) {
-		struct timespec ts = { 0, POLL_NS };
-		if (gdb_launch_poll(l) || now_ms() > deadline) {
-			if (l->exited && WIFEXITED(l->status))
-				uf_err_set(err, UF_ETARGET, what, "exited with status %d before its "
-					   "gdbstub was up", WEXITSTATUS(l->status));
-			else if (l->exited)
-				uf_err_set(err, UF_ETARGET, what, "killed by signal %d before its "
-					   "gdbstub was up", WTERMSIG(l->status));
-			else
-				uf_err_set(err, UF_ETARGET, what, "no gdbstub socket after %u ms",
-					   timeout_ms ? timeout_ms : 30000);
-			gdb_launch_end(l, 0, 2000);
-			gdb_launch_release(l);
-			return -ETIMEDOUT;
-		}
-		nanosleep(&ts, NULL);
-	}
-	return 0;
+	return rc;
 }
 
 int gdb_launch_poll(struct gdb_launch *l)
@@ -202,6 +162,65 @@ static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 	return s ? s + 1 : path;
+}
+
+/* Fork and exec `argv[0] -S -gdb CHARDEV argv[1..]`; an exec failure
+ * comes back through a close-on-exec pipe (nothing read: exec worked). */
+static int spawn(struct gdb_launch *l, char *const *argv, int stdout_to_stderr,
+		 const char *what, struct uf_err *err)
+{
+	size_t argc = 0;
+	int pfd[2], child_errno = 0;
+	while (argv[argc])
+		argc++;
+	char **av = calloc(argc + 4, sizeof *av);
+	if (!av || pipe2(pfd, O_CLOEXEC) < 0) {
+		uf_err_set(err, UF_ETARGET, what, "%s", errstr(av ? errno : ENOMEM));
+		free(av);
+		return -ENOMEM;
+	}
+	av[0] = argv[0];
+	av[1] = "-S";
+	av[2] = "-gdb";
+	av[3] = l->chardev;
+	memcpy(av + 4, argv + 1, argc * sizeof *av);   /* with the final NULL */
+	l->pid = fork();
+	if (l->pid == 0)
+		child(av, stdout_to_stderr, pfd[1]);
+	int fork_errno = errno;
+	free(av);
+	close(pfd[1]);
+	ssize_t got = l->pid > 0 ? read(pfd[0], &child_errno, sizeof child_errno) : -1;
+	close(pfd[0]);
+	if (l->pid > 0 && got <= 0)
+		return 0;
+	uf_err_set(err, UF_ETARGET, what, "cannot run it: %s",
+		   errstr(l->pid < 0 ? fork_errno : child_errno));
+	return -ECHILD;
+}
+
+/* Until the stub listens, QEMU exits, or the deadline passes. */
+static int wait_listening(struct gdb_launch *l, unsigned timeout_ms, const char *what,
+			  struct uf_err *err)
+{
+	uint64_t deadline = now_ms() + timeout_ms;
+	while (!listening(l->sock)) {
+		struct timespec ts = { 0, POLL_NS };
+		if (gdb_launch_poll(l) && WIFEXITED(l->status)) {
+			uf_err_set(err, UF_ETARGET, what, "exited with status %d before its gdbstub "
+				   "was up", WEXITSTATUS(l->status));
+			return -ECHILD;
+		} else if (l->exited) {
+			uf_err_set(err, UF_ETARGET, what, "killed by signal %d before its gdbstub was "
+				   "up", WTERMSIG(l->status));
+			return -ECHILD;
+		} else if (now_ms() > deadline) {
+			uf_err_set(err, UF_ETARGET, what, "no gdbstub socket after %u ms", timeout_ms);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return 0;
 }
 
 /* A fresh 0700 directory for the socket; sun_path holds 108 bytes, so a

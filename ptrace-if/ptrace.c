@@ -17,8 +17,13 @@
  *  1. `stopped` is set only from a waitpid stop report and cleared only
  *     by a successful CONT / LISTEN / DETACH (or the thread's death).
  *  2. Only STOPPED threads are listed by threads() and inspected, and
- *     never one past its exit event (PTRACE_O_TRACEEXIT is set only so
- *     the main thread's maps can be read as it exits: see save_exit_maps).
+ *     never one past its exit event.
+ *  3. PTRACE_O_TRACEEXIT is set only for the end of a process: when the
+ *     main thread is the last to reach its exit event, it is held there
+ *     (`held`, no longer counted live, so the run ends) until detach, so
+ *     its maps and mapped files can still be read for symbols (a library
+ *     dlopen()ed just before exit); every other exit event is let go at
+ *     once.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,13 +50,23 @@ struct thr {
 	int sig;          /* signal to pass on when continuing */
 	int gone;
 	int exiting;      /* past PTRACE_EVENT_EXIT: never sampled again */
+	int held;         /* the main thread held at its exit event (invariant 3) */
+	char comm[17];
+};
+
+struct dead {              /* an exited thread: only its name is needed */
+	pid_t tid;
+	uint32_t seq;         /* exit order: the latest of a reused tid wins */
 	char comm[17];
 };
 
 struct ptr {
 	struct ptrace_info info;
-	struct thr *thr;
+	struct thr *thr;          /* live threads (and gone ones until compact()) */
 	size_t nthr, thr_cap;
+	struct dead *dead;        /* exited threads, for their names */
+	size_t ndead, dead_cap;
+	int dead_sorted;
 	size_t live;              /* threads not gone */
 	sigset_t old_mask;        /* our signal mask before attach */
 	int attached;
@@ -91,8 +106,10 @@ static int drain(struct ptr *p);
 static void cont_all(struct ptr *p);
 static int wait_sigchld(uint64_t ns);
 static void read_comm(struct ptr *p, struct thr *h);
+static void compact(struct ptr *p);
+static const struct dead *dead_find(struct ptr *p, pid_t tid);
 static uint64_t mono_ns(void);
-static void save_exit_maps(struct ptr *p, pid_t tid);
+static int on_exit_event(struct ptr *p, struct thr *h);
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH UF_ARCH_X86_64
@@ -180,8 +197,9 @@ size_t ptrace_target_thread_name(const struct uf_target *t, uint32_t tid, char *
 {
 	struct ptr *p = t->priv;
 	struct thr *h = p ? thr_find(p, (pid_t)tid) : NULL;
-	int n = snprintf(buf, size, "%s-%d/%u", h && h->comm[0] ? h->comm : "?",
-			 p ? (int)p->info.pid : 0, tid);
+	const struct dead *d = p && !h ? dead_find(p, (pid_t)tid) : NULL;
+	const char *comm = h ? h->comm : d ? d->comm : "";
+	int n = snprintf(buf, size, "%s-%d/%u", comm[0] ? comm : "?", p ? (int)p->info.pid : 0, tid);
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
@@ -190,8 +208,8 @@ void ptrace_target_free(struct uf_target *t)
 	struct ptr *p = t->priv;
 	if (!p)
 		return;
-	free(p->info.exit_maps);
 	free(p->thr);
+	free(p->dead);
 	free(p);
 	t->priv = NULL;
 }
@@ -326,6 +344,7 @@ static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err)
 	struct ptr *p = t->priv;
 	for (;;) {
 		drain(p);
+		compact(p); /* no thread pointer is held here */
 		cont_all(p);
 		if (!p->live)
 			return UF_TARGET_GONE;
@@ -464,7 +483,7 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 	if (!h && !(h = thr_add(p, tid)))
 		return; /* out of memory: the thread runs on untracked */
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
-		if (!h->gone)
+		if (!h->gone && !h->held)
 			p->live--;
 		h->gone = 1;
 		h->stopped = 0;
@@ -477,15 +496,8 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 	if (!WIFSTOPPED(st))
 		return;
 	int sig = WSTOPSIG(st), ev = (unsigned)st >> 16;
-	if (ev == PTRACE_EVENT_EXIT) {
-		/* on its way out: keep the maps (main thread) and let it go at
-		 * once; a stop still pending for it is resumed, never sampled */
-		if (tid == p->info.pid)
-			save_exit_maps(p, tid);
-		h->exiting = 1;
-		if (ptrace(PTRACE_CONT, tid, 0, 0) == 0)
-			return;
-	}
+	if (ev == PTRACE_EVENT_EXIT && on_exit_event(p, h))
+		return;
 	h->stopped = 1;
 	h->group_stop = 0;
 	if (ev == PTRACE_EVENT_STOP) {
@@ -497,45 +509,34 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 			if (n)
 				read_comm(p, n);
 		}
-	} else if (ev == PTRACE_EVENT_EXIT && tid == p->info.pid) {
-		save_exit_maps(p, tid);
 	} else if (ev == 0) {
 		h->sig = sig; /* signal-delivery-stop: pass it on */
 	}
 }
 
-/* The main thread is on its way out but its memory map still exists:
- * keep the text of its maps for symbolizing later (the last periodic
- * refresh may predate a late dlopen).  At most 16 MiB; best effort. */
-static void save_exit_maps(struct ptr *p, pid_t tid)
+/* A thread at its exit event (invariant 3).  Returns 1 when handled (let
+ * go, or held), 0 when it is to be treated as stopped. */
+static int on_exit_event(struct ptr *p, struct thr *h)
 {
-	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/task/%d/maps", (int)p->info.pid, (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	size_t cap = 1u << 16, len = 0;
-	char *buf = malloc(cap);
-	ssize_t got = 1;
-	while (buf && got > 0) {
-		if (len == cap) {
-			char *nb = cap < (16u << 20) ? realloc(buf, cap * 2) : NULL;
-			if (!nb)
-				break;
-			buf = nb, cap *= 2;
+	h->exiting = 1;
+	size_t others = 0;
+	for (size_t i = 0; i < p->nthr; i++)
+		others += !p->thr[i].gone && !p->thr[i].exiting;
+	if (h->tid == p->info.pid && others == 0) {
+		unsigned long code;
+		if (ptrace(PTRACE_GETEVENTMSG, h->tid, 0, &code) == 0) {
+			p->info.exited = 1; /* the process's wait status */
+			p->info.status = (int)code;
 		}
-		got = read(fd, buf + len, cap - len);
-		if (got > 0)
-			len += (size_t)got;
+		h->held = 1;
+		h->stopped = 1;
+		h->group_stop = 0;
+		h->sig = 0;
+		p->live--;
+		return 1;
 	}
-	close(fd);
-	if (!buf || len == 0 || got != 0) { /* error or cut short: keep the earlier maps */
-		free(buf);
-		return;
-	}
-	free(p->info.exit_maps);
-	p->info.exit_maps = buf;
-	p->info.exit_maps_len = len;
+	/* let it go; a stop still pending for it is resumed, never sampled */
+	return ptrace(PTRACE_CONT, h->tid, 0, 0) == 0;
 }
 
 /* Collects every pending waitpid report without blocking.  Returns the
@@ -560,7 +561,7 @@ static void cont_all(struct ptr *p)
 {
 	for (size_t i = 0; i < p->nthr; i++) {
 		struct thr *h = &p->thr[i];
-		if (!h->stopped || h->gone)
+		if (!h->stopped || h->gone || h->held)
 			continue;
 		long rc = h->group_stop ? ptrace(PTRACE_LISTEN, h->tid, 0, 0)
 					: ptrace(PTRACE_CONT, h->tid, 0, (void *)(long)h->sig);
@@ -595,6 +596,62 @@ static void read_comm(struct ptr *p, struct thr *h)
 		return;
 	h->comm[n] = 0;
 	h->comm[strcspn(h->comm, "\n")] = 0;
+}
+
+/* Moves exited threads out of the live table into the name list, so
+ * per-sample loops and lookups scale with the threads alive now.  Moves
+ * entries: call only where no struct thr pointer is held. */
+static void compact(struct ptr *p)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->nthr; i++) {
+		struct thr *h = &p->thr[i];
+		if (!h->gone) {
+			p->thr[k++] = *h;
+			continue;
+		}
+		if (uf_vec_grow(&p->dead, &p->dead_cap, p->ndead + 1, sizeof *p->dead) < 0) {
+			p->thr[k++] = *h; /* out of memory: keep it, it is only slower */
+			continue;
+		}
+		struct dead *d = &p->dead[p->ndead];
+		d->tid = h->tid;
+		d->seq = (uint32_t)p->ndead++;
+		memcpy(d->comm, h->comm, sizeof d->comm);
+		p->dead_sorted = 0;
+		p->info.exited_threads++;
+	}
+	p->nthr = k;
+	p->info.tracked = k;
+}
+
+static int dead_cmp(const void *a, const void *b)
+{
+	const struct dead *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The latest exited thread with this tid, or NULL.  Sorts on first use
+ * after additions (names are asked for at output time, once per stack). */
+static const struct dead *dead_find(struct ptr *p, pid_t tid)
+{
+	if (!p->ndead)
+		return NULL;
+	if (!p->dead_sorted) {
+		qsort(p->dead, p->ndead, sizeof *p->dead, dead_cmp);
+		p->dead_sorted = 1;
+	}
+	size_t lo = 0, hi = p->ndead; /* first entry with a tid > tid */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->dead[mid].tid <= tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && p->dead[lo - 1].tid == tid ? &p->dead[lo - 1] : NULL;
 }
 
 static uint64_t mono_ns(void)

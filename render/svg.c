@@ -32,6 +32,7 @@
 
 static int svg_setup(struct svg *S, struct uf_err *err);
 static void svg_header(struct svg *S);
+static void svg_view_attrs(struct svg *S);
 static int svg_embed(struct svg *S);
 static void svg_footer(struct svg *S);
 static void svg_release(struct svg *S);
@@ -90,6 +91,9 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	}
 	if (rc == -ENOMEM)
 		uf_err_set(err, UF_EINPUT, "render", "out of memory");
+	else if (rc == -ERANGE)
+		uf_err_set(err, UF_EINPUT, "render", "a count is too large to embed exactly (more than 95 "
+			   "digits); use --embed=none");
 	else if (rc == 0 && ferror(out)) {
 		uf_err_set(err, UF_EINPUT, "output", "write failed");
 		rc = -EIO;
@@ -129,6 +133,19 @@ static void choose_background(struct svg *S)
 
 static int setup_diff(struct svg *S);
 
+/* The deepest row holding a pruned box that is drawn (at least a pixel
+ * wide, svg_pruned_px): only those may grow the canvas. */
+static uint32_t visible_pruned_depth(const struct layout *L, double wpt)
+{
+	uint32_t d = 0;
+	if (L->pruned_depthmax == 0)
+		return 0;
+	for (size_t i = 0; i < L->n; i++)
+		if (L->f[i].runs_n && L->f[i].depth + 1 > d && svg_pruned_px(L, &L->f[i], wpt) >= 1.0)
+			d = L->f[i].depth + 1;
+	return d;
+}
+
 static int svg_setup(struct svg *S, struct uf_err *err)
 {
 	const struct render_opts *o = S->o;
@@ -158,10 +175,11 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 		rc = setup_diff(S);
 	if (rc)
 		return rc;
-	uint32_t depthmax = S->L.depthmax, pdepth = S->L.pruned_depthmax;
+	uint32_t depthmax = S->L.depthmax, pdepth = visible_pruned_depth(&S->L, S->wpt);
 	if (S->Lb.f) {
+		uint32_t b = visible_pruned_depth(&S->Lb, S->wpt_b);
 		depthmax = depthmax > S->Lb.depthmax ? depthmax : S->Lb.depthmax;
-		pdepth = pdepth > S->Lb.pruned_depthmax ? pdepth : S->Lb.pruned_depthmax;
+		pdepth = pdepth > b ? pdepth : b;
 	}
 	uint32_t rows = depthmax + 1;
 	S->extra_rows = pdepth > depthmax ? pdepth - depthmax : 0;
@@ -249,6 +267,29 @@ static void write_css(struct svg *S)
 	fprintf(out, "]]></style>\n");
 }
 
+/* What the script needs to draw a zoom as `render` would (drill-down from
+ * the embedded profile): the options that decide frames, colours and
+ * tooltips.  Ends the <svg> start tag. */
+static void svg_view_attrs(struct svg *S)
+{
+	const struct render_opts *o = S->o;
+	FILE *out = S->out;
+	char v[96];
+	fold_format_count(v, sizeof v, o->factor);
+	fprintf(out, " data-uf-factor=\"%s\" data-uf-minwidth=\"%g%s\" data-uf-palette=\"", v, o->minwidth,
+		o->minwidth_pct ? "%" : "");
+	escape_xml_any(out, o->colors, strlen(o->colors));
+	fprintf(out, "\" data-uf-colormode=\"%s\" data-uf-flamechart=\"%d\"",
+		o->random ? "random" : o->palette_file ? "map" : o->hash ? "hash" : "name", o->flamechart ? 1 : 0);
+	if (S->t->base)
+		fprintf(out, " data-uf-delta=\"%s\" data-uf-maxdelta=\"%.17g\" data-uf-negate=\"%d\" "
+			     "data-uf-mindelta=\"%.17g\" data-uf-diffpalette=\"%s\" data-uf-swapped=\"%d\"",
+			o->delta == RENDER_DELTA_TOTAL ? "total" : "self", S->maxdelta, o->negate ? 1 : 0,
+			o->min_delta, o->diff_palette && !strcmp(o->diff_palette, "cb") ? "cb" : "red-blue",
+			o->swapped ? 1 : 0);
+	fputs(">\n", out);
+}
+
 static void svg_header(struct svg *S)
 {
 	const struct render_opts *o = S->o;
@@ -269,9 +310,10 @@ static void svg_header(struct svg *S)
 	escape_xml_any(out, o->nametype, strlen(o->nametype));
 	fprintf(out, "\" data-uf-fontsize=\"%g\" data-uf-fontwidth=\"%g\" data-uf-xpad=\"%g\" "
 		     "data-uf-width=\"%g\" data-uf-frameheight=\"%g\" data-uf-inverted=\"%d\" "
-		     "data-uf-diff=\"%d\" data-uf-searchcolor=\"rgb(230,0,230)\">\n",
+		     "data-uf-diff=\"%d\" data-uf-searchcolor=\"rgb(230,0,230)\"",
 		fs, o->fontwidth, S->xpad, W, o->frameheight, o->inverted ? 1 : 0,
 		S->t->base ? 1 : 0);
+	svg_view_attrs(S);
 	fprintf(out, "<!-- Flame graph drawn by uniprof-flame; its profile data is embedded below. -->\n");
 	if (o->notes && *o->notes) {
 		fputs("<!-- NOTES: ", out);
@@ -346,8 +388,9 @@ static int svg_embed(struct svg *S)
 				"(subtrees under %g samples folded into their parents); "
 				"render with embed=full to keep all -->\n",
 			S->rep->embed.nodes_written, S->rep->embed.nodes_total, S->rep->embed.min_total);
-	fprintf(S->out, "<metadata id=\"uniprof-flame-data\" data-format=\"uf-trie/1\" data-pruned=\"%d\">\n",
-		S->rep->embed_pruned);
+	fprintf(S->out, "<metadata id=\"uniprof-flame-data\" data-format=\"uf-trie/1\" data-pruned=\"%d\" "
+			"data-nodes-total=\"%u\">\n",
+		S->rep->embed_pruned, S->rep->embed.nodes_total);
 	size_t pos = 0;
 	while (pos < len) {
 		size_t n = len - pos > EMBED_CHUNK ? EMBED_CHUNK : len - pos;

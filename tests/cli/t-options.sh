@@ -43,3 +43,13 @@ if [ -x "${EXAMPLES:-$UF_TOP/build/examples}/app-test-1" ]; then
 else
 	skip "record -cp" "examples not built (make examples)"
 fi
+
+# --encoding: the label flamegraph.pl writes; another label than UTF-8 is said
+# to be misleading (the bytes are UTF-8), once
+"$UF" render --encoding UTF-8 "$F" -o "$TMP/u.svg" 2>"$TMP/err" && [ ! -s "$TMP/err" ] &&
+	head -1 "$TMP/u.svg" | grep -q '^<?xml version="1.0" encoding="UTF-8" standalone="no"?>$' &&
+	pass "--encoding UTF-8: flamegraph.pl's declaration, no warning" || fail "--encoding UTF-8" "$(cat "$TMP/err")"
+"$UF" render -encoding=ISO-8859-1 "$F" -o "$TMP/l.svg" 2>"$TMP/err" && [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
+	grep -q 'warning: --encoding ISO-8859-1: the SVG is written in UTF-8' "$TMP/err" &&
+	head -1 "$TMP/l.svg" | grep -q 'encoding="ISO-8859-1"' &&
+	pass "--encoding ISO-8859-1: kept as flamegraph.pl does, with one warning" || fail "--encoding latin1" "$(cat "$TMP/err")"

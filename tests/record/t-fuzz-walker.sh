@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/record/t-fuzz-walker.sh — a short libFuzzer run over the stack
-# walker with arbitrary registers and memory images
+# walker (frame pointers and CFI rows) with arbitrary registers, rows and
+# memory images
 # (tests/record/fuzz-walker.c).  FUZZ_SECONDS (default 20) bounds the run.
 # Needs clang with libFuzzer.
 . "$(dirname "$0")/../lib.sh"
@@ -9,7 +10,8 @@ if ! command -v clang >/dev/null 2>&1; then skip $name "clang not installed"; ex
 cd "$UF_TOP"
 if ! clang -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -o "$TMP/fuzz" tests/record/fuzz-walker.c \
-	sampler/walk.c sampler/replay.c sampler/stackset.c sampler/sampler.c util/err.c \
+	unwind/walk.c unwind/space.c unwind/table.c sampler/replay.c sampler/stackset.c \
+	sampler/sampler.c util/err.c $(pkg-config --libs libdw libelf) \
 	2>"$TMP/cc.log"; then
 	if grep -q "fuzzer" "$TMP/cc.log"; then skip $name "clang has no libFuzzer"; exit 0; fi
 	fail $name "build failed: $(head -3 "$TMP/cc.log" | tr '\n' ' ')"; exit 0
