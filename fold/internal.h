@@ -65,7 +65,10 @@ struct fold_src {
 	int two;             /* internal: it had two count columns */
 };
 /* Reads up to FOLD_SRC_MAX sources into one trie (roles other than PLAIN
- * make it differential).  Returns 0 or <0 with *err. */
+ * make it differential).  Returns 0, <0 with *err, or 1 without touching
+ * t or the stats when it declines: an input holds a backslash, so names
+ * may be "\xHH"-escaped and two spellings decode to one name (the caller
+ * then reads with the streaming reader, which looks names up). */
 int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err);
 int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
 			 struct fold_read_stats *st, struct uf_err *err);

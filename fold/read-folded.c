@@ -68,16 +68,19 @@ int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			 const struct fold_read_opts *o, struct fold_read_stats *st,
 			 struct uf_err *err)
 {
-	if (sorted_ok(t, o))
-		return fold_read_sorted_mem(t, buf, len, o, st, err);
-	if (o->reverse == 0 && !t->keep_seq && len >= FOLD_SORTED_SPLIT) {
+	if (sorted_ok(t, o)) {
+		int rc = fold_read_sorted_mem(t, buf, len, o, st, err);
+		if (rc != 1) /* 1: declined (escaped names), stream it */
+			return rc;
+	} else if (o->reverse == 0 && !t->keep_seq && len >= FOLD_SORTED_SPLIT) {
 		/* a big input into a non-empty trie: sorted into its own, merged */
 		fold_trie *tmp = fold_trie_new();
 		int rc = tmp ? fold_read_sorted_mem(tmp, buf, len, o, st, err) : -ENOMEM;
 		if (rc == 0 && (rc = fold_trie_merge(t, tmp)) != 0)
 			uf_err_set(err, UF_EINPUT, o->label, "out of memory");
 		fold_trie_free(tmp);
-		return rc;
+		if (rc != 1)
+			return rc;
 	}
 	struct reader r;
 	if (reader_init(&r, t, o, st)) {
@@ -330,6 +333,8 @@ int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, in
 	rc = fold_read_sorted(t, src, 2, err);
 	for (int i = 0; i < 2; i++)
 		munmap((void *)buf[i], len[i]);
+	if (rc == 1) /* declined: escaped names; the caller reads them one by one */
+		return 1;
 	for (int i = 0; rc == 0 && i < 2; i++) {
 		if (src[i].valid)
 			continue;

@@ -73,6 +73,7 @@ struct index_job {
 	size_t n, cap;
 	uint64_t lines, bad, first_bad;
 	int two, rc;
+	int backslash;       /* the part holds a '\\': names may hold \xHH escapes */
 };
 
 struct sort_job {
@@ -199,6 +200,16 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 #endif
 	int rc = index_all(src, nsrc, job, &njob);
+	for (int j = 0; j < njob && rc == 0; j++)
+		if (job[j].backslash)
+			rc = 1;
+	if (rc == 1) { /* "\xHH" decodes two spellings to one name: the sorted
+			  merge would make two siblings of it; the streaming
+			  reader looks names up */
+		for (int j = 0; j < njob; j++)
+			free(job[j].l);
+		return 1;
+	}
 	if (rc == 0)
 		rc = gather(src, job, njob, &L, &n);
 	for (int j = 0; j < njob; j++)
@@ -244,6 +255,8 @@ static void *index_part(void *arg)
 {
 	struct index_job *j = arg;
 	const char *p = j->buf, *end = j->buf + j->len;
+	if ((j->backslash = memchr(p, '\\', j->len) != NULL))
+		return NULL; /* the caller declines: see fold_read_sorted */
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
