@@ -9,7 +9,8 @@
  * is removed (CRLF files), and blank lines are skipped, not counted bad.
  *
  * Two paths.  Into an empty trie, without --reverse or a kept sequence
- * (flame charts), the input is held whole (a regular file is mapped; a
+ * (flame charts), and with no backslash in it (names with "\xHH"
+ * escapes need lookups), the input is held whole (a regular file is mapped; a
  * stream is read into memory up to FOLD_SLURP_MAX bytes) and handed to
  * the sorted reader (sorted.c): lines sorted, each merged with its
  * predecessor, nodes appended without a lookup, on two threads.  Peak
