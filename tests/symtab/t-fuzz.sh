@@ -6,11 +6,12 @@
 name=symtab_fuzz_readers
 if ! command -v clang >/dev/null 2>&1; then skip $name "clang not installed"; exit 0; fi
 cd "$UF_TOP"
-srcs="$(ls symtab/*.c fold/*.c util/*.c) build/gen/profile.pb-c.c"  # fold's pprof writer needs the generated code (make builds it)
+srcs=$(ls symtab/*.c fold/*.c util/*.c)
+# fold/write-pprof.c needs the protoc-c output `make` puts in build/gen
 if ! clang -std=gnu11 -g -O1 -I. -Ibuild/gen -D_GNU_SOURCE $(pkg-config --cflags libxml-2.0) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-o "$TMP/fuzz" tests/symtab/fuzz-symtab.c $srcs \
-	$(pkg-config --libs libelf libxml-2.0) -lprotobuf-c -lz -lm 2>"$TMP/cc.log"; then
+	-o "$TMP/fuzz" tests/symtab/fuzz-symtab.c $srcs build/gen/profile.pb-c.c \
+	$(pkg-config --libs libelf libdw libxml-2.0) -lprotobuf-c -lz -lm 2>"$TMP/cc.log"; then
 	if grep -q "fuzzer" "$TMP/cc.log"; then skip $name "clang has no libFuzzer"; exit 0; fi
 	fail $name "build failed: $(head -3 "$TMP/cc.log" | tr '\n' ' ')"; exit 0
 fi
