@@ -53,6 +53,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 # left out while that work is in flight: see tests/mutate/README in README.md.
 SKIP_FILES = {"fold/trie.c", "fold/read-folded.c", "fold/finish.c", "render/layout.c"}
 RENDER_E2E = ["tests/render/t-render.sh", "tests/render/t-minwidth.sh", "tests/render/t-palette.sh",
+              "tests/render/t-config.sh",
               "tests/render/t-foreign.sh", "tests/render/t-atomic.sh", "tests/render/t-roundtrip.sh",
               "tests/diff/t-diff.sh"]
 MODULES = {
@@ -226,11 +227,12 @@ def main():
     summary = []
     for mod in a.modules.split(","):
         units, e2e = MODULES[mod]
-        files = sorted(f"{mod}/{f}" for f in os.listdir(os.path.join(ROOT, mod))
+        src_root = ROOT if a.list else work    # the copy: the tree may change while we run
+        files = sorted(f"{mod}/{f}" for f in os.listdir(os.path.join(src_root, mod))
                        if f.endswith(".c") and f"{mod}/{f}" not in SKIP_FILES)
         allsites = []
         for f in files:
-            src = open(os.path.join(ROOT, f), encoding="utf-8").read()
+            src = open(os.path.join(src_root, f), encoding="utf-8").read()
             allsites += [(f,) + s for s in sites(f, src)]
         rng = random.Random(f"{a.seed}:{mod}")
         pick = rng.sample(allsites, min(a.per_module, len(allsites)))
@@ -238,7 +240,7 @@ def main():
         print(f"== {mod}: {len(allsites)} sites in {len(files)} files, {len(pick)} sampled", flush=True)
         if a.list:
             for f, s, e, rep, kind in pick:
-                src = open(os.path.join(ROOT, f), encoding="utf-8").read()
+                src = open(os.path.join(src_root, f), encoding="utf-8").read()
                 print(f"  {f}:{src.count(chr(10), 0, s) + 1} {kind}: {src[s:e]!r} -> {rep!r}")
             continue
         targets = ["build/asan/uniprof-flame"] + [f"build/asan/tests/{u}" for u in units]
@@ -260,7 +262,7 @@ def main():
         survivors = []
         for f, s, e, rep, kind in pick:
             path = os.path.join(work, f)
-            orig = open(os.path.join(ROOT, f), encoding="utf-8").read()
+            orig = open(os.path.join(src_root, f), encoding="utf-8").read()
             line = orig.count("\n", 0, s) + 1
             mutated = orig[:s] + rep + orig[e:]
             ls, le = orig.rfind("\n", 0, s) + 1, orig.find("\n", s)
