@@ -59,7 +59,8 @@ RENDER_E2E = ["tests/render/t-render.sh", "tests/render/t-minwidth.sh", "tests/r
 MODULES = {
     "render": (["test-render", "test-namemap", "test-escape"], RENDER_E2E),
     "fold": (["test-fold", "test-detect", "test-escape", "test-interop"],
-             RENDER_E2E + ["tests/symtab/t-fold-symbols.sh", "tests/interop/t-perf.sh"]),
+             RENDER_E2E + ["tests/symtab/t-fold-symbols.sh", "tests/interop/t-perf.sh",
+                           "tests/interop/t-export.sh"]),
     "util": (["test-fold", "test-render", "test-stackset"],
              ["tests/sec/t-outfile.sh", "tests/render/t-atomic.sh", "tests/render/t-render.sh"]),
     # symtab/lines.c is reached only through record's pprof output (line numbers)
