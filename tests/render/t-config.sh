@@ -3,14 +3,15 @@
 # reads (templates/flamegraph.js: zoom, search, icicle layout) agree with
 # the geometry drawn: inverted iff the root is the top row, width and xpad
 # as the root frame spans them, frameheight the row pitch, fontsize as
-# given, diff iff a differential.  A wrong one draws zooms upside down or
+# given, diff iff a differential, and the details line where flamegraph.pl
+# puts it.  A wrong one draws zooms upside down or
 # off by a row in the browser, where the SVG itself looks right.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || { skip render-config "python3 not installed"; exit 0; }
 IN="$UF_TOP/tests/data/render/small.folded"
 check_cfg() {
-	local name=$1 svg=$2 diff=$3
-	python3 - "$svg" "$diff" <<'PY' && pass "$name" || fail "$name" "see above"
+	local name=$1 svg=$2 diff=$3 kind=${4:-}
+	python3 - "$svg" "$diff" "$kind" <<'PY' && pass "$name" || fail "$name" "see above"
 import sys, xml.etree.ElementTree as ET
 S = "{http://www.w3.org/2000/svg}"
 r = ET.parse(sys.argv[1]).getroot()
@@ -32,6 +33,13 @@ if abs(float(a("width")) - float(r.get("width"))) > 1e-6 or \
     probs.append(f"data-uf-width={a('width')}, svg width={r.get('width')}, root spans {rows['all'][1:]}")
 if abs(float(a("frameheight")) - (ys[1] - ys[0])) > 1e-6:
     probs.append(f"data-uf-frameheight={a('frameheight')}, row pitch {ys[1] - ys[0]}")
+# flamegraph.pl's place for the details line: imageheight - ypad2/2,
+# ypad2 = fontsize*2 + 10 (a flame graph without pruned-only rows)
+if sys.argv[3] == "flame":
+    d = r.find(f".//{S}text[@id='details']")
+    want = float(r.get("height")) - (2 * float(a("fontsize")) + 10) / 2
+    if abs(float(d.get("y")) - want) > 1e-6:
+        probs.append(f"details y={d.get('y')}, flamegraph.pl's {want}")
 if a("diff") != sys.argv[2]:
     probs.append(f"data-uf-diff={a('diff')}, want {sys.argv[2]}")
 for p in probs:
@@ -40,11 +48,11 @@ sys.exit(1 if probs else 0)
 PY
 }
 "$UF" render "$IN" -o "$TMP/flame.svg"
-check_cfg "config attributes: flame graph" "$TMP/flame.svg" 0
+check_cfg "config attributes: flame graph" "$TMP/flame.svg" 0 flame
 "$UF" render --inverted "$IN" -o "$TMP/icicle.svg"
 check_cfg "config attributes: icicle (--inverted)" "$TMP/icicle.svg" 0
 "$UF" render --width 800 --height 20 --fontsize 10 "$IN" -o "$TMP/geo.svg"
-check_cfg "config attributes: --width 800 --height 20" "$TMP/geo.svg" 0
+check_cfg "config attributes: --width 800 --height 20" "$TMP/geo.svg" 0 flame
 grep -q 'data-uf-fontsize="10"' "$TMP/geo.svg" && pass "config attributes: --fontsize 10" ||
 	fail "config attributes: --fontsize" "$(grep -o 'data-uf-fontsize="[^"]*"' "$TMP/geo.svg")"
 "$UF" diff "$IN" "$IN" -o "$TMP/diff.svg" 2>/dev/null

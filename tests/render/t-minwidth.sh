@@ -46,3 +46,16 @@ expect "minwidth 0.3 % of 1000 samples: 3 samples kept, 2.99 pruned" \
 	"all big edge main" "$TMP/b2.folded" --minwidth 0.3%
 expect "minwidth 0: nothing pruned" \
 	"all big edge main under" "$TMP/b1.folded" --width 120 --minwidth 0
+
+# diff: the before layer (shown by the script) is pruned by the same rule
+"$UF" diff --minwidth 1% "$TMP/b1.folded" "$TMP/b1.folded" -o "$TMP/d.svg" 2> "$TMP/err"
+got=$(python3 - "$TMP/d.svg" <<'EOF2'
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+g = ET.parse(sys.argv[1]).getroot().find(f".//{S}g[@id='frames-before']")
+print(" ".join(sorted(x.find(f"{S}title").text.split("\n")[0].rsplit(" (", 1)[0]
+                      for x in g.findall(f"{S}g") if x.get("class") != "pruned")))
+EOF2
+)
+[ "$got" = "all big edge main" ] && pass "minwidth 1 % in a diff's before layer: exactly 1 % kept" ||
+	fail "minwidth in a diff's before layer" "frames '$got': $(cat "$TMP/err")"
