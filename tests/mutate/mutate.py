@@ -55,7 +55,7 @@ SKIP_FILES = {"fold/trie.c", "fold/read-folded.c", "fold/finish.c", "render/layo
 RENDER_E2E = ["tests/render/t-render.sh", "tests/render/t-minwidth.sh", "tests/render/t-palette.sh",
               "tests/render/t-config.sh",
               "tests/render/t-foreign.sh", "tests/render/t-atomic.sh", "tests/render/t-roundtrip.sh",
-              "tests/diff/t-diff.sh"]
+              "tests/diff/t-diff.sh", "tests/diff/t-legend.sh"]
 MODULES = {
     "render": (["test-render", "test-namemap", "test-escape"], RENDER_E2E),
     "fold": (["test-fold", "test-detect", "test-escape", "test-interop"],

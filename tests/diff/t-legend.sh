@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tests/diff/t-legend.sh — a differential's legend tells the truth: the
+# "grew" and "shrank" swatches are the colours of the frames whose change
+# is the largest (full scale), for both scales (red-blue and cb).  Here a
+# grows by exactly as much as b shrinks, so both are at full scale.
+. "$(dirname "$0")/../lib.sh"
+command -v python3 >/dev/null || { skip diff-legend "python3 not installed"; exit 0; }
+printf 'm;a 10\nm;b 10\n' > "$TMP/before.folded"
+printf 'm;a 15\nm;b 5\n' > "$TMP/after.folded"
+for pal in red-blue cb; do
+	"$UF" diff --palette $pal "$TMP/before.folded" "$TMP/after.folded" -o "$TMP/d.svg" 2> "$TMP/err"
+	python3 - "$TMP/d.svg" <<'PY' && pass "diff legend ($pal): swatches are the full-scale frame colours" ||
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+r = ET.parse(sys.argv[1]).getroot()
+legend = r.find(f".//{S}g[@id='legend']")
+sw = {t.text: rc.get("fill") for rc, t in zip(legend.findall(f"{S}rect"), legend.findall(f"{S}text"))}
+fill = {}
+for g in r.find(f".//{S}g[@id='frames']").findall(f"{S}g"):
+    fill[g.find(f"{S}title").text.split("\n")[0].rsplit(" (", 1)[0]] = g.find(f"{S}rect").get("fill")
+ok = sw.get("grew") == fill["a"] and sw.get("shrank") == fill["b"] and fill["a"] != fill["b"]
+if not ok:
+    print(f"    legend {sw}, frames a={fill['a']} b={fill['b']}")
+sys.exit(0 if ok else 1)
+PY
+		fail "diff legend ($pal)" "$(cat "$TMP/err")"
+done
