@@ -132,6 +132,9 @@ fi
 mkdir -p "$TMP/r" "$TMP/shuf"
 "$UF" render "$TMP/in.folded" -o "$TMP/r/s.speedscope.json" && cmp -s "$TMP/r/s.speedscope.json" "$TMP/s.speedscope.json" &&
 	pass "render -o .speedscope.json" || fail "render speedscope" differs
+"$UF" fold "$TMP/in.folded" -o "$TMP/f.svg" && head -c 5 "$TMP/f.svg" | grep -q '^<?xml' &&
+	"$UF" fold "$TMP/f.svg" | cmp -s - "$TMP/in.folded" &&
+	pass "fold -o .svg draws an SVG (that folds back)" || fail "fold -o .svg" "$(head -c 60 "$TMP/f.svg")"
 "$UF" fold "$TMP/in.folded" --format folded -o "$TMP/f.pb.gz" && cmp -s "$TMP/f.pb.gz" "$TMP/in.folded" &&
 	pass "--format folded wins over .pb.gz" || fail "--format folded" differs
 
