@@ -271,6 +271,12 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
  * -EIO, -EDOM (a stack ends in an empty name) or -ERANGE (a count
  * longer than FOLD_MAX_COUNT_CHARS). */
 int fold_write_folded(const fold_trie *t, FILE *out);
+/* One folded line by the same rules: the names of path[0..n) (node ids,
+ * root first; n == 0 is the empty stack), then BEFORE (when non-NULL)
+ * and AFTER.  For writers that choose their own line order (fold
+ * --flamechart).  Returns 0, -ENOMEM, -EIO, -EDOM or -ERANGE. */
+int fold_write_stack_line(const fold_trie *t, FILE *out, const uint32_t *path, uint32_t n,
+			  const double *before, double after);
 /* Formats a count as the shortest text that reads back exactly, never
  * with an exponent; returns its length, or -ERANGE when the exact text
  * does not fit in size - 1 bytes (buf then holds an approximation, for
