@@ -46,6 +46,7 @@ _uniprof_flame() {
 	--delta) mapfile -t COMPREPLY < <(compgen -W "total self" -- "$cur"); return 0 ;;
 	--palette) mapfile -t COMPREPLY < <(compgen -W "red-blue cb" -- "$cur"); return 0 ;;
 	--embed) mapfile -t COMPREPLY < <(compgen -W "auto full none" -- "$cur"); return 0 ;;
+	--unwind) mapfile -t COMPREPLY < <(compgen -W "auto cfi fp" -- "$cur"); return 0 ;;
 	-o | --output | --symbols | --nameattr | --folded | -x | --exe | -c | --config)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
 	--raw) # record --raw FILE; fold --raw is a flag
