@@ -82,6 +82,9 @@ struct record {
 	uint64_t last_refresh;
 	uint64_t last_space;      /* CLOCK_MONOTONIC ns of the last unwind refresh */
 	char what[128];           /* "pid N" or the command, for messages */
+	time_t started;           /* wall clock when sampling began (metadata) */
+	int argc;                 /* our command line, for the metadata */
+	char **argv;
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
@@ -131,6 +134,7 @@ static int maps_readable(pid_t pid);
 static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
 static int write_raw(struct record *r, struct uf_err *err);
+static void record_meta(const struct record *r, fold_trie *t);
 /* Cost of sampling a domain: hypercalls and new foreign mappings per
  * sample (steady state: pause, one register read per vCPU, unpause). */
 static void summary_xen(const struct record *r)
@@ -170,8 +174,11 @@ int cmd_record(int argc, char **argv)
 	sampler_init(&r.s, r.ro.flamechart || r.out_raw || time_ordered(&r));
 	signals(1);
 	int status = 0;
+	r.argc = argc;
+	r.argv = argv;
 	rc = start(&r, &err);
 	if (rc == 0) {
+		r.started = time(NULL);
 		rc = sampler_run(&r.s, &r.target, &r.so, &err);
 		finish_target(&r);
 		if (r.progress_shown)
@@ -626,6 +633,8 @@ static int write_outputs(struct record *r, struct uf_err *err)
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
 		rc = -ENOMEM;
 	}
+	if (!rc)
+		record_meta(r, t);
 	if (!rc && r->out_raw)
 		rc = write_raw(r, err);
 	if (!rc && r->out_folded)
@@ -645,6 +654,82 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	}
 	fold_trie_free(t);
 	return rc;
+}
+
+/* Our command line as a shell would take it back (quoted where needed). */
+static void command_line(const struct record *r, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "uniprof-flame");
+	for (int i = strcmp(r->argv[0], "record") ? 1 : 0; i < r->argc && n < size; i++) {
+		const char *a = r->argv[i];
+		int plain = *a != 0;
+		for (const char *c = a; *c; c++)
+			plain &= isalnum((unsigned char)*c) || strchr("-_./:=,+@%", *c) != NULL;
+		n += (size_t)snprintf(buf + n, size - n, plain ? " %s" : " '%s'", a);
+	}
+}
+
+/* What the target was, for the metadata. */
+static void target_text(const struct record *r, char *buf, size_t size)
+{
+	if (r->xen)
+		snprintf(buf, size, "xen %s", r->what);
+	else if (r->qemu)
+		snprintf(buf, size, "qemu %s, gdbstub %s", r->what, r->gdb);
+	else if (r->gdb)
+		snprintf(buf, size, "gdbstub %s", r->gdb);
+	else
+		snprintf(buf, size, "process %s", r->what);
+}
+
+/* How this profile was made, into t->meta (written into the SVG, and as
+ * '#' lines into folded text), and the one-line summary the SVG shows
+ * under its title. */
+static void record_meta(const struct record *r, fold_trie *t)
+{
+	const struct sampler_stats *st = &r->s.stats;
+	char v[1100], tgt[300], when[64] = "";
+	double secs = (double)st->elapsed_ns / 1e9, rate = secs > 0 ? (double)st->samples / secs : 0;
+	const char *unw = r->so.unwind == UNWIND_FP ? "fp" : r->so.unwind == UNWIND_CFI ? "cfi" : "auto";
+	struct tm tm;
+	if (gmtime_r(&r->started, &tm))
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	target_text(r, tgt, sizeof tgt);
+	char shortname[200];
+	if (r->cmd && !r->qemu) { /* the program's own name, not its path */
+		const char *b = strrchr(r->cmd[0], '/');
+		snprintf(shortname, sizeof shortname, "%.120s (pid %d)", b ? b + 1 : r->cmd[0], (int)r->pid);
+	} else {
+		snprintf(shortname, sizeof shortname, "%.199s", tgt);
+	}
+	snprintf(v, sizeof v, "%s, %s, %.1f s, %" PRIu64 " samples at %.0f/%g Hz, %" PRIu64
+		 " missed, unwind %s", shortname, when, secs, st->samples, rate, r->so.hz, st->missed, unw);
+	fold_meta_add(t, "subtitle", v);
+	fold_meta_add(t, "target", tgt);
+	if (r->exe) {
+		char bid[160] = "";
+		if (r->exe_tab)
+			symtab_build_id_hex(r->exe_tab, bid, sizeof bid);
+		fold_meta_add(t, "exe", r->exe);
+		fold_meta_add(t, "build-id", bid[0] ? bid : "none");
+	}
+	fold_meta_add(t, "start", when);
+	snprintf(v, sizeof v, "%.3f s", secs);
+	fold_meta_add(t, "duration", v);
+	snprintf(v, sizeof v, "%g Hz", r->so.hz);
+	fold_meta_add(t, "rate-requested", v);
+	snprintf(v, sizeof v, "%.1f Hz", rate);
+	fold_meta_add(t, "rate-achieved", v);
+	snprintf(v, sizeof v, "%" PRIu64 " (%" PRIu64 " stacks)", st->samples, st->thread_samples);
+	fold_meta_add(t, "samples", v);
+	snprintf(v, sizeof v, "%" PRIu64, st->missed);
+	fold_meta_add(t, "missed-deadlines", v);
+	fold_meta_add(t, "unwind", unw);
+	snprintf(v, sizeof v, "%u", st->max_threads);
+	fold_meta_add(t, r->gdb || r->xen ? "vcpus" : "threads", v);
+	fold_meta_add(t, "version", "uniprof-flame " UF_VERSION);
+	command_line(r, v, sizeof v);
+	fold_meta_add(t, "command", v);
 }
 
 static int write_raw(struct record *r, struct uf_err *err)

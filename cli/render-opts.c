@@ -249,6 +249,15 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 {
 	struct uf_outfile out;
 	struct render_report rep;
+	struct render_opts o2 = *o;
+	char sub[1024];
+	size_t sl;
+	const char *ms = fold_meta_get(t, "subtitle", &sl);
+	if (!o->subtitle && ms) { /* a recorded profile says how it was made */
+		snprintf(sub, sizeof sub, "%.*s", (int)sl, ms);
+		o2.subtitle = sub;
+	}
+	o = &o2;
 	int rc = uf_outfile_open(&out, path, err);
 	if (rc)
 		return rc;
@@ -270,12 +279,30 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 	return 0;
 }
 
+/* The trie's metadata as '#' lines before the stacks: `# key: "value"`.
+ * The closing quote makes every such line fail flamegraph.pl's
+ * `STACK COUNT` pattern, so no folded reader takes one for a stack (ours
+ * skips '#' lines it cannot parse without counting them bad). */
+static void write_meta_comments(const fold_trie *t, FILE *fp)
+{
+	for (const char *p = t->meta; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *colon = memchr(p, ':', n);
+		if (colon && colon + 2 <= p + n)
+			fprintf(fp, "# %.*s: \"%.*s\"\n", (int)(colon - p), p, (int)(p + n - colon - 2),
+				colon + 2);
+		p += nl ? n + 1 : n;
+	}
+}
+
 int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err)
 {
 	struct uf_outfile out;
 	int rc = uf_outfile_open(&out, path, err);
 	if (rc)
 		return rc;
+	write_meta_comments(t, out.fp);
 	rc = fold_write_folded(t, out.fp);
 	if (rc) {
 		uf_outfile_abort(&out);

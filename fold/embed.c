@@ -17,11 +17,17 @@
  *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
  *      kept ancestor), in input order, adjacent equal indices merged; "end"
  *
+ * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
+ * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
+ * so readers of "uf-trie/1" never see it; its helpers live here because
+ * they are the trie's and this is its on-disk side.
+ *
  * Pruning: past the byte budget, the nodes with the smallest totals are
  * dropped (a set closed under ancestors, since a parent's total is never
  * below a child's) and their samples are added to the self count of
  * their nearest kept ancestor, so every kept frame keeps its total.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -243,6 +249,62 @@ static void write_sequence(struct emit *E)
 		fwrite(line, 1, k, E->out);
 	}
 	fputs("end\n", E->out);
+}
+
+int fold_meta_add(fold_trie *t, const char *key, const char *value)
+{
+	size_t dummy;
+	if (fold_meta_get(t, key, &dummy))
+		return 0;
+	size_t have = strlen(t->meta), klen = strlen(key), vlen = strlen(value);
+	if (vlen > 1000)
+		vlen = 1000;
+	if (have + klen + 2 + vlen + 2 > sizeof t->meta)
+		return -ENOSPC;
+	char *p = t->meta + have;
+	memcpy(p, key, klen);
+	p += klen;
+	*p++ = ':';
+	*p++ = ' ';
+	for (size_t i = 0; i < vlen; i++) {
+		unsigned char c = (unsigned char)value[i];
+		*p++ = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	*p++ = '\n';
+	*p = 0;
+	return 0;
+}
+
+void fold_meta_from_comment(fold_trie *t, const char *s, size_t len)
+{
+	char key[64], val[1001];
+	size_t i = 1, k = 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	while (i < len && k < sizeof key - 1 && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_'))
+		key[k++] = s[i++];
+	key[k] = 0;
+	if (!k || len - i < 4 || memcmp(s + i, ": \"", 3) || s[len - 1] != '"')
+		return;
+	size_t vlen = len - i - 4 < sizeof val - 1 ? len - i - 4 : sizeof val - 1;
+	memcpy(val, s + i + 3, vlen);
+	val[vlen] = 0;
+	fold_meta_add(t, key, val);
+}
+
+const char *fold_meta_get(const fold_trie *t, const char *key, size_t *len)
+{
+	size_t klen = strlen(key);
+	for (const char *p = t->meta; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n >= klen + 2 && !memcmp(p, key, klen) && p[klen] == ':' && p[klen + 1] == ' ') {
+			*len = n - klen - 2;
+			return p + klen + 2;
+		}
+		p += nl ? n + 1 : n;
+	}
+	return NULL;
 }
 
 static int needs_escape(unsigned char c)

@@ -52,6 +52,9 @@
 #define FOLD_MAX_LINE (64u * 1024u * 1024u)
 #define FOLD_MAX_NODES 0x7ffffff0u
 
+/* Bytes of a trie's metadata text, its NUL included (longer is cut at a line). */
+#define FOLD_META_MAX 4096
+
 typedef struct fold_trie {
 	/* interned names: bytes in one buffer, offsets by id */
 	char *nbuf;              /* all names, each NUL-terminated */
@@ -91,7 +94,26 @@ typedef struct fold_trie {
 	double *seq_count;
 	double *seq_base;        /* only for differentials */
 	size_t seq_len, seq_cap;
+
+	/* How the profile was made (`record`'s metadata): "key: value\n"
+	 * lines of printable ASCII, "" when unknown.  Filled by its writer
+	 * (record) or by fold_read_svg_mem from an SVG's
+	 * <metadata id="uniprof-flame-meta"> (the first input's wins); kept
+	 * in a fixed buffer so it needs no free and survives every reset. */
+	char meta[FOLD_META_MAX];
 } fold_trie;
+
+/* Appends "key: value\n" to t->meta (fold/embed.c) unless key is there
+ * already (the first input's wins): control and non-ASCII bytes of value
+ * become '?' (the text goes into XML as it is), a value is cut at 1000 bytes.  Returns 0, or -ENOSPC
+ * when the line does not fit (nothing is added). */
+int fold_meta_add(fold_trie *t, const char *key, const char *value);
+/* A folded-text comment line `# key: "value"` (as cli writes t->meta)
+ * into t->meta; other comments are ignored.  s[0..len) is one line. */
+void fold_meta_from_comment(fold_trie *t, const char *s, size_t len);
+/* The value of `key` in t->meta (borrowed, *len bytes, not NUL-ended),
+ * NULL when absent. */
+const char *fold_meta_get(const fold_trie *t, const char *key, size_t *len);
 
 /* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */
 fold_trie *fold_trie_new(void);

@@ -6,7 +6,10 @@
  * COUNT is \d+(\.\d*)? after the last whitespace byte; the stack is
  * everything before that byte; frames are split on ';' and trailing
  * empty frames are dropped.  Two deliberate differences: a trailing '\r'
- * is removed (CRLF files), and blank lines are skipped, not counted bad.
+ * is removed (CRLF files), and blank lines are skipped, not counted bad;
+ * so are lines that start with '#' and are not stacks (record's metadata,
+ * `# key: "value"`, kept in t->meta; the check runs only on lines that
+ * failed to parse, off the fast path).
  *
  * Input is streamed through one buffer (no mmap of the whole file, no
  * sort), so memory stays with the trie.  Consecutive lines often share a
@@ -207,7 +210,10 @@ static int read_line(struct reader *r, const char *s, size_t len)
 	size_t tok;
 	double after, before = 0;
 	if (parse_count(s, len, &tok, &after)) {
-		note_bad(r);
+		if (s[i] != '#') /* a comment (record's metadata) is not a bad line */
+			note_bad(r);
+		else
+			fold_meta_from_comment(r->t, s + i, len - i);
 		return 0;
 	}
 	len = tok - 1; /* the stack ends before the separating whitespace */

@@ -321,6 +321,11 @@ static void svg_header(struct svg *S)
 			fputc(*p == '-' && p[1] == '-' ? '_' : *p, out);
 		fputs(" -->\n", out);
 	}
+	if (S->data->meta[0]) { /* how it was recorded (fold_meta_add), read back by fold/read-svg.c */
+		fputs("<metadata id=\"uniprof-flame-meta\">\n", out);
+		escape_xml(out, S->data->meta, strlen(S->data->meta));
+		fputs("</metadata>\n", out);
+	}
 	fprintf(out, "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
 		     "<stop stop-color=\"%s\" offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 		     "</linearGradient>\n</defs>\n", S->bg1, S->bg2);
