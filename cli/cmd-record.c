@@ -83,6 +83,13 @@ struct record {
 	uint64_t last_space;      /* CLOCK_MONOTONIC ns of the last unwind refresh */
 	char what[128];           /* "pid N" or the command, for messages */
 	time_t started;           /* wall clock when sampling began (metadata) */
+	fold_trie *fold_t;        /* the trie being filled (resolve() sets libraries) */
+	struct lib_file {         /* library lookups per mapped file, opened on demand */
+		char *path;
+		struct symtab_libs *libs;
+	} libf[64];
+	int nlibf;
+	char *libtab;             /* the per-library table for the summary (owned) */
 	int argc;                 /* our command line, for the metadata */
 	char **argv;
 };
@@ -135,6 +142,8 @@ static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
 static int write_raw(struct record *r, struct uf_err *err);
 static void record_meta(const struct record *r, fold_trie *t);
+static void frame_lib(struct record *r, uint64_t addr, int is_return, const char *name, size_t len);
+static void libs_release(struct record *r);
 /* Cost of sampling a domain: hypercalls and new foreign mappings per
  * sample (steady state: pause, one register read per vCPU, unpause). */
 static void summary_xen(const struct record *r)
@@ -199,6 +208,7 @@ int cmd_record(int argc, char **argv)
 	if (r.attached && r.cmd && !r.qemu)
 		prog = wait_program(&r);
 	sampler_release(&r.s);
+	libs_release(&r);
 	unwind_space_free(r.space);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
@@ -287,6 +297,8 @@ static int check_args(struct record *r, int argc, char **argv)
 		if (gdb_launch_check(r->cmd, &e) < 0)
 			return cli_usage("record ", "%s: %s", e.what, e.why);
 	}
+	if (r->ro.by_lib && (r->ro.flamechart || time_ordered(r)))
+		return cli_usage("record ", "'--by=lib': cannot be combined with a time-ordered output");
 	if (r->destroy && !r->cfg)
 		return cli_usage("record ", "'--destroy': only applies to a domain created with -c");
 	r->xen = r->domain || r->cfg;
@@ -627,18 +639,26 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	int rc = t ? 0 : -ENOMEM;
 	if (!t)
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
+	r->fold_t = t;
 	if (!rc)
 		rc = sampler_fold(&r->s, t, &fo, err);
+	r->fold_t = NULL;
 	if (!rc && fold_trie_finish(t) < 0) {
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
 		rc = -ENOMEM;
 	}
-	if (!rc)
-		record_meta(r, t);
+	if (!rc) {
+		if (!r->quiet)
+			r->libtab = cli_lib_table(t);
+		rc = cli_by_lib_apply(&t, r->ro.by_lib, err);
+	}
 	if (!rc && r->out_raw)
 		rc = write_raw(r, err);
+	/* --folded stays plain flamegraph.pl text: the metadata comes after */
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
+	if (!rc)
+		record_meta(r, t);
 	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
 	if (!rc && r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_PPROF) {
 		/* from the addresses: mappings, build ids, file:line */
@@ -767,7 +787,64 @@ static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t
 	len = len < size ? len : size - 1;
 	if (name != buf)
 		memmove(buf, name, len);
+	if (r->fold_t)
+		frame_lib(r, addr, is_return, buf, len);
 	return len;
+}
+
+/* The library handle of a mapped file (opened once; NULL past the cache). */
+static struct symtab_libs *libs_for(struct record *r, const char *path)
+{
+	for (int i = 0; i < r->nlibf; i++)
+		if (!strcmp(r->libf[i].path, path))
+			return r->libf[i].libs;
+	if (r->nlibf == (int)(sizeof r->libf / sizeof r->libf[0]))
+		return NULL;
+	struct uf_err e2 = { 0 };
+	struct lib_file *f = &r->libf[r->nlibf];
+	if (!(f->path = strdup(path)))
+		return NULL;
+	f->libs = symtab_libs_open(path, &e2);
+	r->nlibf++;
+	return f->libs;
+}
+
+/* Records the library of a resolved frame in the trie being filled: from
+ * the code's DWARF (or STT_FILE) by symtab's rules; for a process, else
+ * the mapped file's name (libc.so.6).  No library is not an error. */
+static void frame_lib(struct record *r, uint64_t addr, int is_return, const char *name, size_t len)
+{
+	char lib[SYMTAB_LIB_MAX];
+	size_t ln = 0;
+	uint64_t pc = is_return && addr ? addr - 1 : addr;
+	struct symtab_mapping m;
+	if (r->maps && symtab_procmap_mapping(r->maps, pc, &m) == 0 && m.path) {
+		const char *path = m.is_main && r->exe ? r->exe : m.path;
+		struct symtab_libs *l = libs_for(r, path);
+		if (l)
+			ln = symtab_libs_lookup(l, m.has_bias ? pc - m.bias : pc, lib, sizeof lib);
+		if (!ln) {
+			const char *b = strrchr(m.path, '/');
+			ln = symtab_lib_of_source("", b ? b + 1 : m.path, lib, sizeof lib);
+		}
+	} else if (!r->maps && r->exe) {
+		struct symtab_libs *l = libs_for(r, r->exe);
+		ln = l ? symtab_libs_lookup(l, pc, lib, sizeof lib) : 0;
+	}
+	uint32_t nm = ln ? fold_trie_intern(r->fold_t, name, len) : FOLD_NONE;
+	if (nm != FOLD_NONE)
+		fold_trie_set_lib(r->fold_t, nm, lib, ln);
+}
+
+static void libs_release(struct record *r)
+{
+	for (int i = 0; i < r->nlibf; i++) {
+		free(r->libf[i].path);
+		symtab_libs_free(r->libf[i].libs);
+	}
+	r->nlibf = 0;
+	free(r->libtab);
+	r->libtab = NULL;
 }
 
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size)
@@ -886,6 +963,8 @@ static void summary(const struct record *r)
 		(double)sampler_hist_quantile(&st->frozen, 0.5) / 1e3,
 		(double)sampler_hist_quantile(&st->frozen, 0.99) / 1e3);
 	summary_walks(r);
+	if (r->libtab)
+		fputs(r->libtab, stderr);
 	if (r->xen) {
 		summary_xen(r);
 		return;

@@ -19,7 +19,7 @@ enum {
 	O_TITLE = CLI_RENDER_OPT_BASE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM,
 	O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_FACTOR, O_TOTAL, O_NOTES,
-	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET, O_ENCODING,
+	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET, O_ENCODING, O_BY,
 };
 
 static const struct option render_options[] = {
@@ -53,6 +53,7 @@ static const struct option render_options[] = {
 	{ "embed-budget", required_argument, 0, O_EMBED_BUDGET },
 	{ "no-js", no_argument, 0, O_NO_JS },
 	{ "encoding", required_argument, 0, O_ENCODING },
+	{ "by", required_argument, 0, O_BY },
 	{ 0, 0, 0, 0 },
 };
 
@@ -189,6 +190,13 @@ int cli_render_opt(struct render_opts *o, int c, const char *arg)
 		return 1;
 	case O_NO_JS: o->no_script = 1; return 1;
 	case O_ENCODING: return encoding(o, arg) ? -1 : 1;
+	case O_BY:
+		if (strcmp(arg, "lib") != 0) {
+			cli_usage(NULL, "'--by': '%s' is not lib", arg);
+			return -1;
+		}
+		o->by_lib = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -240,7 +248,9 @@ void cli_render_help_for(FILE *to, const char *cmd)
 	      "  --encoding NAME     encoding label of the XML declaration (the file is UTF-8)\n"
 	      "  --embed=auto|full|none  embedded profile data (auto: pruned past --embed-budget)\n"
 	      "  --embed-budget BYTES    size budget for --embed=auto (4194304)\n"
-	      "  --no-js             leave the script out (a plain image)\n",
+	      "  --no-js             leave the script out (a plain image)\n"
+	      "  --by lib            one frame per library (frames of one library in a row\n"
+	      "                      merged); libraries come from record or its SVGs\n",
 	      to);
 }
 

@@ -275,6 +275,115 @@ int fold_meta_add(fold_trie *t, const char *key, const char *value)
 	return 0;
 }
 
+int fold_trie_set_lib(fold_trie *t, uint32_t name, const char *lib, size_t len)
+{
+	uint32_t l = fold_trie_intern(t, lib, len);
+	if (l == FOLD_NONE)
+		return -ENOMEM;
+	if (name >= t->lib_cap) {
+		uint32_t nc = t->lib_cap ? t->lib_cap : 256;
+		while (nc <= name)
+			nc *= 2;
+		uint32_t *p = realloc(t->lib_of, (size_t)nc * sizeof *p);
+		if (!p)
+			return -ENOMEM;
+		memset(p + t->lib_cap, 0, (size_t)(nc - t->lib_cap) * sizeof *p);
+		t->lib_of = p;
+		t->lib_cap = nc;
+	}
+	t->lib_of[name] = l + 1;
+	return 0;
+}
+
+uint32_t fold_trie_lib(const fold_trie *t, uint32_t name)
+{
+	return name < t->lib_cap && t->lib_of[name] ? t->lib_of[name] - 1 : FOLD_NONE;
+}
+
+static void put_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t run = 0;
+	for (size_t k = 0; k < len; k++) {
+		if (!needs_escape((unsigned char)s[k]))
+			continue;
+		fwrite(s + run, 1, k - run, out);
+		fprintf(out, "%%%02X", (unsigned char)s[k]);
+		run = k + 1;
+	}
+	fwrite(s + run, 1, len - run, out);
+}
+
+int fold_libs_write(const fold_trie *t, FILE *out)
+{
+	if (!t->lib_of)
+		return 0;
+	uint8_t *seen = calloc(t->nnames ? t->nnames : 1, 1);
+	if (!seen)
+		return -ENOMEM;
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		uint32_t nm = t->name[i], lib = fold_trie_lib(t, nm);
+		if (lib == FOLD_NONE || seen[nm])
+			continue;
+		seen[nm] = 1;
+		size_t n, ln;
+		const char *s = fold_trie_name(t, nm, &n), *ls = fold_trie_name(t, lib, &ln);
+		put_escaped(out, s, n);
+		fputc('\t', out);
+		put_escaped(out, ls, ln);
+		fputc('\n', out);
+	}
+	free(seen);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* %XX back to bytes; returns the new length, or (size_t)-1 when malformed. */
+static size_t unescape_in_place(char *s, size_t len)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			s[k++] = s[i];
+			continue;
+		}
+		unsigned v;
+		char hex[3] = { i + 2 < len ? s[i + 1] : 0, i + 2 < len ? s[i + 2] : 0, 0 };
+		if (!isxdigit((unsigned char)hex[0]) || !isxdigit((unsigned char)hex[1]) ||
+		    sscanf(hex, "%2x", &v) != 1)
+			return (size_t)-1;
+		s[k++] = (char)v;
+		i += 2;
+	}
+	return k;
+}
+
+int fold_libs_read(fold_trie *t, const char *text, size_t len)
+{
+	char *buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, text, len);
+	buf[len] = 0;
+	int rc = 0;
+	for (char *p = buf; *p && rc == 0;) {
+		char *nl = strchr(p, '\n'), *tab;
+		if (nl)
+			*nl = 0;
+		if ((tab = strchr(p, '\t'))) {
+			*tab = 0;
+			size_t n = unescape_in_place(p, strlen(p)), ln = unescape_in_place(tab + 1, strlen(tab + 1));
+			if (n != (size_t)-1 && ln != (size_t)-1 && n && ln && n <= FOLD_MAX_NAME && ln <= FOLD_MAX_NAME) {
+				uint32_t nm = fold_trie_intern(t, p, n);
+				rc = nm == FOLD_NONE ? -ENOMEM : fold_trie_set_lib(t, nm, tab + 1, ln);
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	free(buf);
+	return rc;
+}
+
 void fold_meta_from_comment(fold_trie *t, const char *s, size_t len)
 {
 	char key[64], val[1001];

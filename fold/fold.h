@@ -101,6 +101,12 @@ typedef struct fold_trie {
 	 * <metadata id="uniprof-flame-meta"> (the first input's wins); kept
 	 * in a fixed buffer so it needs no free and survives every reset. */
 	char meta[FOLD_META_MAX];
+
+	/* The library of each name (fold_trie_set_lib): lib_of[name id] is
+	 * the name id of its library + 1, 0 = unknown; ids >= lib_cap are
+	 * unknown.  NULL until a library is set. */
+	uint32_t *lib_of;
+	uint32_t lib_cap;
 } fold_trie;
 
 /* Appends "key: value\n" to t->meta (fold/embed.c) unless key is there
@@ -108,6 +114,17 @@ typedef struct fold_trie {
  * become '?' (the text goes into XML as it is), a value is cut at 1000 bytes.  Returns 0, or -ENOSPC
  * when the line does not fit (nothing is added). */
 int fold_meta_add(fold_trie *t, const char *key, const char *value);
+/* Sets the library of name id `name` to lib[0..len) (interned in t).
+ * Returns 0 or -ENOMEM. */
+int fold_trie_set_lib(fold_trie *t, uint32_t name, const char *lib, size_t len);
+/* The name id of the library of name id `name`, FOLD_NONE when unknown. */
+uint32_t fold_trie_lib(const fold_trie *t, uint32_t name);
+/* The library table as text for an SVG (fold/embed.c): "NAME\tLIB\n"
+ * lines, names and libraries escaped as in the uf-trie/1 block, for the
+ * names of kept nodes only; returns 0, -ENOMEM or -EIO. */
+int fold_libs_write(const fold_trie *t, FILE *out);
+/* Reads such text into t (a broken line is skipped). */
+int fold_libs_read(fold_trie *t, const char *text, size_t len);
 /* A folded-text comment line `# key: "value"` (as cli writes t->meta)
  * into t->meta; other comments are ignored.  s[0..len) is one line. */
 void fold_meta_from_comment(fold_trie *t, const char *s, size_t len);

@@ -30,7 +30,8 @@ struct svg_ctx {
 
 static void on_xml_error(void *arg, xmlErrorPtr e);
 static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r);
-static int is_meta(const struct fold_xml *X, xmlTextReaderPtr r);
+static int is_meta(const struct fold_xml *X, xmlTextReaderPtr r, const char *want);
+static int read_libs(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t);
 static int read_meta(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t);
 static int has_time_order(const char *h, uint64_t lines);
 static int collect_metadata(const struct fold_xml *X, xmlTextReaderPtr r, char **text, size_t *len, size_t *cap);
@@ -119,8 +120,12 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 			continue; /* only SVG elements count */
 		if (depth == 0)
 			is_svg = !strcmp(name, "svg");
-		if (!strcmp(name, "metadata") && is_meta(X, r)) {
+		if (!strcmp(name, "metadata") && is_meta(X, r, "uniprof-flame-meta")) {
 			rc = read_meta(X, r, t);
+			continue;
+		}
+		if (!strcmp(name, "metadata") && is_meta(X, r, "uniprof-flame-libs")) {
+			rc = read_libs(X, r, t);
 			continue;
 		}
 		if (!strcmp(name, "metadata") && is_own_metadata(X, r)) {
@@ -191,10 +196,10 @@ static int has_time_order(const char *h, uint64_t lines)
 	return h && !strncmp(h, "seq ", 4);
 }
 
-static int is_meta(const struct fold_xml *X, xmlTextReaderPtr r)
+static int is_meta(const struct fold_xml *X, xmlTextReaderPtr r, const char *want)
 {
 	xmlChar *id = X->get_attribute(r, BAD_CAST "id");
-	int ours = id && strcmp((const char *)id, "uniprof-flame-meta") == 0;
+	int ours = id && strcmp((const char *)id, want) == 0;
 	X->free(id);
 	return ours;
 }
@@ -224,6 +229,19 @@ static int read_meta(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t)
 			p++;
 		memmove(t->meta, p, strlen(p) + 1);
 	}
+	free(text);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* <metadata id="uniprof-flame-libs">: each function's library
+ * (fold_libs_read); a broken element is left to the main loop. */
+static int read_libs(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc = collect_metadata(X, r, &text, &len, &cap);
+	if (rc == 0 && text)
+		rc = fold_libs_read(t, text, len);
 	free(text);
 	return rc == -ENOMEM ? rc : 0;
 }

@@ -326,6 +326,11 @@ static void svg_header(struct svg *S)
 		escape_xml(out, S->data->meta, strlen(S->data->meta));
 		fputs("</metadata>\n", out);
 	}
+	if (S->data->lib_of) { /* the library of each function (fold_libs_write) */
+		fputs("<metadata id=\"uniprof-flame-libs\">\n", out);
+		fold_libs_write(S->data, out);
+		fputs("</metadata>\n", out);
+	}
 	fprintf(out, "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
 		     "<stop stop-color=\"%s\" offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 		     "</linearGradient>\n</defs>\n", S->bg1, S->bg2);

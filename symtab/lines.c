@@ -70,6 +70,14 @@ int symtab_lines_lookup(struct symtab_lines *l, uint64_t addr, const char **file
 	return 0;
 }
 
+const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr)
+{
+	Dwarf_Die cu;
+	if (!l || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
+		return NULL;
+	return dwarf_diename(&cu);
+}
+
 void symtab_lines_free(struct symtab_lines *l)
 {
 	if (!l)

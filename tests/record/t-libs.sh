@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# tests/record/t-libs.sh — the library of every frame, on app-uklibs (a
+# Linux program laid out as a Unikraft tree, examples/uklibs): record's
+# per-library table, `fold --by=lib` of the recorded SVG (the libraries
+# travel in it) against the true shares (+-3 points), the table against
+# the SVG's view, render --by=lib, and the rule table on Unikraft paths.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-record.sh"
+need_ptrace libs
+APP="$EXAMPLES/app-uklibs"
+[ -x "$APP" ] || { skip libs "app-uklibs not built (make examples)"; exit 0; }
+
+OUT="$TMP/uk"
+rec() {
+	"$UF" -F 199 -T 4 -o "$OUT.svg" -- "$APP" 5 2>"$OUT.err" &&
+		"$UF" fold --by=lib "$OUT.svg" >"$OUT.folded"
+}
+record_truth "libs: fold --by=lib of the recorded SVG" "$TRUTH/uklibs.truth" rec
+
+# the summary's table (computed live, from the addresses) equals the
+# library view read back from the SVG
+table=$(awk '/uniprof-flame: library +self +total/ { on = 1; next }
+	on && /^uniprof-flame:   [^ (]/ { gsub("%", ""); print $2, $3, $4 }' "$OUT.err")
+[ -n "$table" ] && pass "libs: record prints a per-library table" || fail "libs: per-library table" "$(cat "$OUT.err")"
+first=$(echo "$table" | head -1 | cut -d' ' -f1)
+[ "$first" = libukalloc ] && pass "libs: the table is sorted by self share (libukalloc first)" ||
+	fail "libs: table order" "$table"
+bad=
+while read -r lib self total; do
+	s=$(share "$OUT.folded" "$lib" self) t=$(share "$OUT.folded" "$lib" total)
+	within "$s" "$self" 0.1 && within "$t" "$total" 0.1 || bad="$bad $lib:$self/$total vs $s/$t"
+done <<<"$table"
+[ -z "$bad" ] && pass "libs: the table equals fold --by=lib of the SVG (self and total)" ||
+	fail "libs: table vs SVG" "$bad"
+
+# the SVG names each function's library; render --by=lib draws the same view
+grep -q '^uk_malloc	libukalloc$' "$OUT.svg" && grep -q '^ukplat_monotonic	libkvmplat$' "$OUT.svg" &&
+	pass "libs: the SVG carries each function's library" || fail "libs: library table in the SVG"
+"$UF" render --by=lib "$OUT.svg" -o "$TMP/bylib.svg" && "$UF" fold "$TMP/bylib.svg" | grep -v '^#' >"$TMP/bylib.folded"
+cmp -s "$TMP/bylib.folded" <(grep -v '^#' "$OUT.folded") && pass "libs: render --by=lib equals fold --by=lib" ||
+	fail "libs: render --by=lib" "$(diff "$TMP/bylib.folded" <(grep -v '^#' "$OUT.folded") | head -3)"
+# record --by=lib draws the library view live
+"$UF" -F 99 -T 2.5 --by=lib --folded "$TMP/live.folded" -- "$APP" 3 2>/dev/null
+grep -q '^app-uklibs;.*libuksched;libkvmplat [0-9]' "$TMP/live.folded" && ! grep -q uk_malloc "$TMP/live.folded" &&
+	pass "libs: record --by=lib folds by library live" || fail "libs: record --by=lib" "$(head -3 "$TMP/live.folded")"
+# a Linux process's other files are named after the mapping
+"$UF" -F 99 -T 1 -o "$TMP/so.svg" -- "$EXAMPLES/app-test-1-so" 2 2>/dev/null
+grep -q '	libufwork.so$' "$TMP/so.svg" && grep -q '	libc.so.6$' "$TMP/so.svg" &&
+	pass "libs: shared objects named by their mapped file (libufwork.so, libc.so.6)" ||
+	fail "libs: mapped file names"
+# usage errors
+"$UF" fold --by=func "$OUT.svg" >/dev/null 2>"$TMP/e1"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "'--by': 'func' is not lib" "$TMP/e1" && pass "libs: --by=func is a usage error" ||
+	fail "libs: --by=func" "rc=$rc $(cat "$TMP/e1")"
