@@ -816,9 +816,11 @@ static void frame_lib(struct record *r, uint64_t addr, int is_return, const char
 {
 	char lib[SYMTAB_LIB_MAX];
 	size_t ln = 0;
+	int strong = 1;  /* may replace the library another function of this name set */
 	uint64_t pc = is_return && addr ? addr - 1 : addr;
 	struct symtab_mapping m;
 	if (r->maps && symtab_procmap_mapping(r->maps, pc, &m) == 0 && m.path) {
+		strong = m.is_main; /* ld.so's _start must not take the program's */
 		const char *path = m.is_main && r->exe ? r->exe : m.path;
 		struct symtab_libs *l = libs_for(r, path);
 		if (l)
@@ -831,8 +833,11 @@ static void frame_lib(struct record *r, uint64_t addr, int is_return, const char
 		struct symtab_libs *l = libs_for(r, r->exe);
 		ln = l ? symtab_libs_lookup(l, pc, lib, sizeof lib) : 0;
 	}
+	/* A library is per name: two functions of one name (static ones in
+	 * two files, _start in ld.so and the program) share the first one
+	 * set, or the main program's. */
 	uint32_t nm = ln ? fold_trie_intern(r->fold_t, name, len) : FOLD_NONE;
-	if (nm != FOLD_NONE)
+	if (nm != FOLD_NONE && (strong || fold_trie_lib(r->fold_t, nm) == FOLD_NONE))
 		fold_trie_set_lib(r->fold_t, nm, lib, ln);
 }
 

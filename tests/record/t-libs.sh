@@ -52,3 +52,21 @@ grep -q '	libufwork.so$' "$TMP/so.svg" && grep -q '	libc.so.6$' "$TMP/so.svg" &&
 "$UF" fold --by=func "$OUT.svg" >/dev/null 2>"$TMP/e1"; rc=$?
 [ "$rc" -eq 1 ] && grep -q "'--by': 'func' is not lib" "$TMP/e1" && pass "libs: --by=func is a usage error" ||
 	fail "libs: --by=func" "rc=$rc $(cat "$TMP/e1")"
+# --colors=lib: a hue per library (the same in every render), a legend
+# naming the libraries, every tooltip naming its frame's library
+"$UF" render --colors=lib "$OUT.svg" -o "$TMP/c1.svg" && "$UF" render --colors=lib "$OUT.svg" -o "$TMP/c2.svg"
+fill_of() { # SVG FUNCTION -> the fills of its frames, unique
+	awk -v f="$2" 'index($0, "<title>" f " (") == 1 { want = 1; next }
+		want && /<rect/ { match($0, /fill="[^"]*"/); print substr($0, RSTART + 6, RLENGTH - 7); want = 0 }' "$1" | sort -u
+}
+legend=$(grep -o '<text id="legend".*</text>' "$TMP/c1.svg")
+a=$(fill_of "$TMP/c1.svg" uk_malloc) k=$(fill_of "$TMP/c1.svg" ukplat_monotonic)
+if [ "$(echo "$a" | wc -l)" = 1 ] && [ -n "$a" ] && [ "$a" != "$k" ] &&
+	grep -qF "<tspan fill=\"$a\">■</tspan> libukalloc" <<<"$legend" &&
+	grep -qF "<tspan fill=\"$k\">■</tspan> libkvmplat" <<<"$legend" && cmp -s "$TMP/c1.svg" "$TMP/c2.svg"; then
+	pass "libs: --colors=lib: one hue per library ($a, $k), in the legend, stable"
+else
+	fail "libs: --colors=lib" "uk_malloc '$a' ukplat_monotonic '$k' legend '$legend'"
+fi
+grep -A1 '<title>tcp_input (' "$TMP/c1.svg" | grep -q '^library: liblwip</title>' &&
+	pass "libs: tooltips name the library" || fail "libs: tooltips name the library"
