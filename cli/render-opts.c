@@ -165,7 +165,7 @@ int cli_render_opt(struct render_opts *o, int c, const char *arg)
 	case O_COLORS:
 		if (!render_palette_known(arg)) {
 			cli_usage(NULL, "'--colors': unknown palette '%s' (hot mem io wakeup chain java js "
-					"perl python rust red green blue aqua yellow purple orange)", arg);
+					"perl python rust red green blue aqua yellow purple orange lib)", arg);
 			return -1;
 		}
 		o->colors = arg;
@@ -226,7 +226,8 @@ void cli_render_help_for(FILE *to, const char *cmd)
 	      "  --countname NAME    what the counts are (samples)\n"
 	      "  --nametype TEXT     hover prefix (Function:)\n"
 	      "  --colors, --colours PALETTE  hot mem io wakeup chain java js perl python rust\n"
-	      "                      red green blue aqua yellow purple orange (hot)\n"
+	      "                      red green blue aqua yellow purple orange (hot); lib:\n"
+	      "                      a hue per library, with a legend\n"
 	      "  --bgcolors, --bgcolours C  yellow blue green grey or #rrggbb (default by palette)\n"
 	      "  --hash              colour by name hash (flamegraph.pl --hash)\n"
 	      "  --random            random colours (not reproducible)\n"
