@@ -92,6 +92,55 @@ static int add_path(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *p
 		       : fold_trie_add(v, at, t->self[node]);
 }
 
+/* Adds node's counts under its path in v, each name split at CLI_INLINE_SEP. */
+static int add_split(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *path)
+{
+	uint32_t n = 0, at = FOLD_ROOT;
+	for (uint32_t i = node; i != FOLD_ROOT; i = t->parent[i])
+		path[n++] = i;
+	while (n-- > 0) {
+		size_t len;
+		uint32_t nm = t->name[path[n]], lib = fold_trie_lib(t, nm);
+		const char *s = fold_trie_name(t, nm, &len), *end = s + len;
+		size_t ln = 0;
+		const char *ls = lib == FOLD_NONE ? NULL : fold_trie_name(t, lib, &ln);
+		while (s <= end) {
+			const char *sep = memchr(s, CLI_INLINE_SEP, (size_t)(end - s));
+			size_t k = sep ? (size_t)(sep - s) : (size_t)(end - s);
+			uint32_t id = fold_trie_intern(v, s, k);
+			if (id == FOLD_NONE || (ls && fold_trie_set_lib(v, id, ls, ln) < 0) ||
+			    (at = fold_trie_child(v, at, id)) == FOLD_NONE)
+				return -ENOMEM;
+			s += k + 1;
+		}
+	}
+	return t->base ? fold_trie_add2(v, at, t->base[node], t->self[node]) : fold_trie_add(v, at, t->self[node]);
+}
+
+int cli_split_inline(fold_trie **tp, struct uf_err *err)
+{
+	fold_trie *t = *tp, *v = fold_trie_new();
+	uint32_t *path = malloc(((size_t)t->maxdepth + 2) * sizeof *path);
+	int rc = v && path ? 0 : -ENOMEM;
+	for (uint32_t i = 1; i < t->nnodes && rc == 0; i++)
+		if (t->self[i] != 0 || (t->base && t->base[i] != 0))
+			rc = add_split(t, v, i, path);
+	if (rc == 0 && t->self[0] != 0)
+		rc = fold_trie_add(v, FOLD_ROOT, t->self[0]);
+	if (rc == 0)
+		rc = fold_trie_finish(v);
+	free(path);
+	if (rc) {
+		fold_trie_free(v);
+		uf_err_set(err, UF_EINPUT, "--inline", "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(v->meta, t->meta, sizeof v->meta);
+	fold_trie_free(t);
+	*tp = v;
+	return 0;
+}
+
 struct lib_row {
 	uint32_t lib;
 	double self, total;

@@ -59,6 +59,7 @@ struct record {
 	const char *out_folded;   /* --folded */
 	const char *out_raw;      /* --raw */
 	int addrs, per_thread, quiet;
+	int inline_frames;        /* --inline: DWARF's inlined functions as frames */
 	char **cmd;               /* after -- */
 	const char *gdb;          /* --gdb ADDR: a guest behind a gdbstub */
 	const char *domain;       /* -d: Xen domain name or id */
@@ -95,7 +96,7 @@ struct record {
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT };
+       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT, OPT_INLINE };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
@@ -115,6 +116,7 @@ static const struct option own_opts[] = {
 	{ "folded", required_argument, 0, OPT_FOLDED },
 	{ "raw", required_argument, 0, OPT_RAW },
 	{ "addrs", no_argument, 0, OPT_ADDRS },
+	{ "inline", no_argument, 0, OPT_INLINE },
 	{ "per-thread", no_argument, 0, OPT_PERTHREAD },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "help", no_argument, 0, 'h' },
@@ -144,6 +146,9 @@ static int write_raw(struct record *r, struct uf_err *err);
 static void record_meta(const struct record *r, fold_trie *t);
 static void frame_lib(struct record *r, uint64_t addr, int is_return, const char *name, size_t len);
 static void libs_release(struct record *r);
+static struct symtab_libs *libs_for(struct record *r, const char *path);
+static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *buf, size_t len,
+			  size_t size);
 /* Cost of sampling a domain: hypercalls and new foreign mappings per
  * sample (steady state: pause, one register read per vCPU, unpause). */
 static void summary_xen(const struct record *r)
@@ -258,6 +263,7 @@ static int parse(struct record *r, int argc, char **argv)
 		case OPT_FOLDED: r->out_folded = optarg; break;
 		case OPT_RAW: r->out_raw = optarg; break;
 		case OPT_ADDRS: r->addrs = 1; break;
+		case OPT_INLINE: r->inline_frames = 1; break;
 		case OPT_PERTHREAD: r->per_thread = 1; break;
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
@@ -297,6 +303,8 @@ static int check_args(struct record *r, int argc, char **argv)
 		if (gdb_launch_check(r->cmd, &e) < 0)
 			return cli_usage("record ", "%s: %s", e.what, e.why);
 	}
+	if (r->inline_frames && (r->ro.flamechart || time_ordered(r)))
+		return cli_usage("record ", "'--inline': cannot be combined with a time-ordered output");
 	if (r->ro.by_lib && (r->ro.flamechart || time_ordered(r)))
 		return cli_usage("record ", "'--by=lib': cannot be combined with a time-ordered output");
 	if (r->destroy && !r->cfg)
@@ -354,6 +362,8 @@ static int help(void)
 	       "      --folded FILE    also write folded stacks (flamegraph.pl format)\n"
 	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
+	       "      --inline         expand each frame into the functions inlined at its\n"
+	       "                       address (DWARF), marked NAME_[i]\n"
 	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
 	       "  -q, --quiet          no progress line, no summary\n\n");
 	cli_render_help_for(stdout, "record");
@@ -647,6 +657,8 @@ static int write_outputs(struct record *r, struct uf_err *err)
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
 		rc = -ENOMEM;
 	}
+	if (!rc && r->inline_frames)
+		rc = cli_split_inline(&t, err);
 	if (!rc) {
 		if (!r->quiet)
 			r->libtab = cli_lib_table(t);
@@ -787,8 +799,36 @@ static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t
 	len = len < size ? len : size - 1;
 	if (name != buf)
 		memmove(buf, name, len);
+	if (r->fold_t && r->inline_frames)
+		len = add_inlined(r, addr, is_return, buf, len, size);
 	if (r->fold_t)
 		frame_lib(r, addr, is_return, buf, len);
+	return len;
+}
+
+/* --inline: appends CLI_INLINE_SEP NAME_[i] for each function DWARF says
+ * is inlined at the address, outermost first (cli_split_inline makes
+ * them frames once the trie is folded). */
+static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *buf, size_t len,
+			  size_t size)
+{
+	uint64_t pc = is_return && addr ? addr - 1 : addr;
+	struct symtab_mapping m;
+	struct symtab_libs *l = NULL;
+	if (r->maps && symtab_procmap_mapping(r->maps, pc, &m) == 0 && m.path) {
+		l = libs_for(r, m.is_main && r->exe ? r->exe : m.path);
+		pc = m.has_bias ? pc - m.bias : pc;
+	} else if (!r->maps && r->exe) {
+		l = libs_for(r, r->exe);
+	}
+	const char *names[16];
+	int n = l ? symtab_libs_inlined(l, pc, names, 16) : 0;
+	for (int i = 0; i < n; i++) {
+		int k = snprintf(buf + len, size - len, "%c%s_[i]", CLI_INLINE_SEP, names[i]);
+		if (k < 0 || (size_t)k >= size - len)
+			break; /* what fits: the outer ones */
+		len += (size_t)k;
+	}
 	return len;
 }
 

@@ -49,5 +49,12 @@ int cli_by_lib_apply(fold_trie **t, int by_lib, struct uf_err *err);
  * owned text ("uniprof-flame: ..." lines), NULL when no frame has a
  * library (or out of memory). */
 char *cli_lib_table(const fold_trie *t);
+/* The byte record's resolver puts between a frame and the functions
+ * inlined at its address (--inline); never in a symbol name. */
+#define CLI_INLINE_SEP '\x1f'
+/* Replaces *t (finished, freed here) by the trie whose names containing
+ * CLI_INLINE_SEP became one frame per part (a name's library goes to
+ * every part).  Returns 0, or -ENOMEM with *err (*t untouched). */
+int cli_split_inline(fold_trie **t, struct uf_err *err);
 
 #endif

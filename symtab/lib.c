@@ -127,6 +127,11 @@ size_t symtab_libs_lookup(struct symtab_libs *l, uint64_t addr, char *buf, size_
 	return symtab_lib_of_source(l->fr[lo - 1].name, l->app, buf, size);
 }
 
+int symtab_libs_inlined(struct symtab_libs *l, uint64_t addr, const char **names, int max)
+{
+	return l && l->lines ? symtab_lines_inlined(l->lines, addr, names, max) : 0;
+}
+
 void symtab_libs_free(struct symtab_libs *l)
 {
 	if (!l)

@@ -225,6 +225,10 @@ void symtab_lines_free(struct symtab_lines *l);
 /* The source path (DW_AT_name, borrowed from the handle) of the
  * compilation unit containing `addr`; NULL when DWARF has none. */
 const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr);
+/* The functions inlined at `addr` (DWARF inlined-subroutine scopes), the
+ * outermost first, into names[0..max) (borrowed from the handle); returns
+ * how many (0: none, or no DWARF there). */
+int symtab_lines_inlined(struct symtab_lines *l, uint64_t addr, const char **names, int max);
 
 /* ---- the library of a frame (symtab/lib.c) ------------------------------ */
 
@@ -244,5 +248,7 @@ struct symtab_libs *symtab_libs_open(const char *path, struct uf_err *err);
  * returns its length, 0 when the file does not say. */
 size_t symtab_libs_lookup(struct symtab_libs *l, uint64_t addr, char *buf, size_t size);
 void symtab_libs_free(struct symtab_libs *l);
+/* symtab_lines_inlined for the file behind l (0 without DWARF). */
+int symtab_libs_inlined(struct symtab_libs *l, uint64_t addr, const char **names, int max);
 
 #endif
