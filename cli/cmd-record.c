@@ -731,8 +731,8 @@ static void record_meta(const struct record *r, fold_trie *t)
 	if (r->cmd && !r->qemu) { /* the program's own name, not its path */
 		const char *b = strrchr(r->cmd[0], '/');
 		snprintf(shortname, sizeof shortname, "%.120s (pid %d)", b ? b + 1 : r->cmd[0], (int)r->pid);
-	} else {
-		snprintf(shortname, sizeof shortname, "%.199s", tgt);
+	} else {  /* QEMU's own command and pid, not the private stub's path */
+		snprintf(shortname, sizeof shortname, "%.199s", r->qemu ? r->what : tgt);
 	}
 	snprintf(v, sizeof v, "%s, %s, %.1f s, %" PRIu64 " samples at %.0f/%g Hz, %" PRIu64
 		 " missed, unwind %s", shortname, when, secs, st->samples, rate, r->so.hz, st->missed, unw);
