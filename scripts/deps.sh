@@ -9,7 +9,7 @@ set -u
 want=(gcc make pkg-config libelf-dev libdw-dev libxml2-dev)
 case "${1:-build}" in
   build) ;;
-  check) want+=(libcmocka-dev libxml2-utils nodejs npm chromium libxen-dev qemu-system-x86 cpio busybox-static binutils clang python3) ;;
+  check) want+=(libcmocka-dev libxml2-utils nodejs npm chromium libxen-dev qemu-system-x86 cpio busybox-static binutils clang libclang-rt-14-dev python3) ;;
   demo)  want+=(qemu-system-x86) ;;
   *) echo "deps.sh: unknown set '$1'" >&2; exit 1 ;;
 esac
