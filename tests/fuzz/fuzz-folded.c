@@ -3,22 +3,31 @@
  * and writer (fold/write-folded.c).
  *
  * Input: any bytes, read as flamegraph.pl folded text.  Oracles: the trie
- * passes fold_trie_check(); the folded text written from it reads back
- * with no bad line, and `fold | fold` is the identity: writing the trie
- * read from our own output gives the same bytes again.
+ * passes fold_trie_check(); the file reader (pread() of a range, as the
+ * CLI reads files) and the memory reader agree; the folded text written
+ * from the trie reads back with no bad line, and `fold | fold` is the
+ * identity: writing the trie read from our own output gives the same
+ * bytes again.
  */
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "tests/fuzz/fuzz.h"
 
 #include "fold/fold.h"
 
-static char *fold_text(const char *buf, size_t len, size_t *out_len, uint64_t *bad)
+/* Folds buf (from memory, or through a file when fd >= 0) and writes it. */
+static char *fold_text(const char *buf, size_t len, int fd, size_t *out_len, uint64_t *bad)
 {
 	fold_trie *t = fold_trie_new();
 	struct fold_read_opts o = { .label = "fuzz" };
 	struct fold_read_stats st = { 0 };
 	struct uf_err err = { 0 };
 	struct fuzz_mem m = { 0 };
-	if (!t || fold_read_folded_mem(t, buf, len, &o, &st, &err) != 0) {
+	int rc = !t ? -1
+	     : fd >= 0 ? fold_read_folded_range(t, fd, 0, len, &o, &st, &err)
+		       : fold_read_folded_mem(t, buf, len, &o, &st, &err);
+	if (rc != 0) {
 		fold_trie_free(t);
 		return NULL;
 	}
@@ -37,12 +46,21 @@ static char *fold_text(const char *buf, size_t len, size_t *out_len, uint64_t *b
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	size_t n1 = 0, n2 = 0;
-	uint64_t bad1 = 0, bad2 = 0;
-	char *f1 = fold_text((const char *)data, size, &n1, &bad1);
+	static int fd = -1;
+	size_t n1 = 0, n2 = 0, n3 = 0;
+	uint64_t bad1 = 0, bad2 = 0, bad3 = 0;
+	if (fd < 0 && (fd = memfd_create("fuzz-folded", MFD_CLOEXEC)) < 0)
+		abort();
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	char *f1 = fold_text((const char *)data, size, -1, &n1, &bad1);
+	char *f3 = fold_text(NULL, size, fd, &n3, &bad3);
+	if (!f1 != !f3 || (f1 && (n1 != n3 || memcmp(f1, f3, n1) || bad1 != bad3)))
+		fuzz_fail("the file and memory readers disagree");
+	free(f3);
 	if (!f1)
 		return 0;
-	char *f2 = fold_text(f1, n1, &n2, &bad2);
+	char *f2 = fold_text(f1, n1, -1, &n2, &bad2);
 	if (fuzz_oracle() && f2 && bad2 != 0)
 		fuzz_fail("fold output has %llu line(s) fold rejects", (unsigned long long)bad2);
 	if (fuzz_oracle() && f2 && (n1 != n2 || memcmp(f1, f2, n1) != 0))

@@ -1,5 +1,5 @@
 /*
- * tests/fuzz/fuzz-fp-walk.c — the frame-pointer walker (sampler/walk.c)
+ * tests/fuzz/fuzz-fp-walk.c — the frame-pointer walker (walk-oracle.h)
  * over hostile memory through the replay target (sampler/replay.c), which
  * stands for a ptrace'd process; then the stack set that stores it.
  *
@@ -54,13 +54,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r->stopped = 1;
 	struct uf_regs regs = { .pc = pc, .sp = sp, .fp = fp,
 				.arch = data[0] & 0x80 ? UF_ARCH_AARCH64 : UF_ARCH_X86_64 };
-	uint64_t pcs[SAMPLER_MAX_DEPTH];
+	uint64_t pcs[SAMPLER_MAX_DEPTH], reads = 0;
 	size_t n = 0;
-	struct sampler_walk_stats st = { 0 };
 	struct uf_err err = { 0 };
 	uint64_t t0 = walk_cpu_ns();
-	int end = sampler_walk(&t, 1, &regs, pcs, max, &n, &st, &err);
-	walk_check(end, n, max, &st, len, walk_cpu_ns() - t0);
+	int end = walk_fp(&t, 1, &regs, pcs, max, &n, &reads, &err);
+	walk_check(end, n, max, reads, len, walk_cpu_ns() - t0);
 	if (end < 0 || r->violations)
 		fuzz_fail("replay walk failed (%d) or read while running", end);
 	struct sampler s;

@@ -93,11 +93,10 @@ static int round_trip(struct uf_target *t, size_t max)
 		struct uf_regs regs;
 		if (t->ops->regs(t, ids[i], &regs, &err) != 0)
 			break;
-		uint64_t pcs[SAMPLER_MAX_DEPTH], t0 = walk_cpu_ns();
+		uint64_t pcs[SAMPLER_MAX_DEPTH], t0 = walk_cpu_ns(), reads = 0;
 		size_t k = 0;
-		struct sampler_walk_stats st = { 0 };
-		int end = sampler_walk(t, ids[i], &regs, pcs, max, &k, &st, &err);
-		walk_check(end, k, max, &st, SIZE_MAX, walk_cpu_ns() - t0);
+		int end = walk_fp(t, ids[i], &regs, pcs, max, &k, &reads, &err);
+		walk_check(end, k, max, reads, SIZE_MAX, walk_cpu_ns() - t0);
 	}
 	struct uf_err e2 = { 0 };
 	int rr = t->ops->resume(t, &e2);

@@ -93,15 +93,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t w = 0; w < windows; w++) {
 		s.epoch++;
 		xen_mem_new_window(&s);
-		uint64_t pcs[SAMPLER_MAX_DEPTH], maps0 = t.n_maps, t0 = walk_cpu_ns();
+		uint64_t pcs[SAMPLER_MAX_DEPTH], maps0 = t.n_maps, t0 = walk_cpu_ns(), reads = 0;
 		size_t n = 0;
-		struct sampler_walk_stats st = { 0 };
 		struct uf_err err = { 0 };
-		int end = sampler_walk(&t, 0, &regs, pcs, max, &n, &st, &err);
-		walk_check(end, n, max, &st, SIZE_MAX, walk_cpu_ns() - t0);
-		if (t.n_maps - maps0 > st.reads * 3 * 5)
+		int end = walk_fp(&t, 0, &regs, pcs, max, &n, &reads, &err);
+		walk_check(end, n, max, reads, SIZE_MAX, walk_cpu_ns() - t0);
+		if (t.n_maps - maps0 > reads * 3 * 5)
 			fuzz_fail("%llu mappings for %llu reads",
-				  (unsigned long long)(t.n_maps - maps0), (unsigned long long)st.reads);
+				  (unsigned long long)(t.n_maps - maps0), (unsigned long long)reads);
 		regs.sp += 8 * w;   /* the next window: the guest moved a little */
 	}
 	if (max_live > XEN_FRAME_CACHE)
