@@ -36,7 +36,7 @@ cp $T/exe $C/elf/exe
 cp $T/pie $C/elf/pie
 strip -s -o $C/elf/lib-stripped $T/lib.so   # .dynsym only
 if command -v aarch64-linux-gnu-gcc >/dev/null; then
-	aarch64-linux-gnu-gcc -O1 -g0 -c -o $C/elf/aarch64.o -x c - <<<"$prog"
+	aarch64-linux-gnu-gcc -O1 -g0 -c -o $C/elf/aarch64-object -x c - <<<"$prog"
 fi
 
 # ---- SVGs: ours (embedded data; script removed to keep seeds small),
