@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,13 +36,33 @@ static void *read_half(void *arg)
 	return NULL;
 }
 
+/* Whether fold_detect_format (the readers' own detector) calls the
+ * regular file fd of `size` bytes folded text: only then may it be cut. */
+static int is_folded(int fd, uint64_t size)
+{
+	size_t have = 0, want = 4096;
+	char *buf = malloc(FOLD_DETECT_MAX); /* diff runs two of these at once */
+	enum fold_format f = FOLD_FMT_UNKNOWN;
+	while (buf) {
+		ssize_t got = pread(fd, buf + have, want - have, (off_t)have);
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		f = fold_detect_format(buf, have, have >= size);
+		if (f != FOLD_FMT_MORE)
+			break;
+		want = have * 2 < FOLD_DETECT_MAX ? have * 2 : FOLD_DETECT_MAX;
+	}
+	free(buf);
+	return f == FOLD_FMT_FOLDED;
+}
+
 /* Where to cut fd's bytes: just after a newline near the middle; 0 when
  * the file should not be split. */
 static uint64_t split_point(int fd, uint64_t size)
 {
 	char buf[65536];
-	if (size < SPLIT_MIN_BYTES || pread(fd, buf, 1, 0) != 1 || buf[0] == '<' || buf[0] == ' ' ||
-	    buf[0] == '\xef')
+	if (size < SPLIT_MIN_BYTES || !is_folded(fd, size))
 		return 0;
 	ssize_t got = pread(fd, buf, sizeof buf, (off_t)(size / 2));
 	char *nl = got > 0 ? memchr(buf, '\n', (size_t)got) : NULL;

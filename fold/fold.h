@@ -150,6 +150,27 @@ int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale)
 /* Checks the invariants above; returns 0 or the number of the broken one. */
 int fold_trie_check(const fold_trie *t);
 
+/* ---- format detection (fold/detect.c) -------------------------------- */
+
+/* What an input is, told from its first bytes by fold_detect_format, the
+ * one detector every reader and the CLI's input splitter use. */
+enum fold_format {
+	FOLD_FMT_FOLDED,   /* flamegraph.pl folded text (the default) */
+	FOLD_FMT_SVG,      /* XML: first byte after BOM/whitespace is '<' */
+	FOLD_FMT_MORE,     /* undecided: only BOM/whitespace yet, read more */
+	FOLD_FMT_UNKNOWN,  /* FOLD_DETECT_MAX bytes of whitespace: refuse */
+};
+/* A caller never needs more than this many leading bytes to decide. */
+#define FOLD_DETECT_MAX (1u << 20)
+
+/* Detects the format of an input from its first `len` bytes (borrowed);
+ * `eof` says they are the whole input.  FOLD_FMT_MORE asks for more
+ * bytes (only when !eof and len < FOLD_DETECT_MAX); a longer prefix of
+ * the same input never changes a decided answer. */
+enum fold_format fold_detect_format(const void *buf, size_t len, int eof);
+/* "folded", "SVG", ...: for messages. */
+const char *fold_format_name(enum fold_format f);
+
 /* ---- readers --------------------------------------------------------- */
 
 struct fold_read_opts {

@@ -2,10 +2,12 @@
  * fold/read-path.c — opens an input by path and picks its reader.
  *
  * The format is sniffed from the first bytes, not the file name, so
- * pipes and misnamed files work: a document starting with '<' (after an
- * optional UTF-8 BOM and whitespace) is an SVG, anything else is folded
- * text.  SVGs are read whole (they must be parsed as one document, up to
- * FOLD_MAX_SVG_BYTES); folded text is streamed.
+ * pipes and misnamed files work, by fold_detect_format (fold/detect.c),
+ * the detector the CLI's input splitter uses too: a document starting
+ * with '<' (after an optional UTF-8 BOM and whitespace) is an SVG,
+ * anything else is folded text.  SVGs are read whole (they must be
+ * parsed as one document, up to FOLD_MAX_SVG_BYTES); folded text is
+ * streamed, the sniffed bytes handed to its reader first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +19,8 @@
 #include "fold/internal.h"
 #include "util/vec.h"
 
-static int looks_like_xml(const char *buf, size_t len);
+static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format *fmt,
+		 struct uf_err *err, const char *label);
 static int slurp(int fd, char **buf, size_t *len, size_t have, struct uf_err *err, const char *label);
 
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
@@ -41,25 +44,19 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 		uf_err_set(err, UF_EINPUT, opts.label, "out of memory");
 		goto out;
 	}
-	while (have < 512) { /* enough to sniff */
-		ssize_t got = read(fd, buf + have, cap - have);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = -errno;
-			uf_err_set(err, UF_EINPUT, opts.label, "read failed: %s", strerror(errno));
-			goto out;
-		}
-		if (got == 0)
-			break;
-		have += (size_t)got;
-	}
-	if (looks_like_xml(buf, have)) {
+	enum fold_format fmt;
+	if ((rc = sniff(fd, &buf, &cap, &have, &fmt, err, opts.label)) != 0)
+		goto out;
+	if (fmt == FOLD_FMT_SVG) {
 		rc = slurp(fd, &buf, &cap, have, err, opts.label);
 		if (rc == 0)
 			rc = fold_read_svg_mem(t, buf, cap, &opts, st, err);
-	} else {
+	} else if (fmt == FOLD_FMT_FOLDED) {
 		rc = fold_read_folded_fd_prefixed(t, fd, buf, have, &opts, st, err);
+	} else {
+		rc = -EINVAL;
+		uf_err_set(err, UF_EINPUT, opts.label, "unknown format: more than %u KiB of blank "
+			   "bytes at the start", FOLD_DETECT_MAX >> 10);
 	}
 out:
 	free(buf);
@@ -68,14 +65,36 @@ out:
 	return rc;
 }
 
-static int looks_like_xml(const char *buf, size_t len)
+/* Reads from fd into *buf until fold_detect_format decides (a few
+ * hundred bytes; at most FOLD_DETECT_MAX when the input starts blank). */
+static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format *fmt,
+		 struct uf_err *err, const char *label)
 {
-	size_t i = 0;
-	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
-	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
-		i++;
-	return i < len && buf[i] == '<';
+	size_t next_check = 512; /* doubling: the scans add up to O(bytes read) */
+	for (;;) {
+		if (*have >= next_check) {
+			*fmt = fold_detect_format(*buf, *have, 0);
+			if (*fmt != FOLD_FMT_MORE)
+				return 0;
+			next_check = *have * 2;
+		}
+		if (*have == *cap && uf_vec_grow(buf, cap, *cap * 2, 1)) {
+			uf_err_set(err, UF_EINPUT, label, "out of memory");
+			return -ENOMEM;
+		}
+		ssize_t got = read(fd, *buf + *have, *cap - *have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			uf_err_set(err, UF_EINPUT, label, "read failed: %s", strerror(errno));
+			return -errno;
+		}
+		if (got == 0) {
+			*fmt = fold_detect_format(*buf, *have, 1);
+			return 0;
+		}
+		*have += (size_t)got;
+	}
 }
 
 /* Reads the rest of fd after `have` bytes; on return *len is the total. */

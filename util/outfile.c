@@ -1,111 +1,249 @@
 /*
- * util/outfile.c — temp file + rename; see util/outfile.h.
+ * util/outfile.c — temp file + rename, relative to one directory
+ * descriptor; see util/outfile.h for the rules and why.
+ *
+ * Trade-off: a symlink at the destination is replaced, not written
+ * through, even when it points somewhere harmless; users who want a
+ * device write to it by its own path or through /dev/stdout.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/outfile.h"
 
+enum { REPLACE = 1 };   /* open_in_place: not special any more, use the rename */
+
+static int fd_alias(const char *path);
+static int open_alias(struct uf_outfile *o, const char *path, int fd, struct uf_err *err);
+static int split_path(struct uf_outfile *o, const char *path, struct uf_err *err);
+static int open_in_place(struct uf_outfile *o, struct uf_err *err);
+static int open_temp(struct uf_outfile *o, struct uf_err *err);
+static int refuse(struct uf_outfile *o, const struct stat *sb, struct uf_err *err);
+static int fail(struct uf_outfile *o, const char *path, int e, const char *what,
+		struct uf_err *err);
+
 int uf_outfile_open(struct uf_outfile *o, const char *path, struct uf_err *err)
 {
 	memset(o, 0, sizeof *o);
+	o->dirfd = -1;
 	if (strcmp(path, "-") == 0) {
 		o->fp = stdout;
 		return 0;
 	}
+	int alias = fd_alias(path);
+	if (alias >= 0)
+		return open_alias(o, path, alias, err);
+	int rc = split_path(o, path, err);
+	if (rc)
+		return rc;
 	struct stat sb;
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		/* /dev/null, a FIFO, a terminal: write in place; a rename would
-		 * replace the device or pipe with a regular file */
-		o->fp = fopen(path, "w");
-		if (!o->fp) {
-			uf_err_set(err, UF_EINPUT, path, "cannot open output: %s", strerror(errno));
-			return -errno;
+	if (fstatat(o->dirfd, o->base, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISFIFO(sb.st_mode) || S_ISCHR(sb.st_mode)) {
+			if ((rc = open_in_place(o, err)) != REPLACE)
+				return rc;
+		} else if (!S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode)) {
+			return refuse(o, &sb, err);
 		}
-		o->direct = 1;
-		return 0;
 	}
-	o->path = strdup(path);
-	size_t n = strlen(path) + 16;
-	o->tmp = malloc(n);
-	if (!o->path || !o->tmp) {
-		uf_outfile_abort(o);
-		uf_err_set(err, UF_EINPUT, path, "out of memory");
-		return -ENOMEM;
-	}
-	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(o->tmp);
-		o->tmp = NULL;
-		uf_outfile_abort(o);
-		uf_err_set(err, UF_EINPUT, path, "cannot create output: %s", strerror(e));
-		return -e;
-	}
-	mode_t mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-	o->fp = fdopen(fd, "w");
-	if (!o->fp) {
-		int e = errno;
-		close(fd);
-		uf_outfile_abort(o);
-		uf_err_set(err, UF_EINPUT, path, "cannot open output: %s", strerror(e));
-		return -e;
-	}
-	setvbuf(o->fp, NULL, _IOFBF, 64 << 10);
-	return 0;
+	return open_temp(o, err);
 }
 
 int uf_outfile_commit(struct uf_outfile *o, struct uf_err *err)
 {
-	int rc = 0;
-	if (!o->tmp) {
-		int bad = o->fp && (fflush(o->fp) != 0 || ferror(o->fp));
-		if (o->direct && o->fp && fclose(o->fp) != 0)
-			bad = 1;
-		if (bad) {
-			uf_err_set(err, UF_EINPUT, o->direct ? "output" : "stdout", "write failed: %s",
-				   strerror(errno ? errno : EIO));
-			rc = -EIO;
-		}
-		o->fp = NULL;
-		o->direct = 0;
-		return rc;
-	}
-	int bad = ferror(o->fp) || fflush(o->fp) != 0;
-	int e = errno;
-	if (fclose(o->fp) != 0 && !bad) {
-		bad = 1;
-		e = errno;
-	}
+	int bad = 0, e = 0;
+	if (o->fp && (fflush(o->fp) != 0 || ferror(o->fp)))
+		bad = 1, e = errno;
+	if (o->fp && o->fp != stdout && fclose(o->fp) != 0 && !bad)
+		bad = 1, e = errno;
 	o->fp = NULL;
-	if (!bad && rename(o->tmp, o->path) != 0) {
-		bad = 1;
-		e = errno;
-	}
+	if (!bad && o->tmp && renameat(o->dirfd, o->tmp, o->dirfd, o->base) != 0)
+		bad = 1, e = errno;
+	int rc = 0;
 	if (bad) {
-		uf_err_set(err, UF_EINPUT, o->path, "write failed: %s", strerror(e ? e : EIO));
+		uf_err_set(err, UF_EINPUT, o->path ? o->path : "stdout", "write failed: %s",
+			   strerror(e ? e : EIO));
 		rc = -(e ? e : EIO);
-		unlink(o->tmp);
+	} else if (o->tmp) {
+		free(o->tmp); /* renamed: nothing to remove */
+		o->tmp = NULL;
 	}
-	free(o->tmp);
-	free(o->path);
-	o->tmp = o->path = NULL;
+	uf_outfile_abort(o);
 	return rc;
 }
 
 void uf_outfile_abort(struct uf_outfile *o)
 {
 	if (o->fp && o->fp != stdout)
-		fclose(o->fp); /* a direct (non-regular) output cannot be restored */
+		fclose(o->fp); /* a direct output cannot be restored */
 	if (o->tmp)
-		unlink(o->tmp);
+		unlinkat(o->dirfd, o->tmp, 0);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
 	free(o->tmp);
+	free(o->base);
 	free(o->path);
 	memset(o, 0, sizeof *o);
+	o->dirfd = -1;
+}
+
+/* ---- static helpers ---------------------------------------------------- */
+
+/* The descriptor a path names by convention (as shells treat them in
+ * redirections), or -1. */
+static int fd_alias(const char *path)
+{
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	const char *num = !strncmp(path, "/dev/fd/", 8)	       ? path + 8
+			  : !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+								   : NULL;
+	if (!num || *num < '0' || *num > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	long n = strtol(num, &end, 10);
+	return *end || errno || n > INT_MAX ? -1 : (int)n;
+}
+
+static int open_alias(struct uf_outfile *o, const char *path, int fd, struct uf_err *err)
+{
+	struct stat sb;
+	if ((o->path = strdup(path)) == NULL)
+		return fail(o, path, ENOMEM, "cannot open output", err);
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (dup_fd < 0)
+		return fail(o, path, errno, "cannot open output", err);
+	if (fstat(dup_fd, &sb) != 0 || !(S_ISREG(sb.st_mode) || S_ISFIFO(sb.st_mode) ||
+					 S_ISCHR(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
+		close(dup_fd);
+		return refuse(o, &sb, err);
+	}
+	o->fp = fdopen(dup_fd, "w");
+	if (!o->fp) {
+		int e = errno;
+		close(dup_fd);
+		return fail(o, path, e, "cannot open output", err);
+	}
+	o->direct = 1;
+	return 0;
+}
+
+/* Fills o->path, o->base and o->dirfd (the directory, opened once). */
+static int split_path(struct uf_outfile *o, const char *path, struct uf_err *err)
+{
+	o->path = strdup(path);
+	const char *slash = strrchr(path, '/');
+	o->base = strdup(slash ? slash + 1 : path);
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!o->path || !o->base || !dir) {
+		free(dir);
+		return fail(o, path, ENOMEM, "cannot create output", err);
+	}
+	if (!*o->base || !strcmp(o->base, ".") || !strcmp(o->base, "..")) {
+		free(dir);
+		return fail(o, path, EISDIR, "cannot create output", err);
+	}
+	o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int e = errno;
+	free(dir);
+	return o->dirfd < 0 ? fail(o, path, e, "cannot create output", err) : 0;
+}
+
+/* The destination was a FIFO or character device: open it without
+ * following, creating or truncating, then trust only fstat.  Returns 0,
+ * REPLACE when it is a regular file or symlink by now, or <0. */
+static int open_in_place(struct uf_outfile *o, struct uf_err *err)
+{
+	int fl = O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC;
+	int fd = openat(o->dirfd, o->base, fl | O_NONBLOCK);
+	if (fd < 0 && errno == ENXIO) /* a FIFO without a reader: wait, as a shell does */
+		fd = openat(o->dirfd, o->base, fl);
+	if (fd < 0)
+		return errno == ELOOP || errno == ENOENT ? REPLACE
+						       : fail(o, o->path, errno, "cannot open output", err);
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || S_ISREG(sb.st_mode)) {
+		close(fd);
+		return REPLACE;
+	}
+	if (!S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode)) {
+		close(fd);
+		return refuse(o, &sb, err);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if ((o->fp = fdopen(fd, "w")) == NULL) {
+		int e = errno;
+		close(fd);
+		return fail(o, o->path, e, "cannot open output", err);
+	}
+	o->direct = 1;
+	close(o->dirfd);
+	o->dirfd = -1;
+	return 0;
+}
+
+/* mkstemp() relative to dirfd: "BASE.tmpXXXXXX", created O_EXCL (never
+ * through a link), mode 0666 & ~umask like any new file. */
+static int open_temp(struct uf_outfile *o, struct uf_err *err)
+{
+	static const char az[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	size_t blen = strlen(o->base), n = (blen > 200 ? 7 : blen) + 11;
+	if ((o->tmp = malloc(n)) == NULL)
+		return fail(o, o->path, ENOMEM, "cannot create output", err);
+	mode_t mask = umask(0);
+	umask(mask);
+	int fd = -1, e = EEXIST;
+	for (int attempt = 0; fd < 0 && e == EEXIST && attempt < 100; attempt++) {
+		unsigned char r[6];
+		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
+			for (size_t i = 0; i < sizeof r; i++)
+				r[i] = (unsigned char)(clock() + getpid() * 31 + attempt * 7 + (int)i * 13);
+		int len = snprintf(o->tmp, n, "%s.tmp", blen > 200 ? ".uf-out" : o->base);
+		for (size_t i = 0; i < sizeof r; i++)
+			o->tmp[len++] = az[r[i] % (sizeof az - 1)];
+		o->tmp[len] = 0;
+		fd = openat(o->dirfd, o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0666 & ~mask);
+		e = fd < 0 ? errno : 0;
+	}
+	if (fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		return fail(o, o->path, e, "cannot create output", err);
+	}
+	if ((o->fp = fdopen(fd, "w")) == NULL) {
+		e = errno;
+		close(fd);
+		return fail(o, o->path, e, "cannot open output", err);
+	}
+	setvbuf(o->fp, NULL, _IOFBF, 64 << 10);
+	return 0;
+}
+
+static int refuse(struct uf_outfile *o, const struct stat *sb, struct uf_err *err)
+{
+	const char *why = S_ISDIR(sb->st_mode)	 ? "is a directory"
+			  : S_ISBLK(sb->st_mode) ? "is a block device; refusing to write onto it"
+			  : S_ISSOCK(sb->st_mode) ? "is a socket"
+						  : "is not a regular file, FIFO or character device";
+	uf_err_set(err, UF_EINPUT, o->path ? o->path : "output", "cannot write output: %s", why);
+	uf_outfile_abort(o);
+	return -EINVAL;
+}
+
+static int fail(struct uf_outfile *o, const char *path, int e, const char *what,
+		struct uf_err *err)
+{
+	uf_err_set(err, UF_EINPUT, path, "%s: %s", what, strerror(e));
+	uf_outfile_abort(o);
+	return -e;
 }

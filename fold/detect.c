@@ -1,0 +1,74 @@
+/*
+ * fold/detect.c — the one routine that tells an input's format from its
+ * first bytes (fold_detect_format in fold/fold.h).
+ *
+ * Every place that must know what an input is asks here: fold_read_path
+ * picks its reader with it, and the CLI's input splitter (cli/inputs.c)
+ * splits a big file in two only when it says "folded".  Two routines
+ * that disagree let a crafted file be read as two different things (an
+ * SVG split in halves and parsed as folded text, its XML comments taken
+ * as stacks), so no caller sniffs on its own.
+ *
+ * Trade-off: the format comes from content, never from the file name, so
+ * pipes and misnamed files work; the price is that a folded file whose
+ * first non-blank byte is '<' cannot be read as folded text (a frame
+ * name starting with '<' on the first line): it is an SVG/XML document.
+ *
+ * Invariants:
+ *  1. The decision depends only on the bytes before and at the first
+ *     byte that is not an optional UTF-8 BOM or whitespace (space, tab,
+ *     CR, LF, VT, FF); so any caller holding a longer prefix of the same
+ *     input gets the same answer.
+ *  2. FOLD_FMT_MORE is returned only when !eof and every byte seen is
+ *     BOM or whitespace, and never past FOLD_DETECT_MAX bytes: callers
+ *     read on and ask again, bounded.
+ *  3. Past FOLD_DETECT_MAX bytes of only whitespace the answer is
+ *     FOLD_FMT_UNKNOWN (callers refuse the input: exit 2), never a guess.
+ */
+#include <string.h>
+
+#include "fold/fold.h"
+
+static size_t skip_blank(const unsigned char *p, size_t len);
+
+enum fold_format fold_detect_format(const void *buf, size_t len, int eof)
+{
+	const unsigned char *p = buf;
+	if (len > FOLD_DETECT_MAX) { /* invariant 3: decide on the same window */
+		len = FOLD_DETECT_MAX;
+		eof = 0;
+	}
+	size_t i = skip_blank(p, len);
+	if (i < len)
+		return p[i] == '<' ? FOLD_FMT_SVG : FOLD_FMT_FOLDED;
+	if (len >= FOLD_DETECT_MAX)
+		return FOLD_FMT_UNKNOWN;
+	/* only blanks so far: a partial BOM or whitespace */
+	return eof ? FOLD_FMT_FOLDED : FOLD_FMT_MORE;
+}
+
+const char *fold_format_name(enum fold_format f)
+{
+	switch (f) {
+	case FOLD_FMT_FOLDED: return "folded";
+	case FOLD_FMT_SVG: return "SVG";
+	case FOLD_FMT_MORE: return "undecided";
+	case FOLD_FMT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+/* Index of the first byte after an optional BOM and whitespace. */
+static size_t skip_blank(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+	static const unsigned char bom[3] = { 0xef, 0xbb, 0xbf };
+	while (i < len && i < 3 && p[i] == bom[i])
+		i++;
+	if (i > 0 && i < 3)
+		return i < len ? 0 : len; /* a partial BOM: undecided, or not a BOM */
+	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r' ||
+			   p[i] == '\v' || p[i] == '\f'))
+		i++;
+	return i;
+}

@@ -1,0 +1,86 @@
+/*
+ * tests/unit/test-detect.c — fold_detect_format, the one format detector
+ * every reader and the CLI's input splitter use (fold/detect.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fold/fold.h"
+
+static enum fold_format det(const char *s, int eof)
+{
+	return fold_detect_format(s, strlen(s), eof);
+}
+
+static void detect_svg_after_any_blank(void **state)
+{
+	assert_int_equal(det("<svg>", 1), FOLD_FMT_SVG);
+	assert_int_equal(det("\n<svg", 0), FOLD_FMT_SVG);
+	assert_int_equal(det(" \t\r\n\v\f<?xml", 0), FOLD_FMT_SVG);
+	assert_int_equal(det("\xef\xbb\xbf<svg", 0), FOLD_FMT_SVG);
+	assert_int_equal(det("\xef\xbb\xbf\n <svg", 0), FOLD_FMT_SVG);
+}
+
+static void detect_folded(void **state)
+{
+	assert_int_equal(det("a;b 1\n", 0), FOLD_FMT_FOLDED);
+	assert_int_equal(det("\n\na;<b> 1\n", 0), FOLD_FMT_FOLDED);
+	assert_int_equal(det("\xef\x41", 0), FOLD_FMT_FOLDED);   /* not a BOM */
+	assert_int_equal(det("", 1), FOLD_FMT_FOLDED);            /* empty: folded (no stacks) */
+	assert_int_equal(det("\n \n", 1), FOLD_FMT_FOLDED);
+}
+
+static void detect_asks_for_more_only_while_blank(void **state)
+{
+	assert_int_equal(det("", 0), FOLD_FMT_MORE);
+	assert_int_equal(det("\n\n  ", 0), FOLD_FMT_MORE);
+	assert_int_equal(det("\xef\xbb", 0), FOLD_FMT_MORE);     /* a partial BOM */
+	assert_int_equal(det("\xef\xbb\xbf", 0), FOLD_FMT_MORE);
+}
+
+/* Invariant 1: a longer prefix never changes a decided answer, so the
+ * splitter (4 KiB prefix) and the reader (512 bytes) agree. */
+static void detect_prefix_stable(void **state)
+{
+	const char *in[] = { "\n\n<svg a='1'>x", "main;f 3\n<svg", "\xef\xbb\xbf\t\ta 1\n" };
+	for (size_t k = 0; k < sizeof in / sizeof in[0]; k++) {
+		size_t n = strlen(in[k]);
+		enum fold_format full = fold_detect_format(in[k], n, 1);
+		for (size_t len = 0; len <= n; len++) {
+			enum fold_format f = fold_detect_format(in[k], len, 0);
+			assert_true(f == FOLD_FMT_MORE || f == full);
+		}
+	}
+}
+
+static void detect_refuses_endless_blanks(void **state)
+{
+	size_t n = FOLD_DETECT_MAX + 10;
+	char *b = malloc(n);
+	assert_non_null(b);
+	memset(b, '\n', n);
+	b[n - 1] = '<';
+	assert_int_equal(fold_detect_format(b, FOLD_DETECT_MAX, 0), FOLD_FMT_UNKNOWN);
+	/* the same window decides, however much a caller holds */
+	assert_int_equal(fold_detect_format(b, n, 1), FOLD_FMT_UNKNOWN);
+	assert_int_equal(fold_detect_format(b, FOLD_DETECT_MAX - 1, 0), FOLD_FMT_MORE);
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(detect_svg_after_any_blank),
+		cmocka_unit_test(detect_folded),
+		cmocka_unit_test(detect_asks_for_more_only_while_blank),
+		cmocka_unit_test(detect_prefix_stable),
+		cmocka_unit_test(detect_refuses_endless_blanks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
