@@ -14,5 +14,5 @@ END {
   print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for (i = 1; i <= k; i++) { h = order[i]
     printf "| %s | %d | %d | %d | %d | %s | %s | %s | %s | %d |\n", h, n[h], wall[h], cpu[h], ex[h],
-      cpu[h] > 0 ? sprintf("%.0f", ex[h] / cpu[h]) : "?", cov[h], ft[h], corp[h], bad[h] }
+      (cpu[h] > 0 ? sprintf("%.0f", ex[h] / cpu[h]) : "?"), cov[h], ft[h], corp[h], bad[h] }
 }' build/fuzz/stats.tsv
