@@ -30,7 +30,7 @@ for name in "$@"; do
 	[ -f tests/fuzz/$name.options ] && read -r -a opts <tests/fuzz/$name.options || opts=()
 	log=build/fuzz/$name.log
 	TIMEFORMAT='%U %S'
-	{ time nice -n 19 "$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
+	{ time nice -n 19 "$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=60 \
 		-rss_limit_mb=2048 -artifact_prefix="$crash/" "${opts[@]}" "${dict[@]}" "$work" "${seeds[@]}" \
 		>"$log" 2>&1; rc=$?; } 2>"$log.cpu"
 	cpu=$(awk '{ printf "%.0f", $1 + $2 }' "$log.cpu")

@@ -3,7 +3,7 @@
 # its seed corpus and every past crash (tests/fuzz/corpus/NAME/,
 # tests/fuzz/crashes/NAME/): a regression of a fixed bug fails here in
 # seconds.  With CI=true (or FUZZ_CI_S set) each harness also fuzzes for
-# FUZZ_CI_S seconds (default 4) from a scratch copy of its corpus.
+# FUZZ_CI_S seconds (default 3) from a scratch copy of its corpus.
 # Needs clang with libFuzzer (libclang-rt-14-dev); builds with
 # `make fuzz-build`.
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +17,7 @@ if ! nice make --no-print-directory -j2 fuzz-build >"$TMP/build.log" 2>&1; then
 fi
 pass fuzz-build
 secs=${FUZZ_CI_S:-}
-[ -z "$secs" ] && [ "${CI:-}" = true ] && secs=4
+[ -z "$secs" ] && [ "${CI:-}" = true ] && secs=3
 for bin in build/fuzz/fuzz-*; do
 	[ -x "$bin" ] || continue
 	name=${bin#build/fuzz/fuzz-}
@@ -39,7 +39,7 @@ for bin in build/fuzz/fuzz-*; do
 	[ -f tests/fuzz/dict/$name.dict ] && dict=(-dict=tests/fuzz/dict/$name.dict)
 	opts=()
 	[ -f tests/fuzz/$name.options ] && read -r -a opts <tests/fuzz/$name.options
-	if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	if "$bin" -max_total_time="$secs" -timeout=60 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$TMP/" "${opts[@]}" "${dict[@]}" "$TMP/c-$name" >"$TMP/$name.fuzz.log" 2>&1; then
 		pass "fuzz-run-$name ($(grep -o 'number_of_executed_units: *[0-9]*' "$TMP/$name.fuzz.log" | grep -o '[0-9]*$') execs in ${secs}s)"
 	else
