@@ -4,6 +4,7 @@
 #   make check      install test deps if root, build, run every suite (ASan+UBSan)
 #   make demo       profile the bundled example and write demo.svg
 #   make bench      benchmark figures (never fails the build)
+#   make bench-browser  SVG open/click times in Chromium and Firefox
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make fuzz       libFuzzer harnesses, FUZZ_S seconds each (tests/fuzz/fuzz.mk)
 #
@@ -16,8 +17,10 @@ CC      ?= cc
 PKG_CONFIG ?= pkg-config
 
 MODULES := util fold render symtab sampler ptrace-if gdb-if cli
-# Xen support is built when libxen-dev is present; otherwise xen-if/stub.c.
-HAVE_XEN := $(shell $(PKG_CONFIG) --exists xencontrol xenforeignmemory xenstore 2>/dev/null && echo 1)
+# Xen support is built when libxen-dev is present on an x86-64 host (xen-if
+# reads x86-64 vCPU state: it does not compile for Arm); else xen-if/stub.c.
+XEN_PC := xencontrol xenforeignmemory xenstore
+HAVE_XEN := $(if $(filter x86_64,$(shell uname -m)),$(shell $(PKG_CONFIG) --exists $(XEN_PC) 2>/dev/null && echo 1))
 
 PKGS := libelf libdw libxml-2.0
 ifeq ($(HAVE_XEN),1)
@@ -31,7 +34,7 @@ PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out libxml-2.0,$(PKGS)) 2>/d
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -g $(WARN) -I. -Ibuild/gen $(PKG_CFLAGS) -D_GNU_SOURCE
 CFLAGS  ?= -O2
-LDLIBS  := $(PKG_LIBS) -lm -lpthread
+LDLIBS  := $(PKG_LIBS) -lprotobuf-c -lz -lm -lpthread
 
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -41,11 +44,13 @@ SRCS += $(filter-out xen-if/stub.c,$(wildcard xen-if/*.c))
 else
 SRCS += $(wildcard xen-if/stub.c)
 endif
-LIB_SRCS := $(filter-out cli/%,$(SRCS))
+# fold/profile.proto -> build/gen/profile.pb-c.[ch] by protoc-c (pprof export)
+PROTO_C := build/gen/profile.pb-c.c
+LIB_SRCS := $(filter-out cli/%,$(SRCS)) $(PROTO_C)
 CLI_SRCS := $(filter cli/%,$(SRCS)) uniprof-flame.c
 
 TEMPLATES := $(wildcard templates/*.js templates/*.css)
-GEN_HDR   := build/gen/templates.h
+GEN_HDR   := build/gen/templates.h build/gen/profile.pb-c.h
 
 REL_OBJS  := $(patsubst %.c,build/rel/%.o,$(LIB_SRCS))
 ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(LIB_SRCS))
@@ -53,10 +58,15 @@ ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check demo bench install clean deps-build deps-check unit
+.PHONY: all check demo bench bench-browser install clean deps-build deps-check unit
 .SECONDARY:
 
+# deps-build installs libxen-dev on x86-64; without Xen support, one line.
 all: deps-build
+	@if [ "$$(uname -m)" != x86_64 ]; then \
+		echo "uniprof-flame: building without Xen support (xen-if needs an x86-64 host; --version lists the targets)"; \
+	elif ! $(PKG_CONFIG) --exists $(XEN_PC) 2>/dev/null; then \
+		echo "uniprof-flame: building without Xen support (libxen-dev not installed; --version lists the targets)"; fi
 	@$(MAKE) --no-print-directory build/uniprof-flame
 
 deps-build:
@@ -71,7 +81,7 @@ build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 
 # Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
 build/uniprof-flame-static: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
-	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -ldl -lm -lpthread
+	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -lprotobuf-c -lz -ldl -lm -lpthread
 
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"
@@ -96,9 +106,14 @@ build/bin2c: build-aux/bin2c.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
-$(GEN_HDR): build/bin2c $(TEMPLATES)
+build/gen/templates.h: build/bin2c $(TEMPLATES)
 	@mkdir -p $(dir $@)
 	build/bin2c $@ $(TEMPLATES)
+
+build/gen/profile.pb-c.c build/gen/profile.pb-c.h &: fold/profile.proto
+	@mkdir -p build/gen
+	@echo "  PROTOC  $<"
+	$(Q)protoc-c -Ifold --c_out=build/gen $<
 
 unit: $(UNIT_BINS)
 
@@ -114,6 +129,10 @@ demo:
 
 bench: all
 	@bench/run.sh
+
+# SVG open/click times in Chromium and Firefox beside flamegraph.pl's (issue 17)
+bench-browser: all
+	@bench/browser/run.sh
 
 examples:
 	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples; fi

@@ -6,6 +6,8 @@
  * `-d DOMAIN`, `-c CFG`, `--gdb ADDR`, `-- CMD`), the tool's headline use.
  * After the command returns, stdout is closed and checked so a full disk
  * or closed pipe on `-o -` is an error, not silent truncation.
+ * `--version` prints the version and the targets this binary was built
+ * with (xen only when libxen-dev was found at build time).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,9 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "xen-if/xen.h"
+
+#define UF_VERSION "0.1.0"
 
 struct cmd {
 	const char *name;
@@ -38,6 +43,19 @@ static int usage(FILE *to)
 	return to == stdout ? 0 : UF_EXIT_USAGE;
 }
 
+#if defined(__x86_64__)
+#define NO_XEN " (no xen: built without libxen-dev)"
+#else
+#define NO_XEN " (no xen: xen-if needs an x86-64 host)"
+#endif
+
+static int version(void)
+{
+	printf("uniprof-flame %s\ntargets: %sgdb ptrace%s\n", UF_VERSION,
+	       xen_target_built() ? "xen " : "", xen_target_built() ? "" : NO_XEN);
+	return 0;
+}
+
 static int close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
@@ -51,16 +69,25 @@ static int close_stdout(int status)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return usage(stderr);
+	if (argc < 2) { /* errors are one line; the usage is on --help */
+		fprintf(stderr, "uniprof-flame: no command: name one (render, fold, diff, record) or a "
+			"target (see 'uniprof-flame --help')\n");
+		return UF_EXIT_USAGE;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
 		return usage(stdout);
+	if (!strcmp(argv[1], "--version"))
+		return close_stdout(version());
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return close_stdout(commands[i].fn(argc - 1, argv + 1));
+	if (argv[1][0] != '-') {
+		fprintf(stderr, "uniprof-flame: '%s': not a command (render, fold, diff, record; "
+			"a program to profile goes after --)\n", argv[1]);
+		return UF_EXIT_USAGE;
+	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(commands[i].name, "record"))
 			return close_stdout(commands[i].fn(argc, argv));
-	fprintf(stderr, "uniprof-flame: '%s' is not a command\n", argv[1]);
-	return usage(stderr);
+	return UF_EXIT_USAGE;
 }

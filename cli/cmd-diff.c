@@ -15,6 +15,7 @@
 
 #include "cli/cmd.h"
 #include "cli/inputs.h"
+#include "cli/io-opts.h"
 #include "cli/render-opts.h"
 
 enum { O_DELTA = 1, O_NORMALIZE, O_MIN_DELTA, O_PALETTE };
@@ -33,7 +34,9 @@ static void usage(FILE *to)
 	      "      --negate          draw BEFORE's widths instead (colours keep their meaning)\n"
 	      "  -h, --help            this help\n\n",
 	      to);
-	cli_render_help(to);
+	cli_io_help(to);
+	fputc('\n', to);
+	cli_render_help_for(to, "diff");
 }
 
 static int diff_opt(struct render_opts *ro, int *normalize, int c, const char *arg)
@@ -46,17 +49,17 @@ static int diff_opt(struct render_opts *ro, int *normalize, int c, const char *a
 		else if (!strcmp(arg, "total"))
 			ro->delta = RENDER_DELTA_TOTAL;
 		else
-			return cli_usage("diff ", "--delta: '%s' is not total or self", arg), -1;
+			return cli_usage("diff ", "'--delta': '%s' is not total or self", arg), -1;
 		return 1;
 	case O_NORMALIZE: *normalize = 1; return 1;
 	case O_MIN_DELTA:
 		ro->min_delta = strtod(arg, &end);
 		if (end == arg || *end || !(ro->min_delta >= 0 && ro->min_delta <= 100))
-			return cli_usage("diff ", "--min-delta: '%s' is not a percentage", arg), -1;
+			return cli_usage("diff ", "'--min-delta': '%s' is not a percentage", arg), -1;
 		return 1;
 	case O_PALETTE:
 		if (strcmp(arg, "red-blue") && strcmp(arg, "cb"))
-			return cli_usage("diff ", "--palette: '%s' is not red-blue or cb", arg), -1;
+			return cli_usage("diff ", "'--palette': '%s' is not red-blue or cb", arg), -1;
 		ro->diff_palette = arg;
 		return 1;
 	}
@@ -77,34 +80,40 @@ int cmd_diff(int argc, char **argv)
 	ro.title = "Differential Flame Graph";
 	ro.before_layer = 1;
 	const char *out = "-";
-	int c, bad = 0, normalize = 0;
-	struct option *opts = cli_options_merge(own);
+	int c, bad = 0, normalize = 0, r;
+	struct cli_io_opts io = { 0 };
+	struct option *base = cli_options_merge(own);
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
+	free(base);
 	if (!opts)
-		return cli_usage("diff ", "out of memory");
+		return cli_usage("diff ", "diff: out of memory");
 	optind = 1;
-	while (!bad && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while (!bad && (c = cli_getopt(argc, argv, "o:h", opts, "diff")) != -1) {
 		if (c == 'o')
 			out = optarg;
 		else if (c == 'h') {
 			free(opts);
 			usage(stdout);
 			return 0;
-		} else if (c == '?' || diff_opt(&ro, &normalize, c, optarg) != 1)
+		} else if (c == '?' ||
+			   ((r = cli_io_opt(&io, c, optarg)) == 0 ? diff_opt(&ro, &normalize, c, optarg) : r) != 1)
 			bad = 1;
 	}
 	free(opts);
 	if (bad)
 		return UF_EXIT_USAGE;
 	if (argc - optind != 2)
-		return cli_usage("diff ", "diff takes two inputs, BEFORE and AFTER");
+		return cli_usage("diff ", "diff: takes two inputs, BEFORE and AFTER (got %d)",
+				 argc - optind);
 	if (ro.flamechart)
-		return cli_usage("diff ", "--flamechart cannot be combined with diff");
+		return cli_usage("diff ", "'--flamechart': cannot be combined with diff");
 	ro.swapped = ro.negate;
 	fold_trie *t;
 	struct uf_err err = { 0 };
+	cli_inputs_configure(&io);
 	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &t, &err);
 	if (rc == 0)
-		rc = cli_write_svg(t, &ro, out, &err);
+		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
 }

@@ -19,9 +19,11 @@
 
 #include "cli/cmd.h"
 #include "cli/inputs.h"
+#include "cli/io-opts.h"
 #include "cli/render-opts.h"
 #include "fold/raw.h"
 #include "symtab/symtab.h"
+#include "util/outfile.h"
 
 struct raw_in {            /* options of the raw-trace path */
 	const char *symbols;   /* --symbols FILE, or NULL */
@@ -32,17 +34,19 @@ struct raw_in {            /* options of the raw-trace path */
 
 static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri, int reverse,
 			   struct uf_err *err);
+static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err);
 
 /* fold --diff A B: the union of both inputs' stacks with both counts. */
-static int fold_diff(int n, char **paths, int normalize, const char *out)
+static int fold_diff(int n, char **paths, int normalize, const char *out,
+		     const struct cli_io_opts *io)
 {
 	if (n != 2)
-		return cli_usage("fold ", "--diff takes two inputs, A and B");
+		return cli_usage("fold ", "'--diff': takes two inputs, A and B (got %d)", n);
 	fold_trie *t;
 	struct uf_err err = { 0 };
 	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, &t, &err);
 	if (rc == 0)
-		rc = cli_write_folded(t, out, &err);
+		rc = cli_write_profile(t, NULL, io, CLI_OUT_FOLDED, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
 }
@@ -56,12 +60,16 @@ static void usage(FILE *to)
 	      "      --symbols FILE  inputs are uniprof raw traces; symbolize with FILE\n"
 	      "                      (an ELF file or `nm -n` output)\n"
 	      "      --raw           inputs are uniprof raw traces (no symbol file)\n"
-	      "      --addrs         with --symbols: unresolved addresses as 0xADDR\n"
+	      "      --addrs         with --symbols: unresolved addresses as 0xADDR; with\n"
+	      "                      `perf script` input: as stackcollapse-perf.pl --addrs\n"
 	      "      --diff A B      write difffolded.pl's three-column differential\n"
 	      "                      (\"stack COUNT_A COUNT_B\") of two inputs\n"
 	      "      --normalize     with --diff: scale A to B's total (exact shares)\n"
-	      "  -h, --help          this help\n",
+	      "      --flamechart    keep input (time) order: one line per run of equal\n"
+	      "                      stacks, as flamegraph.pl --flamechart reads them\n"
+	      "  -h, --help          this help\n\n",
 	      to);
+	cli_io_help(to);
 }
 
 int cmd_fold(int argc, char **argv)
@@ -71,42 +79,113 @@ int cmd_fold(int argc, char **argv)
 		{ "reverse", no_argument, 0, 'r' },
 		{ "symbols", required_argument, 0, 's' },
 		{ "raw", no_argument, 0, 'R' },
-		{ "addrs", no_argument, 0, 'A' },
+		{ "addrs", no_argument, 0, 'A' }, /* raw traces and perf script */
 		{ "diff", no_argument, 0, 'D' },
 		{ "normalize", no_argument, 0, 'N' },
+		{ "flamechart", no_argument, 0, 'C' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = "-";
-	int c, reverse = 0, raw = 0, diff = 0, normalize = 0;
+	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, chart = 0, r;
 	struct raw_in ri = { 0 };
+	struct cli_io_opts io = { 0 };
+	struct option *all = cli_io_options_merge(opts, CLI_IO_NO_ADDRS);
+	if (!all)
+		return cli_usage("fold ", "out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "o:h", all, "fold")) != -1) {
+		if ((r = cli_io_opt(&io, c, optarg)) != 0) {
+			if (r < 0) {
+				free(all);
+				return UF_EXIT_USAGE;
+			}
+			continue;
+		}
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': reverse = 1; break;
 		case 's': ri.symbols = optarg; raw = 1; break;
 		case 'R': raw = 1; break;
-		case 'A': ri.addrs = 1; break;
+		case 'A': ri.addrs = io.perf.addrs = 1; break;
 		case 'D': diff = 1; break;
 		case 'N': normalize = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: return cli_usage("fold ", "bad option");
+		case 'C': chart = 1; break;
+		case 'h': free(all); usage(stdout); return 0;
+		default: free(all); return UF_EXIT_USAGE; /* the message is out */
 		}
 	}
+	free(all);
+	cli_inputs_configure(&io);
+	if (normalize && !diff)
+		return cli_usage("fold ", "'--normalize': only applies with --diff");
+	/* --addrs: with --symbols, or stackcollapse-perf.pl's for perf input */
+	if (ri.addrs && raw && !ri.symbols)
+		return cli_usage("fold ", "'--addrs': only applies with --symbols or perf script input");
+	if (chart && diff)
+		return cli_usage("fold ", "'--flamechart': cannot be combined with --diff");
 	if (diff)
-		return fold_diff(argc - optind, argv + optind, normalize, out);
+		return fold_diff(argc - optind, argv + optind, normalize, out, &io);
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("fold ", "out of memory");
+		return cli_usage("fold ", "fold: out of memory");
+	if (chart)
+		fold_trie_keep_sequence(t);
 	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &err)
 		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
 	symtab_free(ri.st);
 	if (rc == 0)
-		rc = cli_write_folded(t, out, &err);
+		rc = chart ? write_sequence(t, out, &err)
+			   : cli_write_profile(t, NULL, &io, CLI_OUT_FOLDED, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
+}
+
+/* One folded line per run of equal stacks, in input (time) order: what
+ * flamegraph.pl --flamechart draws from, so the order survives. */
+static int write_lines(const fold_trie *t, FILE *fp, uint32_t *path)
+{
+	for (size_t i = 0; i < t->seq_len;) {
+		uint32_t node = t->seq_node[i], k = t->depth[node];
+		double c = 0, b = 0;
+		for (; i < t->seq_len && t->seq_node[i] == node; i++) {
+			c += t->seq_count[i];
+			b += t->seq_base ? t->seq_base[i] : 0;
+		}
+		for (uint32_t n = node, d = k; d > 0; n = t->parent[n])
+			path[--d] = n;
+		for (uint32_t d = 0; d < k; d++) {
+			size_t len;
+			const char *nm = fold_node_name(t, path[d], &len);
+			if (d)
+				fputc(';', fp);
+			fwrite(nm, 1, len, fp);
+		}
+		char num[96];
+		if (t->base) {
+			fold_format_count(num, sizeof num, b);
+			fprintf(fp, " %s", num);
+		}
+		fold_format_count(num, sizeof num, c);
+		fprintf(fp, " %s\n", num);
+	}
+	return ferror(fp) ? -EIO : 0;
+}
+
+static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err)
+{
+	struct uf_outfile out;
+	uint32_t *stack = malloc(((size_t)t->maxdepth + 2) * sizeof *stack);
+	int rc = stack ? uf_outfile_open(&out, path, err) : -ENOMEM;
+	if (rc == 0 && (rc = write_lines(t, out.fp, stack)) != 0)
+		uf_outfile_abort(&out);
+	else if (rc == 0)
+		rc = uf_outfile_commit(&out, err);
+	if (rc && !err->cls)
+		uf_err_set(err, UF_EINPUT, path, rc == -ENOMEM ? "out of memory" : "write failed");
+	free(stack);
+	return rc;
 }
 
 /* Address -> name through the --symbols table (fold_raw_resolve_fn). */

@@ -12,12 +12,20 @@
  * reads (about once a second) are missed, in exchange for no /proc reads
  * while the target is stopped.
  *
+ * Launch mode (--qemu -- qemu-system-ARCH ARGS): gdb-if/launch.c starts
+ * QEMU paused with a private gdbstub and we attach before its first
+ * instruction; the sampling ends when QEMU exits, at -T, or on a signal.
+ * After a signal QEMU is ended (it was ours); after -T it keeps running
+ * and we wait for it, as a shell would, once the outputs are written;
+ * QEMU's exit status is then ours, as for -- PROGRAM.
+ *
  * Invariants:
  *  1. Every path out after a successful attach goes through detach.
  *  2. Outputs are written only after detach, each atomically.
  *  3. Exit status: 0 written, 1 usage, 2 bad -x / output path, 3 target
  *     error or no sample at all.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -38,6 +46,7 @@
 #include "xen-if/xen.h"
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
+#include "cli/io-opts.h"
 #include "util/outfile.h"
 
 struct record {
@@ -54,9 +63,12 @@ struct record {
 	const char *cfg;          /* -c: xl config, created paused */
 	int destroy;              /* --destroy (with -c) */
 	int xen;                  /* the target is a Xen domain */
+	int qemu;                 /* --qemu: cmd is QEMU, started by us (launch mode) */
+	struct gdb_launch launch;
 	uint64_t hypercalls, maps_made;  /* xen-if counters, kept past detach */
 	struct sampler_opts so;
 	struct render_opts ro;
+	struct cli_io_opts io;    /* --format: -o's format (svg, folded, pprof, speedscope) */
 	/* state */
 	struct uf_target target;
 	int attached;
@@ -69,11 +81,12 @@ struct record {
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY };
+       OPT_DESTROY, OPT_QEMU };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
 	{ "gdb", required_argument, 0, OPT_GDB },
+	{ "qemu", no_argument, 0, OPT_QEMU },
 	{ "domain", required_argument, 0, 'd' },
 	{ "config", required_argument, 0, 'c' },
 	{ "destroy", no_argument, 0, OPT_DESTROY },
@@ -100,6 +113,8 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, dou
 static int help(void);
 static int start(struct record *r, struct uf_err *err);
 static int start_gdb(struct record *r, struct uf_err *err);
+static int start_qemu(struct record *r, struct uf_err *err);
+static int qemu_finish(struct record *r);
 static int open_maps(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
 static int start_xen(struct record *r, struct uf_err *err);
@@ -125,9 +140,16 @@ static void on_signal(int sig);
 static void signals(int install);
 static void progress(void *ctx, const struct sampler_stats *st);
 static void summary(const struct record *r);
-static void wait_program(const struct record *r);
+static int wait_program(const struct record *r);
+static int spawn(struct record *r, struct uf_err *err);
 static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size);
+
+/* speedscope output keeps samples in time order (its time-order view). */
+static int time_ordered(const struct record *r)
+{
+	return r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_SPEEDSCOPE;
+}
 
 int cmd_record(int argc, char **argv)
 {
@@ -137,7 +159,7 @@ int cmd_record(int argc, char **argv)
 	int rc = parse(&r, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc; /* rc < 0: --help */
-	sampler_init(&r.s, r.ro.flamechart || r.out_raw);
+	sampler_init(&r.s, r.ro.flamechart || r.out_raw || time_ordered(&r));
 	signals(1);
 	int status = 0;
 	rc = start(&r, &err);
@@ -154,33 +176,42 @@ int cmd_record(int argc, char **argv)
 		else
 			write_outputs(&r, &err);
 	}
-	signals(0);
 	if (r.attached && !r.quiet)
 		summary(&r);
-	if (r.attached && r.cmd)
-		wait_program(&r);
+	/* --qemu: with our handlers installed, so a signal then ends QEMU */
+	int prog = r.qemu && r.attached ? qemu_finish(&r) : -1;
+	signals(0);
+	if (r.attached && r.cmd && !r.qemu)
+		prog = wait_program(&r);
 	sampler_release(&r.s);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
 	if (!r.gdb && !r.xen)   /* the gdb and xen targets free themselves on detach */
 		ptrace_target_free(&r.target);
-	return err.cls ? cli_fail(&err) : status;
+	if (err.cls)
+		return cli_fail(&err);
+	if (status || prog == -1)
+		return status;
+	/* -- PROGRAM, --qemu: its status, as perf record and time(1) return it */
+	return WIFEXITED(prog) ? WEXITSTATUS(prog) : WIFSIGNALED(prog) ? 128 + WTERMSIG(prog) : 0;
 }
 
 /* Fills r from the command line; returns 0, -1 after --help, or an exit
  * status. */
 static int parse(struct record *r, int argc, char **argv)
 {
-	struct option *opts = cli_options_merge(own_opts);
+	struct option *base = cli_options_merge(own_opts);
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_FORMAT_ONLY) : NULL;
+	free(base);
 	if (!opts)
-		return cli_usage("", "out of memory");
+		return cli_usage("", "record: out of memory");
 	sampler_opts_init(&r->so);
 	render_opts_init(&r->ro);
 	r->so.stop = &stop_flag;
 	double v;
 	int c, rc = 0;
 	optind = 1;
-	while (!rc && (c = getopt_long(argc, argv, "+p:d:c:x:o:F:T:qh", opts, NULL)) != -1) {
+	while (!rc && (c = cli_getopt(argc, argv, "+p:d:c:x:o:F:T:qh", opts, "record")) != -1) {
 		switch (c) {
 		case 'p': rc = parse_num("-p", optarg, 1, 4194304, &v); r->pid = (pid_t)v; break;
 		case 'd': r->domain = optarg; break;
@@ -188,6 +219,7 @@ static int parse(struct record *r, int argc, char **argv)
 		case OPT_DESTROY: r->destroy = 1; break;
 		case 'x': r->exe = optarg; break;
 		case OPT_GDB: r->gdb = optarg; break;
+		case OPT_QEMU: r->qemu = 1; break;
 		case 'o': r->out_svg = optarg; break;
 		case 'F': rc = parse_num("-F", optarg, 0.001, 100000, &r->so.hz); break;
 		case 'T': rc = parse_num("-T", optarg, 0.001, 1e7, &r->so.seconds); break;
@@ -201,10 +233,12 @@ static int parse(struct record *r, int argc, char **argv)
 		case OPT_PERTHREAD: r->per_thread = 1; break;
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
-		case '?': rc = cli_usage("record ", "bad option"); break;
-		default:
-			if (cli_render_opt(&r->ro, c, optarg) != 1)
+		case '?': rc = UF_EXIT_USAGE; break; /* the message is out */
+		default: {
+			int h = cli_io_opt(&r->io, c, optarg);
+			if ((h == 0 ? cli_render_opt(&r->ro, c, optarg) : h) != 1)
 				rc = UF_EXIT_USAGE;
+		}
 		}
 	}
 	free(opts);
@@ -216,20 +250,28 @@ static int check_args(struct record *r, int argc, char **argv)
 {
 	int dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
 	if (optind < argc && !dashdash)
-		return cli_usage("record ", "unexpected argument '%s' (a command goes after --)",
+		return cli_usage("record ", "'%s': unexpected argument (a program to run goes after --)",
 				 argv[optind]);
 	if (optind < argc)
 		r->cmd = argv + optind;
+	if (r->qemu && !r->cmd)
+		return cli_usage("record ", "--qemu needs the QEMU command after --");
 	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
-		return cli_usage("record ", "name one target: -p PID, --gdb ADDR, -d DOMAIN, -c CFG "
-				 "or -- COMMAND ARGS");
-	if (r->gdb && !r->exe && !r->addrs)
-		return cli_usage("record ", "--gdb needs -x GUEST.dbg for symbols (or --addrs)");
+		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
+				 "-c CFG or -- COMMAND ARGS");
+	if ((r->gdb || r->qemu) && !r->exe && !r->addrs)
+		return cli_usage("record ", "'%s': needs -x GUEST.dbg for symbols (or --addrs)",
+				 r->gdb ? "--gdb" : "--qemu");
+	if (r->qemu) {
+		struct uf_err e = { 0 };
+		if (gdb_launch_check(r->cmd, &e) < 0)
+			return cli_usage("record ", "%s: %s", e.what, e.why);
+	}
 	if (r->destroy && !r->cfg)
-		return cli_usage("record ", "--destroy only applies to a domain created with -c");
+		return cli_usage("record ", "'--destroy': only applies to a domain created with -c");
 	r->xen = r->domain || r->cfg;
 	if (!r->out_svg && !r->out_folded && !r->out_raw)
-		return cli_usage("record ", "no output: give -o FILE.svg, --folded FILE or --raw FILE");
+		return cli_usage("record ", "record: no output: give -o FILE.svg, --folded FILE or --raw FILE");
 	return 0;
 }
 
@@ -239,7 +281,7 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, dou
 	errno = 0;
 	double v = strtod(arg, &end);
 	if (errno || end == arg || *end || !(v >= lo && v <= hi))
-		return cli_usage("record ", "%s: '%s' is not a number from %g to %g", opt, arg, lo, hi);
+		return cli_usage("record ", "'%s': '%s' is not a number from %g to %g", opt, arg, lo, hi);
 	*out = v;
 	return 0;
 }
@@ -248,11 +290,17 @@ static int help(void)
 {
 	printf("usage: uniprof-flame [record] [options] -o OUT.svg -p PID\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg --gdb ADDR -x GUEST.dbg\n"
+	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.dbg --qemu -- qemu-system-ARCH ARGS...\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.elf -d DOMAIN | -c CFG\n"
 	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
 	       "  -p, --pid PID        profile a running process (all its threads)\n"
 	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
-	       "                       HOST:PORT, :PORT, unix:PATH (QEMU -s, -gdb ...)\n"
+	       "                       HOST:PORT, :PORT, [IPv6]:PORT, unix:PATH, or a path\n"
+	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
+	       "      --qemu -- qemu-system-ARCH ARGS...\n"
+	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
+	       "                       from its first instruction until QEMU exits; the exit\n"
+	       "                       status is then QEMU's\n"
 	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
 	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
 	       "                       its first instruction until it shuts down\n"
@@ -260,16 +308,20 @@ static int help(void)
 	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
 	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
-	       "  -o, --output FILE    flame graph SVG ('-' = stdout)\n"
+	       "  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
+	       "                       speedscope (samples in time order), .folded: folded text\n"
+	       "      --format FMT     -o's format whatever its name: svg, folded, pprof, speedscope\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
-	       "      --max-depth N    frames per stack (default 512)\n"
+	       "  -- PROGRAM ARGS      run PROGRAM and profile it until it exits; the exit\n"
+	       "                       status is then PROGRAM's (128+N if killed by signal N)\n"
+	       "      --max-depth N    frames per stack (default 512, at most 8192)\n"
 	       "      --folded FILE    also write folded stacks (flamegraph.pl format)\n"
 	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
 	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
 	       "  -q, --quiet          no progress line, no summary\n\n");
-	cli_render_help(stdout);
+	cli_render_help_for(stdout, "record");
 	return 0;
 }
 
@@ -287,14 +339,15 @@ static int start(struct record *r, struct uf_err *err)
 		if (!r->exe_tab)
 			return -EINVAL;
 	}
+	if (r->qemu)
+		return start_qemu(r, err);
 	if (r->gdb)
 		return start_gdb(r, err);
 	if (r->xen)
 		return start_xen(r, err);
 	if (!r->cmd && open_maps(r, err) < 0)
 		return -EINVAL;
-	int rc = r->cmd ? ptrace_target_spawn(&r->target, r->cmd, err)
-			: ptrace_target_attach(&r->target, r->pid, err);
+	int rc = r->cmd ? spawn(r, err) : ptrace_target_attach(&r->target, r->pid, err);
 	if (rc < 0)
 		return rc;
 	r->attached = 1;
@@ -310,6 +363,34 @@ static int start(struct record *r, struct uf_err *err)
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
 	return 0;
+}
+
+/* Runs the program.  When a profile goes to stdout (`-o -`), the
+ * program's own stdout goes to our stderr, so the file stays valid;
+ * otherwise it has the terminal's stdout, as it would without us. */
+static int spawn(struct record *r, struct uf_err *err)
+{
+	const char *outs[3] = { r->out_svg, r->out_folded, r->out_raw };
+	int to_stdout = 0, saved = -1;
+	for (int i = 0; i < 3; i++)
+		to_stdout |= outs[i] && !strcmp(outs[i], "-");
+	if (to_stdout) {
+		fflush(stdout);
+		saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
+		if (saved < 0 || dup2(2, 1) < 0) {
+			uf_err_set(err, UF_ETARGET, r->cmd[0], "cannot redirect its stdout: %s",
+				   strerror(errno));
+			if (saved >= 0)
+				close(saved);
+			return -EIO;
+		}
+	}
+	int rc = ptrace_target_spawn(&r->target, r->cmd, err);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	return rc;
 }
 
 /* An output whose directory is missing or not writable fails now, not
@@ -340,6 +421,58 @@ static int start_gdb(struct record *r, struct uf_err *err)
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
 	return 0;
+}
+
+/* Launch mode: QEMU paused with a private stub, attached before its first
+ * instruction (attach resumes it); then the gdb target as for --gdb. */
+static int start_qemu(struct record *r, struct uf_err *err)
+{
+	int to_stderr = 0;
+	const char *outs[3] = { r->out_svg, r->out_folded, r->out_raw };
+	for (int i = 0; i < 3; i++)
+		to_stderr |= outs[i] && !strcmp(outs[i], "-");
+	int rc = gdb_launch_start(&r->launch, r->cmd, to_stderr, 0, err);
+	if (rc < 0)
+		return rc;
+	snprintf(r->what, sizeof r->what, "'%.80s' (pid %d)", r->cmd[0], (int)r->launch.pid);
+	rc = gdb_target_attach(&r->target, r->launch.addr, NULL, err);
+	if (rc < 0) {
+		gdb_launch_end(&r->launch, 0, 5000);
+		gdb_launch_release(&r->launch);
+		return rc;
+	}
+	r->gdb = r->launch.addr;
+	r->attached = 1;
+	r->so.progress = progress;
+	r->so.progress_ctx = r;
+	return 0;
+}
+
+/* After the outputs: a signal ends QEMU; after -T (or a sampling error)
+ * it runs on and we wait for it; then its exit status is reported.
+ * Returns QEMU's wait status (-1: unknown). */
+static int qemu_finish(struct record *r)
+{
+	struct gdb_launch *l = &r->launch;
+	gdb_launch_release(l);   /* nobody else may attach to it */
+	if (!gdb_launch_poll(l) && !stop_flag && !r->s.stats.target_gone) {
+		if (!r->quiet)
+			fprintf(stderr, "uniprof-flame: outputs written; %s keeps running, waiting for "
+				"it to exit (Ctrl-C ends it)\n", r->what);
+		while (gdb_launch_wait(l, 1) == -EINTR && !stop_flag)
+			;
+	}
+	/* signalled: QEMU got Ctrl-C too when it came from the terminal */
+	gdb_launch_end(l, stop_flag ? 1000 : 10000, 5000);
+	if (!l->exited)
+		return -1;
+	if (!r->quiet && WIFEXITED(l->status))
+		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what,
+			WEXITSTATUS(l->status));
+	else if (!r->quiet && WIFSIGNALED(l->status))
+		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
+			WTERMSIG(l->status));
+	return l->status;
 }
 
 /* A Xen domain: symbols from -x only (the guest image is not a file in
@@ -380,8 +513,9 @@ static int open_maps(struct record *r, struct uf_err *err)
 	return 0;
 }
 
-/* After sampling: catch late mappings while the process still exists,
- * then let it go. */
+/* After sampling: catch late mappings while the process still exists
+ * (one that ended is held at its exit by ptrace-if until detach, so its
+ * maps and files are still there), then let it go. */
 static void finish_target(struct record *r)
 {
 	struct uf_err e2 = { 0 };
@@ -389,11 +523,12 @@ static void finish_target(struct record *r)
 		xen_finish(r);
 		return;
 	}
+	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
 	if (r->gdb)
 		;   /* a guest: no process maps */
 	else if (r->maps && maps_readable(r->pid))
 		symtab_procmap_refresh(r->maps, r->pid, &e2);
-	else if (!ptrace_target_info(&r->target)->exited)
+	else if (!pi->exited)
 		open_maps(r, &e2);
 	r->target.ops->detach(&r->target);
 }
@@ -425,7 +560,7 @@ static int write_outputs(struct record *r, struct uf_err *err)
 {
 	fold_trie *t = fold_trie_new();
 	struct sampler_fold_opts fo = {
-		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart,
+		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart || time_ordered(r),
 		.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
 	};
 	int rc = t ? 0 : -ENOMEM;
@@ -441,8 +576,9 @@ static int write_outputs(struct record *r, struct uf_err *err)
 		rc = write_raw(r, err);
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
+	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
 	if (!rc && r->out_svg)
-		rc = cli_write_svg(t, &r->ro, r->out_svg, err);
+		rc = cli_write_profile(t, &r->ro, &r->io, CLI_OUT_SVG, r->out_svg, err);
 	fold_trie_free(t);
 	return rc;
 }
@@ -535,20 +671,35 @@ static void progress(void *ctx, const struct sampler_stats *st)
 	r->progress_shown = 1;
 }
 
-/* Spawn mode, -T over: the program is our child and still runs in our
- * terminal's process group; wait for it like a shell would (Ctrl-C now
- * reaches it with the default action) instead of leaving it behind.  After
- * a signal to us we do not wait: the user asked us to end. */
-static void wait_program(const struct record *r)
+/* Spawn mode: the program's wait status, or -1 when unknown.  When -T
+ * ended the recording while it still runs, it is our child in our
+ * terminal's process group: wait for it like a shell would (Ctrl-C now
+ * reaches it with the default action) instead of leaving it behind.
+ * After a signal to us we do not wait: the user asked us to end. */
+static int wait_program(const struct record *r)
 {
 	const struct ptrace_info *pi = ptrace_target_info(&r->target);
 	int st;
-	if (!pi || pi->exited || r->s.stats.interrupted || waitpid(r->pid, &st, WNOHANG) != 0)
-		return;
+	if (!pi)
+		return -1;
+	if (pi->exited)
+		return pi->status;
+	pid_t w = waitpid(r->pid, &st, WNOHANG);
+	if (w == r->pid)
+		return st;
+	if (w != 0 || r->s.stats.interrupted)
+		return -1;
 	if (!r->quiet)
 		fprintf(stderr, "uniprof-flame: outputs written; waiting for %s to exit\n", r->what);
-	while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
+	while ((w = waitpid(r->pid, &st, 0)) < 0 && errno == EINTR)
 		;
+	if (w != r->pid)
+		return -1;
+	if (!r->quiet && WIFEXITED(st))
+		fprintf(stderr, "uniprof-flame: %s exited with status %d\n", r->what, WEXITSTATUS(st));
+	else if (!r->quiet && WIFSIGNALED(st))
+		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what, WTERMSIG(st));
+	return st;
 }
 
 static void summary(const struct record *r)
@@ -578,7 +729,17 @@ static void summary(const struct record *r)
 		return;
 	}
 	const struct ptrace_info *pi = r->gdb ? NULL : ptrace_target_info(&r->target);
-	if (r->gdb && st->target_gone)
+	const char *upath = NULL, *uwhy = NULL;
+	size_t unread = r->maps ? symtab_procmap_unreadable(r->maps, &upath, &uwhy) : 0;
+	if (unread) {
+		/* the path is the target's text: no control bytes reach the terminal */
+		fprintf(stderr, "uniprof-flame: symbols: %zu mapped file%s could not be read, their "
+			"frames are unknown (first: ", unread, unread == 1 ? "" : "s");
+		for (const unsigned char *c = (const unsigned char *)upath; *c; c++)
+			fprintf(stderr, *c < 0x20 || *c == 0x7f || *c == '\\' ? "\\x%02x" : "%c", *c);
+		fprintf(stderr, ": %c%s)\n", tolower((unsigned char)uwhy[0]), uwhy + 1);
+	}
+	if (r->gdb && st->target_gone && !r->qemu)
 		fprintf(stderr, "uniprof-flame: %s: connection closed (the guest or QEMU exited); "
 			"wrote what was sampled\n", r->what);
 	if (pi && pi->exited && WIFEXITED(pi->status))
@@ -587,6 +748,8 @@ static void summary(const struct record *r)
 	else if (pi && pi->exited && WIFSIGNALED(pi->status))
 		fprintf(stderr, "uniprof-flame: %s was killed by signal %d\n", r->what,
 			WTERMSIG(pi->status));
+	else if (st->interrupted && r->qemu)
+		fprintf(stderr, "uniprof-flame: %s: interrupted; ending QEMU\n", r->what);
 	else if (st->interrupted)
 		fprintf(stderr, "uniprof-flame: %s: interrupted; detached%s\n", r->what,
 			r->cmd ? "" : ", the target keeps running");

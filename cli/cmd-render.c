@@ -12,6 +12,7 @@
 
 #include "cli/cmd.h"
 #include "cli/inputs.h"
+#include "cli/io-opts.h"
 #include "cli/render-opts.h"
 
 static void usage(FILE *to)
@@ -22,6 +23,8 @@ static void usage(FILE *to)
 	      "  -o, --output FILE   write here (default: stdout; \"-\" is stdout)\n"
 	      "  -h, --help          this help\n\n",
 	      to);
+	cli_io_help(to);
+	fputc('\n', to);
 	cli_render_help(to);
 }
 
@@ -35,34 +38,39 @@ int cmd_render(int argc, char **argv)
 	struct render_opts ro;
 	render_opts_init(&ro);
 	const char *out = "-";
-	struct option *opts = cli_options_merge(own);
+	struct cli_io_opts io = { 0 };
+	struct option *base = cli_options_merge(own);
+	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
+	free(base);
 	if (!opts)
-		return cli_usage("render ", "out of memory");
-	int c, bad = 0;
+		return cli_usage("render ", "render: out of memory");
+	int c, bad = 0, r;
 	optind = 1;
-	while (!bad && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while (!bad && (c = cli_getopt(argc, argv, "o:h", opts, "render")) != -1) {
 		if (c == 'o') {
 			out = optarg;
 		} else if (c == 'h') {
 			free(opts);
 			usage(stdout);
 			return 0;
-		} else if (c == '?' || cli_render_opt(&ro, c, optarg) != 1) {
+		} else if (c == '?' ||
+			   ((r = cli_io_opt(&io, c, optarg)) == 0 ? cli_render_opt(&ro, c, optarg) : r) != 1) {
 			bad = 1;
 		}
 	}
 	free(opts);
-	if (bad)
-		return cli_usage("render ", "bad option");
+	if (bad) /* the message is out */
+		return UF_EXIT_USAGE;
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("render ", "out of memory");
+		return cli_usage("render ", "render: out of memory");
 	if (ro.flamechart)
 		fold_trie_keep_sequence(t);
+	cli_inputs_configure(&io);
 	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &err);
 	if (rc == 0)
-		rc = cli_write_svg(t, &ro, out, &err);
+		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;
 }

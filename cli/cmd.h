@@ -7,6 +7,10 @@
  *     module call, return the exit status (0, or cli_fail()'s value).
  *  2. Declare it below and add a row to the table in uniprof-flame.c.
  *  3. Tests under tests/<area>/t-*.sh; options in README.md.
+ *  4. Read options with cli_getopt() (never getopt_long directly), list
+ *     every option in --help and give it a row in the command's README
+ *     table: tests/cli/t-readme.sh fails on any option missing from one
+ *     of the three.
  * Only the CLI prints to the terminal or decides the exit status.
  */
 #ifndef UF_CLI_CMD_H
@@ -25,8 +29,16 @@ enum { UF_EXIT_OK = 0, UF_EXIT_USAGE = 1, UF_EXIT_INPUT = 2, UF_EXIT_TARGET = 3 
 /* Prints "uniprof-flame: <what>: <why>" and returns the exit status for
  * the error's class. */
 int cli_fail(const struct uf_err *err);
-/* Usage error: prints the message and a hint, returns UF_EXIT_USAGE. */
+/* Usage error: prints "uniprof-flame: " and the message ("<what>: <why>")
+ * as one line, returns UF_EXIT_USAGE.  `cmd` is unused (kept for callers). */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* getopt_long_only with one-line messages (see cli/common.c for how a
+ * single-dash word is read): returns the option, -1 at the end, or '?'
+ * after printing what was wrong (the caller returns UF_EXIT_USAGE).
+ * `cmd` names the command in the hint ("render"). */
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+	       const char *cmd);
 /* Warning on stderr: "uniprof-flame: warning: ...". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -12,6 +12,7 @@
 
 #include "cli/cmd.h"
 #include "cli/inputs.h"
+#include "cli/io-opts.h"
 
 /* Big folded files are parsed in two halves on two threads, each into
  * its own trie, then merged: the parse dominates render time and the
@@ -119,7 +120,7 @@ static int read_split(fold_trie *t, const char *path, const struct fold_read_opt
 static int read_one(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		    struct fold_read_stats *st, struct uf_err *err)
 {
-	if (strcmp(path, "-") != 0 && !t->keep_seq) {
+	if (strcmp(path, "-") != 0 && !t->keep_seq && !o->force_perf) {
 		int rc = read_split(t, path, o, st, err);
 		if (rc != 1)
 			return rc;
@@ -136,11 +137,17 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 	}
 	struct fold_read_stats total = { 0 };
 	for (int i = 0; i < n; i++) {
-		struct fold_read_opts o = { .reverse = reverse, .label = paths[i] };
+		const struct cli_io_opts *io = cli_inputs_config();
+		struct fold_read_opts o = { .reverse = reverse, .label = paths[i],
+					    .force_perf = io && io->force_perf, .perf = io ? &io->perf : NULL };
 		struct fold_read_stats st = { 0 };
 		int rc = read_one(t, paths[i], &o, &st, err);
 		if (rc)
 			return rc;
+		if (st.perf_other && !(io && io->perf.event))
+			cli_warn("%s: kept only '%s' samples (the first event, as stackcollapse-perf.pl "
+				 "does); skipped %llu of other events (--event-filter EVENT picks one)",
+				 paths[i], st.perf_event, (unsigned long long)st.perf_other);
 		if (st.bad && !total.bad)
 			memcpy(total.first_bad, st.first_bad, sizeof total.first_bad);
 		total.bad += st.bad;
@@ -148,8 +155,18 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 		if (st.embedded_pruned)
 			cli_warn("%s: its embedded profile was pruned when written; counts of small "
 				 "subtrees are folded into their parents", paths[i]);
+		if (st.time_order && !t->keep_seq)
+			cli_warn("%s: a flame chart: its time order is kept only with --flamechart",
+				 paths[i]);
 		if (st.approximate)
 			cli_warn("%s: approximate: %s", paths[i], st.approx_why);
+	}
+	int empty = t->nnodes <= 1 && t->self[0] == 0 && t->seq_len == 0;
+	if (empty && total.bad) { /* one line: the error says what the warning would */
+		uf_err_set(err, UF_EINPUT, n == 1 ? paths[0] : "input",
+			   "no valid stacks (%llu invalid line%s, the first at %s)",
+			   (unsigned long long)total.bad, total.bad == 1 ? "" : "s", total.first_bad);
+		return -EINVAL;
 	}
 	if (total.bad)
 		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total.bad,

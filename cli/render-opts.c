@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cmd.h"
 #include "cli/render-opts.h"
@@ -18,7 +19,7 @@ enum {
 	O_TITLE = CLI_RENDER_OPT_BASE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM,
 	O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_FACTOR, O_TOTAL, O_NOTES,
-	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET,
+	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET, O_ENCODING,
 };
 
 static const struct option render_options[] = {
@@ -51,6 +52,7 @@ static const struct option render_options[] = {
 	{ "embed", required_argument, 0, O_EMBED },
 	{ "embed-budget", required_argument, 0, O_EMBED_BUDGET },
 	{ "no-js", no_argument, 0, O_NO_JS },
+	{ "encoding", required_argument, 0, O_ENCODING },
 	{ 0, 0, 0, 0 },
 };
 
@@ -74,7 +76,7 @@ static int number(const char *opt, const char *arg, double lo, double hi, double
 	errno = 0;
 	double x = strtod(arg, &end);
 	if (errno || end == arg || *end || !(x >= lo && x <= hi)) {
-		cli_usage(NULL, "--%s: '%s' is not a number in [%g, %g]", opt, arg, lo, hi);
+		cli_usage(NULL, "'--%s': '%s' is not a number in [%g, %g]", opt, arg, lo, hi);
 		return -1;
 	}
 	*v = x;
@@ -87,7 +89,7 @@ static int minwidth(struct render_opts *o, const char *arg)
 	size_t n = strlen(arg);
 	o->minwidth_pct = n > 0 && arg[n - 1] == '%';
 	if (n >= sizeof buf || n == 0) {
-		cli_usage(NULL, "--minwidth: '%s' is not a width (px, or N%%)", arg);
+		cli_usage(NULL, "'--minwidth': '%s' is not a width (px, or N%%)", arg);
 		return -1;
 	}
 	memcpy(buf, arg, n + 1);
@@ -108,8 +110,26 @@ static int bgcolors(struct render_opts *o, const char *arg)
 		o->bgcolors = arg;
 		return 0;
 	}
-	cli_usage(NULL, "--bgcolors: '%s' is not yellow, blue, green, grey or #rrggbb", arg);
+	cli_usage(NULL, "'--bgcolors': '%s' is not yellow, blue, green, grey or #rrggbb", arg);
 	return -1;
+}
+
+/* flamegraph.pl writes the name into the XML declaration as given; the
+ * bytes we write are UTF-8 whatever the label, so another label is kept
+ * (scripts keep working) but said to be misleading. */
+static int encoding(struct render_opts *o, const char *arg)
+{
+	size_t n = strlen(arg);
+	if (n == 0 || n > 40 || strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					   "0123456789._:-") != n) {
+		cli_usage(NULL, "'--encoding': '%s' is not an encoding name", arg);
+		return -1;
+	}
+	if (strcasecmp(arg, "utf-8") && strcasecmp(arg, "utf8"))
+		cli_warn("--encoding %s: the SVG is written in UTF-8; names outside ASCII will "
+			 "display wrongly under this label", arg);
+	o->encoding = arg;
+	return 0;
 }
 
 static int embed(struct render_opts *o, const char *arg)
@@ -121,7 +141,7 @@ static int embed(struct render_opts *o, const char *arg)
 	else if (!strcmp(arg, "auto"))
 		o->embed = RENDER_EMBED_AUTO;
 	else {
-		cli_usage(NULL, "--embed: '%s' is not full, none or auto", arg);
+		cli_usage(NULL, "'--embed': '%s' is not full, none or auto", arg);
 		return -1;
 	}
 	return 0;
@@ -143,7 +163,7 @@ int cli_render_opt(struct render_opts *o, int c, const char *arg)
 	case O_NAMETYPE: o->nametype = arg; return 1;
 	case O_COLORS:
 		if (!render_palette_known(arg)) {
-			cli_usage(NULL, "--colors: unknown palette '%s' (hot mem io wakeup chain java js "
+			cli_usage(NULL, "'--colors': unknown palette '%s' (hot mem io wakeup chain java js "
 					"perl python rust red green blue aqua yellow purple orange)", arg);
 			return -1;
 		}
@@ -168,15 +188,26 @@ int cli_render_opt(struct render_opts *o, int c, const char *arg)
 		o->embed_budget = (size_t)v;
 		return 1;
 	case O_NO_JS: o->no_script = 1; return 1;
+	case O_ENCODING: return encoding(o, arg) ? -1 : 1;
 	}
 	return 0;
 }
 
 void cli_render_help(FILE *to)
 {
-	fputs("render options (flamegraph.pl's names and meanings):\n"
-	      "  --title TEXT        title (default \"Flame Graph\", \"Icicle Graph\", \"Flame Chart\")\n"
-	      "  --subtitle TEXT     second title line\n"
+	cli_render_help_for(to, "render");
+}
+
+/* The shared block, with the lines whose meaning differs per command
+ * (diff's default title and --negate, record's --flamechart). */
+void cli_render_help_for(FILE *to, const char *cmd)
+{
+	int diff = !strcmp(cmd, "diff");
+	fprintf(to, "render options (flamegraph.pl's names and meanings; each long option may\n"
+		    "also be written with one dash, as flamegraph.pl allows: -title X, -width=800):\n"
+		    "  --title TEXT        title (default %s)\n", diff ? "\"Differential Flame Graph\""
+		    : "\"Flame Graph\", \"Icicle Graph\", \"Flame Chart\"");
+	fputs("  --subtitle TEXT     second title line\n"
 	      "  --width PX          image width (1200)\n"
 	      "  --height PX         frame height (16)\n"
 	      "  --minwidth PX|N%    hide frames narrower than this (0.1); pruned children\n"
@@ -186,20 +217,27 @@ void cli_render_help(FILE *to)
 	      "  --fontwidth F       average glyph width / font size (0.59)\n"
 	      "  --countname NAME    what the counts are (samples)\n"
 	      "  --nametype TEXT     hover prefix (Function:)\n"
-	      "  --colors PALETTE    hot mem io wakeup chain java js perl python rust red\n"
-	      "                      green blue aqua yellow purple orange (hot)\n"
-	      "  --bgcolors C        yellow blue green grey or #rrggbb\n"
+	      "  --colors, --colours PALETTE  hot mem io wakeup chain java js perl python rust\n"
+	      "                      red green blue aqua yellow purple orange (hot)\n"
+	      "  --bgcolors, --bgcolours C  yellow blue green grey or #rrggbb (default by palette)\n"
 	      "  --hash              colour by name hash (flamegraph.pl --hash)\n"
 	      "  --random            random colours (not reproducible)\n"
 	      "  --cp[=FILE]         consistent palette: read and update FILE (palette.map)\n"
 	      "  --reverse           input stacks are leaf first\n"
-	      "  --inverted          icicle graph (root at the top)\n"
-	      "  --flamechart        x axis is input (time) order, stacks not merged\n"
-	      "  --negate            swap differential colours\n"
-	      "  --factor F          multiply counts in tooltips\n"
+	      "  --inverted, --icicle  icicle graph (root at the top)\n",
+	      to);
+	if (diff)
+		fputs("  --flamechart        (refused by diff)\n"
+		      "  --negate            draw BEFORE's widths (colours keep their meaning)\n", to);
+	else
+		fputs("  --flamechart        x axis is input (time) order, stacks not merged\n"
+		      "  --negate            swap the colours of a differential input\n", to);
+	fputs("  --factor F          multiply counts in tooltips\n"
 	      "  --total N           width of 100% in counts (ignored if below the real total)\n"
 	      "  --notes TEXT        note embedded as a comment\n"
 	      "  --nameattr FILE     per-function <g> attributes: NAME<TAB>attr=value...\n"
+	      "                      (event handlers and javascript: values are refused)\n"
+	      "  --encoding NAME     encoding label of the XML declaration (the file is UTF-8)\n"
 	      "  --embed=auto|full|none  embedded profile data (auto: pruned past --embed-budget)\n"
 	      "  --embed-budget BYTES    size budget for --embed=auto (4194304)\n"
 	      "  --no-js             leave the script out (a plain image)\n",
@@ -223,6 +261,9 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 		return rc;
 	if (rep.total_ignored)
 		cli_warn("--total %g is below the real total; ignored", o->total);
+	if (rep.attrs_refused)
+		cli_warn("--nameattr: refused attribute '%s' (event handlers, javascript: values and "
+			 "bad names are left out; %zu refused in all)", rep.attr_refused, rep.attrs_refused);
 	if (rep.embed_pruned)
 		cli_warn("embedded profile data pruned to %u of %u call paths to keep the SVG small "
 			 "(use --embed=full to keep all)", rep.embed.nodes_written, rep.embed.nodes_total);

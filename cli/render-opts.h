@@ -25,8 +25,10 @@ struct option *cli_options_merge(const struct option *own);
 /* Handles option code `c` with `arg`.  Returns 1 when handled, 0 when `c`
  * is not a render option, -1 on a bad value (message printed). */
 int cli_render_opt(struct render_opts *o, int c, const char *arg);
-/* Lists the render options for --help. */
+/* Lists the render options for --help (as `render` reads them). */
 void cli_render_help(FILE *to);
+/* Same, for command `cmd` ("render", "diff", "record"). */
+void cli_render_help_for(FILE *to, const char *cmd);
 
 /* Renders the finished trie to `path` ("-" = stdout), atomically, and
  * prints the renderer's warnings (pruned embed, ignored --total). */

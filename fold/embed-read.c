@@ -6,6 +6,10 @@
  * than the previous node's, counts that are plain non-negative decimals,
  * and the header's counts honoured as caps, never as allocation sizes
  * beyond what the text itself can hold.
+ *
+ * The counts are added only once the whole node list has been read: from
+ * the time-order section when there is one and the trie keeps a sequence
+ * (a flame chart is read back in its order), else from the node lines.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,8 +26,15 @@ static int parse_u32(const char **p, const char *end, uint32_t *v);
 static int parse_count(const char **p, const char *end, double *v);
 static int unescape(const char *s, size_t len, char *out, size_t *olen);
 static int read_names(fold_trie *t, struct cursor *c, uint32_t nnames, uint32_t *map);
+struct nodes {            /* what the node lines said, by position */
+	uint32_t *id;
+	double *self, *base;
+};
+
 static int read_nodes(fold_trie *t, struct cursor *c, uint32_t nnodes, uint32_t nnames,
-		      const uint32_t *map, int diff);
+		      const uint32_t *map, int diff, struct nodes *N);
+static int add_counts(fold_trie *t, struct cursor *c, uint32_t nnodes, int diff,
+		      const struct nodes *N);
 
 int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *err)
 {
@@ -48,12 +59,19 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
 		uf_err_set(err, UF_EINPUT, "embedded data", "out of memory");
 		return -ENOMEM;
 	}
-	int rc = read_names(t, &c, nnames, map);
+	struct nodes N = { malloc((size_t)nnodes * sizeof *N.id), malloc((size_t)nnodes * sizeof *N.self),
+			   malloc((size_t)nnodes * sizeof *N.base) };
+	int rc = N.id && N.self && N.base ? read_names(t, &c, nnames, map) : -ENOMEM;
 	if (rc == 0)
-		rc = read_nodes(t, &c, nnodes, nnames, map, (int)diff);
+		rc = read_nodes(t, &c, nnodes, nnames, map, (int)diff, &N);
 	free(map);
 	if (rc == 0 && (next_line(&c, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
 		rc = -EINVAL;
+	if (rc == 0)
+		rc = add_counts(t, &c, nnodes, (int)diff, &N);
+	free(N.id);
+	free(N.self);
+	free(N.base);
 	if (rc == -ENOMEM)
 		uf_err_set(err, UF_EINPUT, "embedded data", "out of memory");
 	else if (rc)
@@ -83,7 +101,7 @@ static int read_names(fold_trie *t, struct cursor *c, uint32_t nnames, uint32_t 
 }
 
 static int read_nodes(fold_trie *t, struct cursor *c, uint32_t nnodes, uint32_t nnames,
-		      const uint32_t *map, int diff)
+		      const uint32_t *map, int diff, struct nodes *N)
 {
 	uint32_t *path = malloc((FOLD_MAX_DEPTH + 2) * sizeof *path);
 	if (!path)
@@ -116,12 +134,52 @@ static int read_nodes(fold_trie *t, struct cursor *c, uint32_t nnodes, uint32_t 
 		}
 		path[depth] = node;
 		depth_prev = depth;
-		if (diff)
-			rc = fold_trie_add2(t, node, base, self);
-		else if (self != 0)
-			rc = fold_trie_add(t, node, self);
+		N->id[i] = node;
+		N->self[i] = self;
+		N->base[i] = base;
 	}
 	free(path);
+	return rc;
+}
+
+static int add_one(fold_trie *t, int diff, uint32_t node, double self, double base)
+{
+	if (diff)
+		return fold_trie_add2(t, node, base, self);
+	return self != 0 ? fold_trie_add(t, node, self) : 0;
+}
+
+/* Adds the counts: in time order from section 5 when the trie keeps a
+ * sequence and the block has one, else from the node lines. */
+static int add_counts(fold_trie *t, struct cursor *c, uint32_t nnodes, int diff,
+		      const struct nodes *N)
+{
+	const char *s, *p, *e;
+	size_t n;
+	uint32_t nrec;
+	struct cursor at = *c;
+	int seq = t->keep_seq && next_line(&at, &s, &n) == 0 && n > 4 && !memcmp(s, "seq ", 4);
+	if (seq) {
+		p = s + 4, e = s + n;
+		if (parse_u32(&p, e, &nrec) || p != e || nrec > (size_t)(at.end - at.p))
+			return -EINVAL;
+	}
+	int rc = 0;
+	for (uint32_t i = 0; !seq && i < nnodes && rc == 0; i++)
+		rc = add_one(t, diff, N->id[i], N->self[i], N->base[i]);
+	for (uint32_t i = 0; seq && i < nrec && rc == 0; i++) {
+		uint32_t k;
+		double self, base = 0;
+		if (next_line(&at, &s, &n))
+			return -EINVAL;
+		p = s, e = s + n;
+		if (parse_u32(&p, e, &k) || parse_count(&p, e, &self) ||
+		    (diff && parse_count(&p, e, &base)) || p != e || k >= nnodes)
+			return -EINVAL;
+		rc = add_one(t, diff, N->id[k], self, base);
+	}
+	if (rc == 0 && seq && (next_line(&at, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
+		rc = -EINVAL;
 	return rc;
 }
 

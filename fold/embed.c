@@ -12,6 +12,10 @@
  *                    depth-first pre-order; DEPTH 0 is the root (first
  *                    line), a node's parent is the last node one level up
  *   4. "end"
+ *   5. optional, a flame chart's time order (readers of the first form stop
+ *      at 4 and ignore it): "seq RECORDS", RECORDS lines "INDEX COUNT"
+ *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
+ *      kept ancestor), in input order, adjacent equal indices merged; "end"
  *
  * Pruning: past the byte budget, the nodes with the smallest totals are
  * dropped (a set closed under ancestors, since a parent's total is never
@@ -30,6 +34,8 @@ static int needs_escape(unsigned char c);
 static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out);
 static size_t node_line_bytes(const fold_trie *t, uint32_t i);
 static double select_desc(double *v, size_t n, size_t k);
+struct emit;
+static void write_sequence(struct emit *E);
 
 struct emit {
 	const fold_trie *t;
@@ -40,6 +46,7 @@ struct emit {
 	uint32_t nused;
 	uint32_t kept;
 	double *base_total; /* BEFORE per subtree, when a differential is pruned */
+	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
 };
 
 /* Calls visit() on every kept node in pre-order, children in entry order. */
@@ -86,6 +93,8 @@ static void number_names(struct emit *E, uint32_t node)
 		E->num[nm] = E->nused;
 		E->order[E->nused++] = nm;
 	}
+	if (E->index)
+		E->index[node] = E->kept;
 	E->kept++;
 }
 
@@ -141,6 +150,11 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	if (!E.num || !E.order)
 		goto out;
 	memset(E.num, 0xff, (size_t)t->nnames * sizeof *E.num);
+	if (t->keep_seq && t->seq_len) {
+		if (!(E.index = malloc((size_t)t->nnodes * sizeof *E.index)))
+			goto out;
+		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
+	}
 	if (E.thr > 0 && t->base) {
 		E.base_total = malloc((size_t)t->nnodes * sizeof *E.base_total);
 		if (!E.base_total)
@@ -170,6 +184,8 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	if ((rc = walk_preorder(&E, write_node)) != 0)
 		goto out;
 	fputs("end\n", out);
+	if (E.index)
+		write_sequence(&E);
 	info->nodes_written = E.kept;
 	info->min_total = E.thr;
 	long end = ftell(out);
@@ -179,7 +195,42 @@ out:
 	free(E.num);
 	free(E.order);
 	free(E.base_total);
+	free(E.index);
 	return rc;
+}
+
+/* Section 5: the sequence, each record at its node's (or nearest kept
+ * ancestor's) position; a parent's id is below its child's, so one
+ * forward pass fills the pruned nodes. */
+static void write_sequence(struct emit *E)
+{
+	const fold_trie *t = E->t;
+	for (uint32_t i = 1; i < t->nnodes; i++)
+		if (E->index[i] == UINT32_MAX)
+			E->index[i] = E->index[t->parent[i]];
+	size_t n = 0;
+	for (size_t i = 0; i < t->seq_len; i++)
+		n += i == 0 || E->index[t->seq_node[i]] != E->index[t->seq_node[i - 1]];
+	fprintf(E->out, "seq %zu\n", n);
+	for (size_t i = 0; i < t->seq_len;) {
+		uint32_t at = E->index[t->seq_node[i]];
+		double c = 0, b = 0;
+		for (; i < t->seq_len && E->index[t->seq_node[i]] == at; i++) {
+			c += t->seq_count[i];
+			b += t->seq_base ? t->seq_base[i] : 0;
+		}
+		char line[256];
+		size_t k = uf_fmt_u64(line, at);
+		line[k++] = ' ';
+		k += (size_t)fold_format_count(line + k, 96, c);
+		if (t->base) {
+			line[k++] = ' ';
+			k += (size_t)fold_format_count(line + k, 96, b);
+		}
+		line[k++] = '\n';
+		fwrite(line, 1, k, E->out);
+	}
+	fputs("end\n", E->out);
 }
 
 static int needs_escape(unsigned char c)

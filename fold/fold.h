@@ -159,6 +159,8 @@ enum fold_format {
 	FOLD_FMT_SVG,      /* XML: first byte after BOM/whitespace is '<' */
 	FOLD_FMT_MORE,     /* undecided: only BOM/whitespace yet, read more */
 	FOLD_FMT_UNKNOWN,  /* FOLD_DETECT_MAX bytes of whitespace: refuse */
+	FOLD_FMT_PERF,     /* `perf script` text (fold_perf_sniff) */
+	FOLD_FMT_GZIP,     /* gzip (1f 8b): decompress, then detect again */
 };
 /* A caller never needs more than this many leading bytes to decide. */
 #define FOLD_DETECT_MAX (1u << 20)
@@ -173,9 +175,22 @@ const char *fold_format_name(enum fold_format f);
 
 /* ---- readers --------------------------------------------------------- */
 
+/* stackcollapse-perf.pl's options, same names and meanings. */
+struct fold_perf_opts {
+	int pid;              /* --pid: root frame "comm-PID" */
+	int tid;              /* --tid: root frame "comm-PID/TID" */
+	int kernel;           /* --kernel: kernel frames get "_[k]" */
+	int jit;              /* --jit: /tmp/perf-PID.map frames get "_[j]" */
+	int all;              /* --all: --kernel and --jit */
+	int addrs;            /* --addrs: "[dso <addr>]" for unknown symbols */
+	const char *event;    /* --event-filter; NULL: the first event seen */
+};
+
 struct fold_read_opts {
 	int reverse;          /* flamegraph.pl --reverse: leaf first */
 	const char *label;    /* name used in messages ("-" for stdin) */
+	int force_perf;       /* read as `perf script` text whatever the content */
+	const struct fold_perf_opts *perf; /* NULL: the script's defaults */
 };
 
 struct fold_read_stats {
@@ -187,6 +202,10 @@ struct fold_read_stats {
 	int approximate;      /* input was rebuilt from drawn geometry */
 	char approx_why[256]; /* what was lost, when approximate */
 	int embedded_pruned;  /* an SVG's embedded trie was pruned */
+	int time_order;       /* an SVG's embedded data keeps a flame chart's time
+				 order (read back only into a trie keeping a sequence) */
+	char perf_event[64];  /* perf script: the event kept */
+	uint64_t perf_other;  /* perf script: samples of other events skipped */
 };
 
 /* Reads flamegraph.pl folded text from fd (borrowed) into t.  Invalid
@@ -203,8 +222,21 @@ int fold_read_folded_range(fold_trie *t, int fd, uint64_t off, uint64_t len,
 int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			 const struct fold_read_opts *o, struct fold_read_stats *st,
 			 struct uf_err *err);
-/* Reads any supported file ("-" = stdin): folded text, or an SVG written by
- * uniprof-flame (lossless, from its embedded trie). */
+/* Reads `perf script` text (fold/read-perf.c) from fd (borrowed), with
+ * `plen` bytes already read from it placed first; collapses as
+ * stackcollapse-perf.pl does with o->perf's options.  A big regular file
+ * is read on two threads.  Bad lines are counted in *st. */
+int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
+		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
+int fold_read_perf_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
+		       struct fold_read_stats *st, struct uf_err *err);
+/* Whether the first `len` bytes of an input (the whole input when `eof`)
+ * are `perf script` output: 1 yes, 0 no, -1 undecided (a line it needs
+ * is not complete yet).  Used by fold_detect_format. */
+int fold_perf_sniff(const char *buf, size_t len, int eof);
+/* Reads any supported file ("-" = stdin): folded text, `perf script`
+ * text, or an SVG written by uniprof-flame (lossless, from its embedded
+ * trie); any of them gzip-compressed. */
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		   struct fold_read_stats *st, struct uf_err *err);
 
@@ -215,6 +247,52 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 int fold_write_folded(const fold_trie *t, FILE *out);
 /* Formats a count as the shortest text that reads back exactly. */
 int fold_format_count(char *buf, size_t size, double v);
+
+/* ---- exports other tools read (write-pprof.c, write-speedscope.c) ---- */
+
+struct fold_export_opts {
+	const char *count_name;  /* the count's unit name: "samples" */
+	double period_ns;        /* > 0: one sample stands for this many ns of
+				    CPU (record's period); adds cpu/nanoseconds */
+	const char *name;        /* the profile's name (speedscope title) */
+};
+
+/* Writes pprof's profile.proto, gzip-compressed: sample types
+ * COUNT_NAME/count (and cpu/nanoseconds with period_ns), one sample per
+ * distinct stack, functions and locations one per distinct name.  A
+ * differential trie gets a second value, the BEFORE count
+ * ("before_COUNT_NAME/count").  Counts are rounded to integers (pprof's
+ * values are int64).  Needs finish().  Returns 0, -ENOMEM or -EIO. */
+int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE *out);
+/* Writes speedscope's JSON file format: one "sampled" profile over shared
+ * frames (one frame per distinct name).  With a kept sequence the samples
+ * are in input (time) order, else one per distinct stack in sorted order.
+ * A differential trie gets two profiles, AFTER and BEFORE.  Names are
+ * written as valid UTF-8 (invalid bytes become U+FFFD).  Needs finish(). */
+int fold_write_speedscope(const fold_trie *t, const struct fold_export_opts *o, FILE *out);
+
+/* The pprof builder behind fold_write_pprof, for writers that know more
+ * than names (record: addresses, mappings, file:line).  Ids returned are
+ * >= 1; 0 (or <0) means out of memory.  Strings are borrowed and copied.
+ * Call sample_type first (up to 4), then add mappings, locations and
+ * samples (location ids leaf first, one value per sample type). */
+struct fold_pprof;
+struct fold_pprof *fold_pprof_new(void);
+void fold_pprof_free(struct fold_pprof *b);
+int fold_pprof_sample_type(struct fold_pprof *b, const char *type, const char *unit);
+int fold_pprof_period(struct fold_pprof *b, const char *type, const char *unit, int64_t period,
+		      int64_t duration_ns);
+int64_t fold_pprof_string(struct fold_pprof *b, const char *s, size_t len);
+uint64_t fold_pprof_mapping(struct fold_pprof *b, uint64_t start, uint64_t limit, uint64_t offset,
+			    const char *file, const char *build_id);
+void fold_pprof_mapping_has_lines(struct fold_pprof *b, uint64_t id);
+/* A location: deduplicated by (mapping, address) when address != 0, else
+ * by its function (func, file). */
+uint64_t fold_pprof_location(struct fold_pprof *b, uint64_t mapping, uint64_t address,
+			     const char *func, size_t func_len, const char *file, int64_t line);
+int fold_pprof_sample(struct fold_pprof *b, const uint64_t *loc_ids, size_t n, const int64_t *values);
+/* Packs, gzips and writes the profile.  0 or -ENOMEM / -EIO. */
+int fold_pprof_write(struct fold_pprof *b, FILE *out);
 
 /* ---- embedding a trie in an SVG ------------------------------------- */
 

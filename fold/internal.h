@@ -29,6 +29,16 @@ int fold_svg_frames_build(struct fold_svg_frames *fs, fold_trie *t, struct uf_er
 			  const char *label);
 void fold_svg_frames_release(struct fold_svg_frames *fs);
 
+/* gzip input (fold/gzip.c): a thread inflates src into a socket whose
+ * read end fold_gz_fd() gives; fold_gz_finish() closes that end, joins
+ * and returns the decompressor's error (-EBADMSG for corrupt data). */
+struct fold_gz;
+int fold_gz_magic(const void *buf, size_t len);
+int fold_gz_start(int src, const char *prefix, size_t plen, struct fold_gz **out,
+		  struct uf_err *err, const char *label);
+int fold_gz_fd(const struct fold_gz *g);
+int fold_gz_finish(struct fold_gz *g, struct uf_err *err, const char *label);
+
 /* Caps for SVG input: bigger files are refused before parsing. */
 #define FOLD_MAX_SVG_BYTES (2048ull * 1024 * 1024)
 

@@ -3,11 +3,11 @@
  *
  * The format is sniffed from the first bytes, not the file name, so
  * pipes and misnamed files work, by fold_detect_format (fold/detect.c),
- * the detector the CLI's input splitter uses too: a document starting
- * with '<' (after an optional UTF-8 BOM and whitespace) is an SVG,
- * anything else is folded text.  SVGs are read whole (they must be
- * parsed as one document, up to FOLD_MAX_SVG_BYTES); folded text is
- * streamed, the sniffed bytes handed to its reader first.
+ * the detector the CLI's input splitter uses too: gzip (then detected
+ * again inside, decompressed on a thread by fold/gzip.c), an SVG, `perf
+ * script` text or folded text.  SVGs are read whole (they must be parsed
+ * as one document, up to FOLD_MAX_SVG_BYTES); folded and perf text are
+ * streamed, the sniffed bytes handed to their reader first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +27,7 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 		   struct fold_read_stats *st, struct uf_err *err)
 {
 	struct fold_read_opts opts = *o;
+	struct fold_gz *gz = NULL;
 	int fd = 0;
 	if (strcmp(path, "-") != 0) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -38,27 +39,46 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 	opts.label = strcmp(path, "-") ? path : "<stdin>";
 	size_t cap = 4096, have = 0;
 	char *buf = malloc(cap);
-	int rc = 0;
+	int rc = 0, in = fd;
 	if (!buf) {
 		rc = -ENOMEM;
 		uf_err_set(err, UF_EINPUT, opts.label, "out of memory");
 		goto out;
 	}
 	enum fold_format fmt;
-	if ((rc = sniff(fd, &buf, &cap, &have, &fmt, err, opts.label)) != 0)
+	if ((rc = sniff(in, &buf, &cap, &have, &fmt, err, opts.label)) != 0)
 		goto out;
+	if (fmt == FOLD_FMT_GZIP) { /* decompress on a thread, then detect again */
+		if ((rc = fold_gz_start(fd, buf, have, &gz, err, opts.label)) != 0)
+			goto out;
+		in = fold_gz_fd(gz);
+		have = 0;
+		if ((rc = sniff(in, &buf, &cap, &have, &fmt, err, opts.label)) != 0)
+			goto out;
+	}
+	if (opts.force_perf)
+		fmt = FOLD_FMT_PERF;
 	if (fmt == FOLD_FMT_SVG) {
-		rc = slurp(fd, &buf, &cap, have, err, opts.label);
+		rc = slurp(in, &buf, &cap, have, err, opts.label);
 		if (rc == 0)
 			rc = fold_read_svg_mem(t, buf, cap, &opts, st, err);
 	} else if (fmt == FOLD_FMT_FOLDED) {
-		rc = fold_read_folded_fd_prefixed(t, fd, buf, have, &opts, st, err);
+		rc = fold_read_folded_fd_prefixed(t, in, buf, have, &opts, st, err);
+	} else if (fmt == FOLD_FMT_PERF) {
+		rc = fold_read_perf_fd(t, in, buf, have, &opts, st, err);
+	} else if (fmt == FOLD_FMT_GZIP) {
+		rc = -EINVAL;
+		uf_err_set(err, UF_EINPUT, opts.label, "gzip data inside gzip data");
 	} else {
 		rc = -EINVAL;
 		uf_err_set(err, UF_EINPUT, opts.label, "unknown format: more than %u KiB of blank "
 			   "bytes at the start", FOLD_DETECT_MAX >> 10);
 	}
 out:
+	if (gz) {
+		int grc = fold_gz_finish(gz, err, opts.label);
+		rc = rc ? rc : grc;
+	}
 	free(buf);
 	if (fd > 0)
 		close(fd);

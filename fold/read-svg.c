@@ -30,6 +30,7 @@ struct svg_ctx {
 
 static void on_xml_error(void *arg, xmlErrorPtr e);
 static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r);
+static int has_time_order(const char *h, uint64_t lines);
 static int collect_metadata(const struct fold_xml *X, xmlTextReaderPtr r, char **text, size_t *len, size_t *cap);
 
 /* Per-<g> state while streaming: the frame being collected. */
@@ -135,8 +136,10 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 		rc = fold_embed_read(t, text, tlen, err);
 		unsigned a, b, c, pruned = 0;
 		const char *h = strstr(text, "uf-trie/1 ");
-		if (rc == 0 && h && sscanf(h, "uf-trie/1 %u %u %u %u", &a, &b, &c, &pruned) == 4)
+		if (rc == 0 && h && sscanf(h, "uf-trie/1 %u %u %u %u", &a, &b, &c, &pruned) == 4) {
 			st->embedded_pruned = pruned == 1;
+			st->time_order = has_time_order(h, (uint64_t)a + b + 2);
+		}
 	} else if (rc == 0 && !is_svg) {
 		uf_err_set(err, UF_EINPUT, o->label, "not an SVG document");
 		rc = -EINVAL;
@@ -152,6 +155,16 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 	X->free_reader(r);
 	free(text);
 	return rc;
+}
+
+/* Does a "seq" line follow the block's first `lines` lines (header,
+ * names, nodes, "end")?  The block was parsed already, so it has them. */
+static int has_time_order(const char *h, uint64_t lines)
+{
+	for (; lines > 0 && h; lines--)
+		if ((h = strchr(h, '\n')))
+			h++;
+	return h && !strncmp(h, "seq ", 4);
 }
 
 static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r)

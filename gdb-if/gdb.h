@@ -37,6 +37,8 @@
 #ifndef UF_GDB_IF_GDB_H
 #define UF_GDB_IF_GDB_H
 
+#include <sys/types.h>
+
 #include "sampler/target.h"
 
 struct gdb_opts {
@@ -57,5 +59,39 @@ struct gdb_opts {
  */
 int gdb_target_attach(struct uf_target *t, const char *addr, const struct gdb_opts *opts,
 		      struct uf_err *err);
+
+/*
+ * Launch mode (launch.c): QEMU started by us, paused (-S), with a private
+ * gdbstub socket; attach with gdb_target_attach(t, l->addr, ...).
+ */
+struct gdb_launch {
+	pid_t pid;             /* QEMU; 0 when none */
+	int exited;            /* reaped; status is its wait status */
+	int status;
+	char dir[96];          /* private 0700 directory of the socket */
+	char sock[128];
+	char addr[136];        /* "unix:SOCK", for gdb_target_attach */
+	char chardev[160];     /* QEMU's -gdb argument */
+};
+
+/* Is argv (borrowed) a QEMU system emulator command that leaves the
+ * gdbstub to us (no -gdb, -s, -daemonize)?  0, or <0 with *err (UF_EUSAGE). */
+int gdb_launch_check(char *const *argv, struct uf_err *err);
+/* Start `argv[0] -S -gdb unix:... argv[1..]` and wait (up to timeout_ms,
+ * 0 = 30 s) until its gdbstub listens.  stdout_to_stderr: QEMU's stdout
+ * goes to our stderr (our stdout carries an output).  On failure QEMU is
+ * ended and reaped, *l released, *err filled (UF_ETARGET), <0 returned. */
+int gdb_launch_start(struct gdb_launch *l, char *const *argv, int stdout_to_stderr,
+		     unsigned timeout_ms, struct uf_err *err);
+/* Has QEMU exited (reaped now or before)?  Never blocks. */
+int gdb_launch_poll(struct gdb_launch *l);
+/* Reap QEMU: 1 exited, 0 still running (block = 0), <0 errno (-EINTR: a
+ * signal came first). */
+int gdb_launch_wait(struct gdb_launch *l, int block);
+/* End QEMU: let it exit by itself for wait_ms, then SIGTERM, then SIGKILL
+ * after grace_ms more; reaped on return. */
+void gdb_launch_end(struct gdb_launch *l, unsigned wait_ms, unsigned grace_ms);
+/* Remove the socket and its directory; QEMU itself is not touched. */
+void gdb_launch_release(struct gdb_launch *l);
 
 #endif

@@ -16,7 +16,14 @@
  * Invariants: see ptrace-if.h; in addition
  *  1. `stopped` is set only from a waitpid stop report and cleared only
  *     by a successful CONT / LISTEN / DETACH (or the thread's death).
- *  2. Only STOPPED threads are listed by threads() and inspected.
+ *  2. Only STOPPED threads are listed by threads() and inspected, and
+ *     never one past its exit event.
+ *  3. PTRACE_O_TRACEEXIT is set only for the end of a process: when the
+ *     main thread is the last to reach its exit event, it is held there
+ *     (`held`, no longer counted live, so the run ends) until detach, so
+ *     its maps and mapped files can still be read for symbols (a library
+ *     dlopen()ed just before exit); every other exit event is let go at
+ *     once.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +49,8 @@ struct thr {
 	int group_stop;   /* that stop is a job-control stop: resume with LISTEN */
 	int sig;          /* signal to pass on when continuing */
 	int gone;
+	int exiting;      /* past PTRACE_EVENT_EXIT: never sampled again */
+	int held;         /* the main thread held at its exit event (invariant 3) */
 	char comm[17];
 };
 
@@ -89,6 +98,7 @@ static void cont_all(struct ptr *p);
 static int wait_sigchld(uint64_t ns);
 static void read_comm(struct ptr *p, struct thr *h);
 static uint64_t mono_ns(void);
+static int on_exit_event(struct ptr *p, struct thr *h);
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH UF_ARCH_X86_64
@@ -242,7 +252,7 @@ static int p_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
 	struct ptr *p = t->priv;
 	*n = 0;
 	for (size_t i = 0; i < p->nthr && *n < max; i++)
-		if (p->thr[i].stopped && !p->thr[i].gone)
+		if (p->thr[i].stopped && !p->thr[i].gone && !p->thr[i].exiting)
 			ids[(*n)++] = (uint32_t)p->thr[i].tid;
 	return 0;
 }
@@ -413,7 +423,7 @@ static int seize_all(struct ptr *p, struct uf_err *err)
 /* Returns 1 when tid was seized, 0 when it has just exited, or <0. */
 static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err)
 {
-	long opts = PTRACE_O_TRACECLONE;
+	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT;
 	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)opts) < 0) {
 		int e = errno;
 		if (e == ESRCH)
@@ -459,7 +469,7 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 	if (!h && !(h = thr_add(p, tid)))
 		return; /* out of memory: the thread runs on untracked */
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
-		if (!h->gone)
+		if (!h->gone && !h->held)
 			p->live--;
 		h->gone = 1;
 		h->stopped = 0;
@@ -472,6 +482,8 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 	if (!WIFSTOPPED(st))
 		return;
 	int sig = WSTOPSIG(st), ev = (unsigned)st >> 16;
+	if (ev == PTRACE_EVENT_EXIT && on_exit_event(p, h))
+		return;
 	h->stopped = 1;
 	h->group_stop = 0;
 	if (ev == PTRACE_EVENT_STOP) {
@@ -486,6 +498,31 @@ static void on_status(struct ptr *p, pid_t tid, int st)
 	} else if (ev == 0) {
 		h->sig = sig; /* signal-delivery-stop: pass it on */
 	}
+}
+
+/* A thread at its exit event (invariant 3).  Returns 1 when handled (let
+ * go, or held), 0 when it is to be treated as stopped. */
+static int on_exit_event(struct ptr *p, struct thr *h)
+{
+	h->exiting = 1;
+	size_t others = 0;
+	for (size_t i = 0; i < p->nthr; i++)
+		others += !p->thr[i].gone && !p->thr[i].exiting;
+	if (h->tid == p->info.pid && others == 0) {
+		unsigned long code;
+		if (ptrace(PTRACE_GETEVENTMSG, h->tid, 0, &code) == 0) {
+			p->info.exited = 1; /* the process's wait status */
+			p->info.status = (int)code;
+		}
+		h->held = 1;
+		h->stopped = 1;
+		h->group_stop = 0;
+		h->sig = 0;
+		p->live--;
+		return 1;
+	}
+	/* let it go; a stop still pending for it is resumed, never sampled */
+	return ptrace(PTRACE_CONT, h->tid, 0, 0) == 0;
 }
 
 /* Collects every pending waitpid report without blocking.  Returns the
@@ -510,7 +547,7 @@ static void cont_all(struct ptr *p)
 {
 	for (size_t i = 0; i < p->nthr; i++) {
 		struct thr *h = &p->thr[i];
-		if (!h->stopped || h->gone)
+		if (!h->stopped || h->gone || h->held)
 			continue;
 		long rc = h->group_stop ? ptrace(PTRACE_LISTEN, h->tid, 0, 0)
 					: ptrace(PTRACE_CONT, h->tid, 0, (void *)(long)h->sig);

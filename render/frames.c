@@ -1,7 +1,8 @@
 /*
  * render/frames.c — the <g id="frames"> part of the SVG: one <g> per
- * frame with flamegraph.pl's title, rect and label, and one grey <g
- * class="pruned"> per parent whose children were too narrow to draw.
+ * frame with flamegraph.pl's title, rect and label (the <text> only when a
+ * label fits), and one grey <g class="pruned"> per parent whose children
+ * were too narrow to draw, when that box is at least a pixel wide.
  *
  * A frame's tooltip is "NAME (N COUNTNAME, P%)" (differentials add
  * "; +D%"), with N printed as flamegraph.pl prints it: rounded, with
@@ -35,7 +36,7 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 		int rc = write_frame(S, &S->L.f[i]);
 		if (rc)
 			return rc;
-		if (S->L.f[i].runs_n)
+		if (S->L.f[i].runs_n && svg_pruned_px(&S->L, &S->L.f[i], S->wpt) >= 1.0)
 			write_pruned(S, &S->L.f[i]);
 	}
 	fputs("</g>\n", S->out);
@@ -143,22 +144,38 @@ static int write_frame(struct svg *S, const struct frame *f)
 	put_fixed(out, y2 - y1, 1);
 	fputs("\" fill=\"", out);
 	fputs(fill, out);
-	fputs("\" rx=\"2\" ry=\"2\"/>\n<text x=\"", out);
-	put_fixed(out, x1 + 3, 2);
-	fputs("\" y=\"", out);
-	put_fixed(out, 3 + (y1 + y2) / 2, 2);
-	fputs("\">", out);
+	fputs("\" rx=\"2\" ry=\"2\"/>\n", out);
+	/* A label only where one fits: an empty <text> draws nothing but
+	 * costs the browser an element (most frames of a big graph). */
 	int chars = (int)((x2 - x1) / (o->fontsize * o->fontwidth));
 	if (chars >= 3) {
+		fputs("<text x=\"", out);
+		put_fixed(out, x1 + 3, 2);
+		fputs("\" y=\"", out);
+		put_fixed(out, 3 + (y1 + y2) / 2, 2);
+		fputs("\">", out);
 		if ((size_t)chars >= S->disp.chars) {
 			escape_xml(out, S->disp.buf, S->disp.len);
 		} else {
 			escape_xml(out, S->disp.buf, escape_prefix_bytes(&S->disp, (size_t)chars - 2));
 			fputs("..", out);
 		}
+		fputs("</text>\n", out);
 	}
-	fputs("</text>\n</g>\n", out);
+	fputs("</g>\n", out);
 	return 0;
+}
+
+/* A box narrower than a pixel is not written: it shows nothing and would
+ * still cost the browser an element (templates/flamegraph.js draws the
+ * drill-down by the same rule). */
+double svg_pruned_px(const struct layout *L, const struct frame *f, double wpt)
+{
+	const double *r = L->runs + f->runs_off;
+	double t = 0;
+	for (uint32_t i = 0; i < f->runs_n; i++)
+		t += r[2 * i + 1] - r[2 * i];
+	return t * wpt;
 }
 
 static void write_pruned(struct svg *S, const struct frame *f)
@@ -383,6 +400,11 @@ static void write_attrs(struct svg *S, const char *spec, const char **title, siz
 		size_t vlen = eq ? n - klen - 1 : 0;
 		if (ok && vlen >= 11 && strncasecmp(v, "javascript:", 11) == 0)
 			ok = 0;
+		if (!ok && S->rep->attrs_refused++ == 0)
+			snprintf(S->rep->attr_refused, sizeof S->rep->attr_refused, "%.*s",
+				 (int)(klen ? klen : n), p);
+		for (char *q = S->rep->attr_refused; !ok && *q; q++) /* it goes to a terminal */
+			*q = *q < 0x20 || *q == 0x7f ? '?' : *q;
 		if (ok && klen == 5 && !memcmp(p, "title", 5)) {
 			*title = v;
 			*tlen = vlen;

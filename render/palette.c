@@ -167,6 +167,7 @@ static const char *rust_type(const char *s, size_t len)
 
 static const char *multi_type(const char *colors, const char *name, size_t len, int waker)
 {
+	(void)waker; /* the "_[w]" annotation decides, as in flamegraph.pl */
 	if (!strcmp(colors, "java"))
 		return java_type(name, len);
 	if (!strcmp(colors, "js"))
@@ -179,8 +180,8 @@ static const char *multi_type(const char *colors, const char *name, size_t len, 
 		return rust_type(name, len);
 	if (!strcmp(colors, "wakeup"))
 		return "aqua";
-	if (!strcmp(colors, "chain"))
-		return waker || contains(name, len, "_[w]") ? "aqua" : "blue";
+	if (!strcmp(colors, "chain")) /* render/svg.c annotated the wakers, as flamegraph.pl */
+		return contains(name, len, "_[w]") ? "aqua" : "blue";
 	return colors;
 }
 

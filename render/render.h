@@ -49,6 +49,8 @@ struct render_opts {
 	double factor;            /* multiply counts in tooltips (1) */
 	double total;             /* --total: width of 100%; 0 = sum of counts */
 	const char *notes;        /* embedded comment, NULL = none */
+	const char *encoding;     /* --encoding: label in the XML declaration (the bytes
+	                             are always UTF-8), NULL = none, as flamegraph.pl */
 	const char *nameattr_file;/* --nameattr FILE, NULL = none */
 	enum render_embed embed;  /* embedded trie: auto (budget), full, none */
 	size_t embed_budget;      /* bytes for RENDER_EMBED_AUTO */
@@ -72,6 +74,9 @@ struct render_report {
 	struct fold_embed_info embed;
 	int embed_pruned;         /* the embedded trie was pruned to the budget */
 	int total_ignored;        /* --total below the real total was ignored */
+	size_t attrs_refused;     /* --nameattr attributes left out (event handlers,
+	                             javascript: values, bad names), per frame drawn */
+	char attr_refused[64];    /* the first one's name */
 };
 
 /* Draws the finished trie `t` (borrowed) as SVG into `out`.

@@ -32,9 +32,11 @@
 
 static int svg_setup(struct svg *S, struct uf_err *err);
 static void svg_header(struct svg *S);
+static void svg_view_attrs(struct svg *S);
 static int svg_embed(struct svg *S);
 static void svg_footer(struct svg *S);
 static void svg_release(struct svg *S);
+static int chain_rewrite(const fold_trie *t, fold_trie **out);
 
 void render_opts_init(struct render_opts *o)
 {
@@ -58,9 +60,13 @@ void render_opts_init(struct render_opts *o)
 int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	       struct render_report *rep, struct uf_err *err)
 {
-	struct svg S = { .t = t, .o = o, .out = out, .rep = rep };
+	struct svg S = { .t = t, .data = t, .o = o, .out = out, .rep = rep };
 	memset(rep, 0, sizeof *rep);
-	int rc = svg_setup(&S, err);
+	int rc = 0;
+	if (!strcmp(o->colors, "chain") && (rc = chain_rewrite(t, &S.chain)) == 0)
+		S.t = S.chain;
+	if (rc == 0)
+		rc = svg_setup(&S, err);
 	if (rc == 0) {
 		svg_header(&S);
 		rc = svg_write_frames(&S, "frames", 0);
@@ -98,10 +104,18 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 static void choose_background(struct svg *S)
 {
 	const char *bg = S->o->bgcolors, *c = S->o->colors;
-	if (!bg || !*bg)
-		bg = !strcmp(c, "mem") ? "blue"
-		     : (!strcmp(c, "io") || !strcmp(c, "wakeup") || !strcmp(c, "chain")) ? "grey"
-											  : "yellow";
+	static const char *const flat[] = { "red", "green", "blue", "aqua", "yellow", "purple",
+					    "orange", NULL };
+	if (!bg || !*bg) { /* flamegraph.pl's defaults; python and rust are multi palettes */
+		bg = "yellow";
+		if (!strcmp(c, "mem"))
+			bg = "green";
+		else if (!strcmp(c, "io") || !strcmp(c, "wakeup") || !strcmp(c, "chain"))
+			bg = "blue";
+		for (int i = 0; flat[i]; i++)
+			if (!strcmp(c, flat[i]))
+				bg = "grey";
+	}
 	static const char *const table[][3] = { { "yellow", "#eeeeee", "#eeeeb0" },
 						{ "blue", "#eeeeee", "#e0e0ff" },
 						{ "green", "#eef2ee", "#e0ffe0" },
@@ -115,6 +129,19 @@ static void choose_background(struct svg *S)
 }
 
 static int setup_diff(struct svg *S);
+
+/* The deepest row holding a pruned box that is drawn (at least a pixel
+ * wide, svg_pruned_px): only those may grow the canvas. */
+static uint32_t visible_pruned_depth(const struct layout *L, double wpt)
+{
+	uint32_t d = 0;
+	if (L->pruned_depthmax == 0)
+		return 0;
+	for (size_t i = 0; i < L->n; i++)
+		if (L->f[i].runs_n && L->f[i].depth + 1 > d && svg_pruned_px(L, &L->f[i], wpt) >= 1.0)
+			d = L->f[i].depth + 1;
+	return d;
+}
 
 static int svg_setup(struct svg *S, struct uf_err *err)
 {
@@ -145,10 +172,11 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 		rc = setup_diff(S);
 	if (rc)
 		return rc;
-	uint32_t depthmax = S->L.depthmax, pdepth = S->L.pruned_depthmax;
+	uint32_t depthmax = S->L.depthmax, pdepth = visible_pruned_depth(&S->L, S->wpt);
 	if (S->Lb.f) {
+		uint32_t b = visible_pruned_depth(&S->Lb, S->wpt_b);
 		depthmax = depthmax > S->Lb.depthmax ? depthmax : S->Lb.depthmax;
-		pdepth = pdepth > S->Lb.pruned_depthmax ? pdepth : S->Lb.pruned_depthmax;
+		pdepth = pdepth > b ? pdepth : b;
 	}
 	uint32_t rows = depthmax + 1;
 	S->extra_rows = pdepth > depthmax ? pdepth - depthmax : 0;
@@ -203,6 +231,7 @@ static void svg_release(struct svg *S)
 	namemap_release(&S->attrs);
 	free(S->disp.buf);
 	free(S->countname.buf);
+	fold_trie_free(S->chain);
 }
 
 /* ---- header ------------------------------------------------------------- */
@@ -235,12 +264,38 @@ static void write_css(struct svg *S)
 	fprintf(out, "]]></style>\n");
 }
 
+/* What the script needs to draw a zoom as `render` would (drill-down from
+ * the embedded profile): the options that decide frames, colours and
+ * tooltips.  Ends the <svg> start tag. */
+static void svg_view_attrs(struct svg *S)
+{
+	const struct render_opts *o = S->o;
+	FILE *out = S->out;
+	char v[96];
+	fold_format_count(v, sizeof v, o->factor);
+	fprintf(out, " data-uf-factor=\"%s\" data-uf-minwidth=\"%g%s\" data-uf-palette=\"", v, o->minwidth,
+		o->minwidth_pct ? "%" : "");
+	escape_xml_any(out, o->colors, strlen(o->colors));
+	fprintf(out, "\" data-uf-colormode=\"%s\" data-uf-flamechart=\"%d\"",
+		o->random ? "random" : o->palette_file ? "map" : o->hash ? "hash" : "name", o->flamechart ? 1 : 0);
+	if (S->t->base)
+		fprintf(out, " data-uf-delta=\"%s\" data-uf-maxdelta=\"%.17g\" data-uf-negate=\"%d\" "
+			     "data-uf-mindelta=\"%.17g\" data-uf-diffpalette=\"%s\" data-uf-swapped=\"%d\"",
+			o->delta == RENDER_DELTA_TOTAL ? "total" : "self", S->maxdelta, o->negate ? 1 : 0,
+			o->min_delta, o->diff_palette && !strcmp(o->diff_palette, "cb") ? "cb" : "red-blue",
+			o->swapped ? 1 : 0);
+	fputs(">\n", out);
+}
+
 static void svg_header(struct svg *S)
 {
 	const struct render_opts *o = S->o;
 	FILE *out = S->out;
 	double W = o->width, fs = o->fontsize, top = S->top;
-	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	if (o->encoding) /* checked by the CLI: no quote or markup can be in it */
+		fprintf(out, "<?xml version=\"1.0\" encoding=\"%s\" standalone=\"no\"?>\n", o->encoding);
+	else
+		fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	fprintf(out, "<svg version=\"1.1\" width=\"%g\" height=\"%g\" viewBox=\"0 %g %g %g\" id=\"uf\" "
 		     "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"",
 		W, S->height, top, W, S->height);
@@ -252,9 +307,10 @@ static void svg_header(struct svg *S)
 	escape_xml_any(out, o->nametype, strlen(o->nametype));
 	fprintf(out, "\" data-uf-fontsize=\"%g\" data-uf-fontwidth=\"%g\" data-uf-xpad=\"%g\" "
 		     "data-uf-width=\"%g\" data-uf-frameheight=\"%g\" data-uf-inverted=\"%d\" "
-		     "data-uf-diff=\"%d\" data-uf-searchcolor=\"rgb(230,0,230)\">\n",
+		     "data-uf-diff=\"%d\" data-uf-searchcolor=\"rgb(230,0,230)\"",
 		fs, o->fontwidth, S->xpad, W, o->frameheight, o->inverted ? 1 : 0,
 		S->t->base ? 1 : 0);
+	svg_view_attrs(S);
 	fprintf(out, "<!-- Flame graph drawn by uniprof-flame; its profile data is embedded below. -->\n");
 	if (o->notes && *o->notes) {
 		fputs("<!-- NOTES: ", out);
@@ -316,7 +372,7 @@ static int svg_embed(struct svg *S)
 	if (!mem)
 		return -ENOMEM;
 	size_t budget = S->o->embed == RENDER_EMBED_FULL ? 0 : S->o->embed_budget;
-	int rc = fold_embed_write(S->t, mem, budget, &S->rep->embed);
+	int rc = fold_embed_write(S->data, mem, budget, &S->rep->embed);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = -ENOMEM;
 	if (rc) {
@@ -329,8 +385,9 @@ static int svg_embed(struct svg *S)
 				"(subtrees under %g samples folded into their parents); "
 				"render with embed=full to keep all -->\n",
 			S->rep->embed.nodes_written, S->rep->embed.nodes_total, S->rep->embed.min_total);
-	fprintf(S->out, "<metadata id=\"uniprof-flame-data\" data-format=\"uf-trie/1\" data-pruned=\"%d\">\n",
-		S->rep->embed_pruned);
+	fprintf(S->out, "<metadata id=\"uniprof-flame-data\" data-format=\"uf-trie/1\" data-pruned=\"%d\" "
+			"data-nodes-total=\"%u\">\n",
+		S->rep->embed_pruned, S->rep->embed.nodes_total);
 	size_t pos = 0;
 	while (pos < len) {
 		size_t n = len - pos > EMBED_CHUNK ? EMBED_CHUNK : len - pos;
@@ -344,5 +401,85 @@ static int svg_embed(struct svg *S)
 	}
 	fputs("</metadata>\n", S->out);
 	free(buf);
+	return 0;
+}
+
+/* ---- --colors chain ------------------------------------------------------ */
+
+/* flamegraph.pl rewrites every stack for the chain palette before drawing:
+ * the stack is cut at each "--" frame that has a frame on both sides
+ * (non-overlapping, left to right); the first part is kept, then "--",
+ * then every later part with "_[w]" appended to each of its frames, the
+ * parts joined by "--".  A stack without a separator so gains a "--"
+ * leaf.  The "_[w]" names key the waker colour (aqua) and their hash, as
+ * in flamegraph.pl; tooltips and labels strip the annotation. */
+static int chain_path(const fold_trie *src, fold_trie *dst, const uint32_t *path, uint32_t k,
+		      char *buf, uint32_t *out_node)
+{
+	uint32_t node = FOLD_ROOT, dashes = fold_trie_intern(dst, "--", 2);
+	int waker = 0;
+	uint32_t last_sep = 0;
+	for (uint32_t i = 0; i < k && dashes != FOLD_NONE; i++) {
+		size_t len;
+		const char *nm = fold_node_name(src, path[i], &len);
+		uint32_t id;
+		if (i >= 1 && i + 2 <= k && len == 2 && !memcmp(nm, "--", 2) &&
+		    (!waker || i >= last_sep + 2)) {
+			waker = 1, last_sep = i;
+			id = dashes;
+		} else if (waker && len + 4 <= FOLD_MAX_NAME) {
+			memcpy(buf, nm, len);
+			memcpy(buf + len, "_[w]", 4);
+			id = fold_trie_intern(dst, buf, len + 4);
+		} else {
+			id = fold_trie_intern(dst, nm, len);
+		}
+		if (id == FOLD_NONE || (node = fold_trie_child(dst, node, id)) == FOLD_NONE)
+			return -ENOMEM;
+	}
+	if (!waker && (dashes == FOLD_NONE || (node = fold_trie_child(dst, node, dashes)) == FOLD_NONE))
+		return -ENOMEM;
+	*out_node = node;
+	return 0;
+}
+
+/* Adds the rewritten path of src's `node` to dst with these counts. */
+static int chain_add(const fold_trie *src, fold_trie *dst, uint32_t node, double self, double base,
+		     uint32_t *path, char *buf)
+{
+	uint32_t k = src->depth[node], dn;
+	for (uint32_t n = node, i = k; i > 0; n = src->parent[n])
+		path[--i] = n;
+	int rc = chain_path(src, dst, path, k, buf, &dn);
+	if (rc)
+		return rc;
+	return src->base ? fold_trie_add2(dst, dn, base, self) : fold_trie_add(dst, dn, self);
+}
+
+static int chain_rewrite(const fold_trie *t, fold_trie **out)
+{
+	fold_trie *c = fold_trie_new();
+	uint32_t *path = malloc(((size_t)t->maxdepth + 2) * sizeof *path);
+	char *buf = malloc(FOLD_MAX_NAME + 1); /* a name and its "_[w]" */
+	int rc = c && path && buf ? 0 : -ENOMEM;
+	if (rc == 0 && t->keep_seq && t->seq_len) {
+		fold_trie_keep_sequence(c);
+		for (size_t i = 0; i < t->seq_len && rc == 0; i++)
+			rc = chain_add(t, c, t->seq_node[i], t->seq_count[i],
+				       t->seq_base ? t->seq_base[i] : 0, path, buf);
+	} else {
+		for (uint32_t i = 0; i < t->nnodes && rc == 0; i++)
+			if (t->self[i] != 0 || (t->base && t->base[i] != 0))
+				rc = chain_add(t, c, i, t->self[i], t->base ? t->base[i] : 0, path, buf);
+	}
+	if (rc == 0)
+		rc = fold_trie_finish(c);
+	free(path);
+	free(buf);
+	if (rc) {
+		fold_trie_free(c);
+		return rc;
+	}
+	*out = c;
 	return 0;
 }

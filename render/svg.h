@@ -14,7 +14,9 @@
 #include "render/render.h"
 
 struct svg {
-	const fold_trie *t;
+	const fold_trie *t;   /* what is drawn */
+	const fold_trie *data;/* what is embedded: the input (t differs for --colors chain) */
+	fold_trie *chain;     /* owned: flamegraph.pl's chain rewrite of the input, or NULL */
 	const struct render_opts *o;
 	FILE *out;
 	struct render_report *rep;
@@ -44,6 +46,9 @@ struct svg {
 /* Writes <g id="ID"> (hidden: class "hide") with the frames of S->L.
  * Returns 0 or -ENOMEM. */
 int svg_write_frames(struct svg *S, const char *id, int hidden);
+/* Width in px of frame f's pruned runs in layout L at wpt px per sample; a
+ * pruned box narrower than a pixel shows nothing and is not written. */
+double svg_pruned_px(const struct layout *L, const struct frame *f, double wpt);
 /* The legend of a differential's colours, in the header row. */
 void svg_write_legend(struct svg *S);
 

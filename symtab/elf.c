@@ -58,22 +58,35 @@ struct symtab *symtab_open_elf(const char *path, struct uf_err *err)
 
 struct symtab *symtab_elf_load(const char *path, int allow_empty, struct uf_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* non-blocking and regular files only: a FIFO or device named here
+	 * must give an error, never a hang or a driver's side effect */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		symtab_err_errno(err, path, errno);
 		return NULL;
 	}
-	struct stat sb;
-	size_t fsize = fstat(fd, &sb) == 0 ? (size_t)sb.st_size : SIZE_MAX;
+	struct symtab *st = symtab_elf_load_fd(fd, path, allow_empty, err);
+	close(fd);
+	return st;
+}
+
+struct symtab *symtab_elf_load_fd(int fd, const char *label, int allow_empty, struct uf_err *err)
+{
+	struct stat sb = { 0 };
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		uf_err_set(err, UF_EINPUT, label, S_ISDIR(sb.st_mode) ? "is a directory"
+								   : "not a regular file");
+		return NULL;
+	}
+	size_t fsize = (size_t)sb.st_size;
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	struct symtab *st = NULL;
 	if (!e || elf_kind(e) != ELF_K_ELF)
-		uf_err_set(err, UF_EINPUT, path, "not an ELF file");
+		uf_err_set(err, UF_EINPUT, label, "not an ELF file");
 	else
-		st = load(e, fsize, path, allow_empty, err);
+		st = load(e, fsize, label, allow_empty, err);
 	elf_end(e);
-	close(fd);
 	return st;
 }
 

@@ -83,6 +83,9 @@ int symtab_build_finish(struct symtab *st);
  * yields an empty table (the process map set still needs its program
  * headers for the load bias). */
 struct symtab *symtab_elf_load(const char *path, int allow_empty, struct uf_err *err);
+/* Same from an open descriptor (borrowed): a regular file only, else
+ * "not a regular file"; `label` names it in errors. */
+struct symtab *symtab_elf_load_fd(int fd, const char *label, int allow_empty, struct uf_err *err);
 
 /* Sets *err (UF_EINPUT, what = path) from an errno, lowercased. */
 void symtab_err_errno(struct uf_err *err, const char *path, int e);

@@ -8,6 +8,19 @@
  * needs neither the process nor any file I/O; a process mapping hundreds
  * of libraries pays for all of them once.
  *
+ * Files named by the target.  /proc/PID/maps is the target's text: a
+ * process can map "lib.so (deleted)" and put a FIFO, a device or a
+ * symlink out of its root at "lib.so".  So a mapped file is found as the
+ * target sees it — /proc/PID/map_files/START-END (the very inode mapped,
+ * deleted or not; root only), else the path resolved inside
+ * /proc/PID/root with openat2(RESOLVE_IN_ROOT) — opened first as O_PATH
+ * (which runs no driver code and cannot block), accepted only when fstat
+ * says it is a regular file, and only then reopened for reading through
+ * /proc/self/fd, O_NONBLOCK|O_NOCTTY.  Running as root, files on a FUSE
+ * filesystem (which the target may serve itself and never answer) are
+ * not read.  Every file that could not be read is counted with its
+ * reason for the summary (symtab_procmap_unreadable).
+ *
  * Invariants:
  *  1. maps[] is sorted by start and mappings do not overlap (the kernel
  *     guarantees it for one read of maps; we re-sort and drop overlaps
@@ -20,9 +33,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "symtab/internal.h"
@@ -33,6 +51,7 @@
 
 struct pm_file {
 	const char *path;       /* as in maps, in the arena */
+	const char *why;        /* why it could not be read (arena), or NULL */
 	struct symtab *st;      /* symbols; NULL when unreadable */
 	struct symtab *phdrs;   /* program headers for the bias (may be st) */
 	int owned_phdrs;        /* phdrs != st and is ours to free */
@@ -60,8 +79,13 @@ struct symtab_procmap {
 
 static int parse_maps(struct symtab_procmap *m, const char *text, size_t len);
 static int add_line(struct symtab_procmap *m, const char *line, size_t len);
-static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len);
-static struct symtab *load_file(const struct symtab_procmap *m, const char *path);
+static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len, uint64_t start,
+			 uint64_t end);
+static struct symtab *load_file(struct symtab_procmap *m, struct pm_file *f, uint64_t start,
+				uint64_t end);
+static int open_target_file(const struct symtab_procmap *m, const char *path, uint64_t start,
+			    uint64_t end, const char **why);
+static int reopen_regular(int pfd, const char **why);
 static struct symtab *load_debug_file(const struct symtab *real);
 static int map_cmp(const void *a, const void *b);
 static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t nprev);
@@ -233,6 +257,21 @@ void symtab_procmap_stats(const struct symtab_procmap *m, size_t *mappings, size
 		*files_ok = ok;
 }
 
+size_t symtab_procmap_unreadable(const struct symtab_procmap *m, const char **path,
+				  const char **why)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nfiles; i++) {
+		if (!m->files[i].why)
+			continue;
+		if (n++ == 0 && path)
+			*path = m->files[i].path;
+		if (n == 1 && why)
+			*why = m->files[i].why;
+	}
+	return n;
+}
+
 /* ---- static helpers ---------------------------------------------------- */
 
 static int parse_maps(struct symtab_procmap *m, const char *text, size_t len)
@@ -281,7 +320,7 @@ static int add_line(struct symtab_procmap *m, const char *line, size_t len)
 	if (!(mp->mod = uf_arena_strndup(&m->arena, base, blen)))
 		return -ENOMEM;
 	if (plen && path[0] == '/') {
-		mp->file = file_for(m, path, plen);
+		mp->file = file_for(m, path, plen, start, end);
 		if (mp->file == NO_FILE - 1)
 			return -ENOMEM;
 		const struct pm_file *f = mp->file != NO_FILE ? &m->files[mp->file] : NULL;
@@ -321,7 +360,8 @@ static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t 
 
 /* Index of the file entry for `path`, loading it on first sight; NO_FILE
  * past SYMTAB_MAX_FILES, NO_FILE - 1 when out of memory. */
-static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len)
+static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len, uint64_t start,
+			 uint64_t end)
 {
 	for (size_t i = 0; i < m->nfiles; i++)
 		if (strlen(m->files[i].path) == len && memcmp(m->files[i].path, path, len) == 0)
@@ -334,7 +374,7 @@ static uint32_t file_for(struct symtab_procmap *m, const char *path, size_t len)
 	memset(f, 0, sizeof *f);
 	if (!(f->path = uf_arena_strndup(&m->arena, path, len)))
 		return NO_FILE - 1;
-	struct symtab *real = load_file(m, f->path);
+	struct symtab *real = load_file(m, f, start, end);
 	if (m->override && m->exe && strcmp(m->exe, f->path) == 0) {
 		/* -x: its symbols; the bias from the mapped file when readable
 		 * (a .dbg file's program headers may not match the mapping) */
@@ -373,22 +413,84 @@ static struct symtab *load_debug_file(const struct symtab *real)
 	return dbg;
 }
 
-/* Loads the file through /proc/PID/root (the target's mount namespace),
- * else by its plain path; NULL when neither is a readable ELF file. */
-static struct symtab *load_file(const struct symtab_procmap *m, const char *path)
+/* Loads a mapped file as the target sees it (see the header comment);
+ * NULL, with f->why set, when it is not a readable regular ELF file. */
+static struct symtab *load_file(struct symtab_procmap *m, struct pm_file *f, uint64_t start,
+				uint64_t end)
 {
-	struct uf_err ignored = {0};
+	struct uf_err err = { 0 };
+	const char *why = NULL;
 	struct symtab *st = NULL;
-	if (m->pid > 0) {
-		char rooted[4200];
-		snprintf(rooted, sizeof rooted, "/proc/%d/root%s", (int)m->pid, path);
-		st = symtab_elf_load(rooted, 1, &ignored);
+	int fd = open_target_file(m, f->path, start, end, &why);
+	if (fd >= 0) {
+		st = symtab_elf_load_fd(fd, f->path, 1, &err);
+		close(fd);
+		why = st ? NULL : err.why;
 	}
-	if (!st) {
-		uf_err_clear(&ignored);
-		st = symtab_elf_load(path, 1, &ignored);
-	}
+	if (why && !(f->why = uf_arena_strndup(&m->arena, why, strlen(why))))
+		f->why = "out of memory";
 	return st;
+}
+
+/* An O_PATH descriptor for the mapped file: map_files first (the exact
+ * inode mapped), else the path inside the target's root; for maps given
+ * as text (pid 0), the plain path.  Returns a readable descriptor of a
+ * regular file, or -1 with *why. */
+static int open_target_file(const struct symtab_procmap *m, const char *path, uint64_t start,
+			    uint64_t end, const char **why)
+{
+	char buf[96];
+	int pfd = -1;
+	if (m->pid > 0) {
+		snprintf(buf, sizeof buf, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)m->pid,
+			 start, end);
+		pfd = open(buf, O_PATH | O_CLOEXEC);
+	}
+	if (pfd < 0 && m->pid > 0) {
+		snprintf(buf, sizeof buf, "/proc/%d/root", (int)m->pid);
+		int root = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+					.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+		pfd = root < 0 ? -1 : (int)syscall(SYS_openat2, root, path, &how, sizeof how);
+		if (pfd < 0 && root >= 0 && errno == ENOSYS) /* before Linux 5.6 */
+			pfd = openat(root, path[0] == '/' ? path + 1 : path, O_PATH | O_CLOEXEC);
+		if (root >= 0)
+			close(root);
+	} else if (pfd < 0) {
+		pfd = open(path, O_PATH | O_CLOEXEC);
+	}
+	if (pfd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	return reopen_regular(pfd, why);
+}
+
+/* Checks an O_PATH descriptor (taken) and opens its file for reading,
+ * non-blocking, only when it is a regular file not on FUSE (as root). */
+static int reopen_regular(int pfd, const char **why)
+{
+	struct stat sb, sb2;
+	struct statfs sf;
+	char buf[64];
+	int fd = -1;
+	if (fstat(pfd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		*why = "not a regular file";
+	} else if (geteuid() == 0 && fstatfs(pfd, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC) {
+		*why = "on a FUSE filesystem (not read as root: it could block)";
+	} else {
+		snprintf(buf, sizeof buf, "/proc/self/fd/%d", pfd);
+		fd = open(buf, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0) {
+			*why = strerror(errno);
+		} else if (fstat(fd, &sb2) != 0 || sb2.st_ino != sb.st_ino || sb2.st_dev != sb.st_dev) {
+			*why = "changed while opened";
+			close(fd);
+			fd = -1;
+		}
+	}
+	close(pfd);
+	return fd;
 }
 
 static int map_cmp(const void *a, const void *b)

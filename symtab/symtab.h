@@ -187,5 +187,10 @@ const char *symtab_procmap_lookup(const struct symtab_procmap *m, uint64_t addr,
 				  char *buf, size_t bufsize, size_t *len_out);
 /* Counts for reports: executable mappings, files with symbols. */
 void symtab_procmap_stats(const struct symtab_procmap *m, size_t *mappings, size_t *files_ok);
+/* Mapped files that could not be read (a FIFO, device or directory where
+ * maps names a file, gone, not ELF, on FUSE as root: see procmap.c); the
+ * first one's path and reason (borrowed from the map set) when non-NULL. */
+size_t symtab_procmap_unreadable(const struct symtab_procmap *m, const char **path,
+				 const char **why);
 
 #endif

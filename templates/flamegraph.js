@@ -1,35 +1,46 @@
 /*
  * templates/flamegraph.js — the interactive layer embedded in every SVG
- * uniprof-flame writes: hover details, click-to-zoom, regex search with a
- * Matched share, ignore-case, and zoom/search state kept in the URL.
+ * uniprof-flame writes: hover details, click-to-zoom with lossless
+ * drill-down from the embedded profile, regex search with an exact Matched
+ * share, ignore-case, and zoom/search state kept in the URL.
  *
- * It reads the DOM the renderer wrote (render/: one <g> per frame inside
- * <g id="frames">, depth-first pre-order, tooltip "NAME (N samples, P%)")
- * once at load into flat arrays, and from then on every action is one pass
- * over those arrays that writes only the attributes that change.
+ * The file as written is a complete image (invariant 6); the script adds a
+ * "view" on top of it.  At load it only attaches listeners: no DOM reads, so
+ * the first paint costs what the image costs.  After that paint, idle time
+ * reads the drawn frames into flat arrays and parses the embedded trie
+ * (<metadata id="uniprof-flame-data">, uf-trie/1); an action that comes
+ * earlier finishes that work first.
  *
- * Main trade-off: we trust the pre-order the renderer promises, so a
- * frame's subtree is the index range [i, end[i]) and zoom, hiding and the
- * "count each matched subtree once" rule cost O(frames) with no tree walk
- * and no layout query (no getBBox / getComputedTextLength).  Labels are
- * re-fitted by arithmetic (font size x font width per character), which
- * can be a character off where a real measurement would not.
+ * Zoom draws a new view in <g id="uf-view">, after #frames, over an opaque
+ * background: from the embedded trie when there is one (drill-down: every
+ * call path under the frame that is at least --minwidth wide at the new
+ * scale, laid out by flamegraph.pl's flow() as `render` of that subtree
+ * alone would, with the renderer's colours and labels), otherwise from the
+ * drawn frames, rescaled.  The frames as written are never touched by zoom,
+ * so Reset Zoom only removes the view: the file as written is back.
+ *
+ * Main trade-off: the view is rebuilt per zoom (cost ~ frames in view)
+ * rather than patched in place; in exchange a zoom never restyles the
+ * frames it hides, and the drill-down can show frames the file never drew.
  *
  * Invariants:
  *  1. This file never contains the CDATA terminator (two closing square
  *     brackets then ">"): the SVG embeds it in CDATA and the build refuses it.
  *  2. Names and URL parameters are data: they reach the DOM only through
- *     textContent and setAttribute, never innerHTML, eval or new Function.
- *  3. A frame's original x/width/fill/label strings are saved before the
- *     script first changes them; reset restores exactly those strings, so
- *     an unzoomed, unsearched graph is the image the renderer drew.
- *  4. Matched shares come from sample counts parsed from the tooltips, never
- *     from pixel widths; a matched frame inside a matched ancestor is not
- *     counted again; frames hidden by zoom are not counted.
- *  5. Search matches the frame NAME only (the title up to its last " ("),
- *     never the counts or percentages after it.
- *  6. Plain ES2017, no library, no network: works from file:// in
- *     Chromium and Firefox.  Without script the SVG is still a full image.
+ *     textContent / createTextNode and setAttribute of presentation values
+ *     we compute (numbers, colours), never innerHTML, eval or new Function.
+ *  3. The frames as written (#frames) change only by search colouring, which
+ *     clearing the search restores to the exact saved strings.
+ *  4. Matched shares come from sample counts (the embedded trie when present,
+ *     else the tooltips), never from pixel widths; a match inside a matched
+ *     ancestor is not counted again; frames outside the zoom are not counted.
+ *  5. Search matches the frame NAME only (as the tooltip shows it), never
+ *     counts or percentages.
+ *  6. Plain ES2017, no library, no network: works from file:// in Chromium
+ *     and Firefox.  Without script the SVG is still a full image.
+ *  7. The drill-down's geometry and labels follow render/ (frames.c,
+ *     layout.c, palette.c, escape.c); a change there must be mirrored here
+ *     (tests/browser/test-drill.js compares both).
  */
 (function () {
 	'use strict';
@@ -39,11 +50,16 @@
 	if (!framesEl || !svg.getAttribute) {
 		return;
 	}
+	const NS = 'http://www.w3.org/2000/svg';
 
 	/* ---- configuration from the root element ---- */
 
-	function num(attr, dflt) {
-		const v = parseFloat(svg.getAttribute(attr));
+	function attr(name, dflt) {
+		const v = svg.getAttribute(name);
+		return v === null ? dflt : v;
+	}
+	function num(name, dflt) {
+		const v = parseFloat(svg.getAttribute(name));
 		return isFinite(v) ? v : dflt;
 	}
 
@@ -52,10 +68,26 @@
 		xpad: num('data-uf-xpad', 10),
 		fontsize: num('data-uf-fontsize', 12),
 		fontwidth: num('data-uf-fontwidth', 0.59),
-		inverted: svg.getAttribute('data-uf-inverted') === '1',
-		nametype: svg.getAttribute('data-uf-nametype') || 'Function:',
-		searchcolor: svg.getAttribute('data-uf-searchcolor') || 'rgb(230,0,230)',
+		frameheight: num('data-uf-frameheight', 16),
+		inverted: attr('data-uf-inverted', '0') === '1',
+		nametype: attr('data-uf-nametype', 'Function:'),
+		countname: attr('data-uf-countname', 'samples'),
+		searchcolor: attr('data-uf-searchcolor', 'rgb(230,0,230)'),
 		total: num('data-uf-total', 0),
+		factor: num('data-uf-factor', 1),
+		minwidth: attr('data-uf-minwidth', '0.1'),
+		palette: attr('data-uf-palette', 'hot'),
+		colormode: attr('data-uf-colormode', 'name'),
+		flamechart: attr('data-uf-flamechart', '0') === '1',
+		diff: attr('data-uf-diff', '0') === '1',
+		delta: attr('data-uf-delta', 'self'),
+		maxdelta: num('data-uf-maxdelta', 1),
+		negate: attr('data-uf-negate', '0') === '1',
+		mindelta: num('data-uf-mindelta', 0),
+		diffpalette: attr('data-uf-diffpalette', 'red-blue'),
+		swapped: attr('data-uf-swapped', '0') === '1',
+		/* layers.js renamed the AFTER layer: the BEFORE widths are shown */
+		before: document.getElementById('frames-after') !== null,
 	};
 
 	const el = {
@@ -68,28 +100,358 @@
 	const detailsIdle = el.details ? el.details.textContent : ' ';
 	const matchedIdle = el.matched ? el.matched.textContent : ' ';
 
-	/* ---- frame table, filled once by init() ---- */
-
-	/* Per frame, by pre-order index.  DOM strings a reset must restore
-	 * (fill, label, label x) are read lazily, the first time they change:
-	 * on a big graph every DOM read at load costs. */
-	const F = {
-		n: 0,
-		g: [], rect: [], text: [], name: [], title: [],
-		xattr: [], yattr: [], wattr: [],
-		fill: [], tx: [], label: [], cur: [],   /* lazy: undefined until read */
-		count: [], x: null, w: null, y: null,
-		parent: null, end: null, matched: null, moved: null,
-	};
-	/* Pruned aggregates: not frames; they follow zoom but are never
-	 * zoomable or searchable. */
-	const P = { g: [], shape: [], title: [], x0: [], x1: [], y: [] };
-
 	const state = {
-		zoom: -1, term: null, re: null, ic: false,
-		shown: [],     /* frames marked "z"/"parent" and moved by the zoom */
-		pshown: [],    /* pruned boxes marked "z" by the zoom */
+		zoom: null,      /* null, { node: trie index } or { frame: drawn frame index } */
+		term: null, re: null, ic: false,
+		view: null,      /* the drawn view: { g, frames: [...], ... } */
+		note: null,      /* what the details line says while idle in a view */
 	};
+
+
+	/* ---- numbers and names as render/ prints them ---- */
+
+	/* printf("%.*f", d, v).  toFixed rounds an exact tie away from zero,
+	 * printf to even; v sits on a tie exactly when v * 2^(d+1) is an odd
+	 * integer (then v * 10^d is exact too). */
+	function fixed(v, d) {
+		const a = Math.abs(v), sign = v < 0 || Object.is(v, -0) ? '-' : '';
+		const j = a * Math.pow(2, d + 1);
+		if (!(j % 2 === 1 && j < 9e15)) {
+			return sign + a.toFixed(d);
+		}
+		const p = Math.pow(10, d);
+		let n = Math.floor(a * p);
+		if (n % 2 === 1) n++;
+		const ip = String(Math.floor(n / p));
+		const fp = String(n % p);
+		return sign + ip + (d ? '.' + '0'.repeat(d - fp.length) + fp : '');
+	}
+
+	/* The value printf shows for v, as a number (uf_fixed_value). */
+	function fixedValue(v, d) {
+		return parseFloat(fixed(v, d));
+	}
+
+	/* nearbyint(): round half to even. */
+	function roundEven(v) {
+		const f = Math.floor(v);
+		if (v - f === 0.5) return f % 2 === 0 ? f : f + 1;
+		return Math.round(v);
+	}
+
+	function commas(digits) {
+		let out = '';
+		for (let i = 0; i < digits.length; i++) {
+			out += digits[i];
+			const left = digits.length - i - 1;
+			if (left && left % 3 === 0 && digits[i] >= '0' && digits[i] <= '9') out += ',';
+		}
+		return out;
+	}
+
+	/* fold_format_count(): the shortest text that reads back exactly. */
+	function formatCount(v) {
+		if (!(v >= 0) || v > 1e300) return '0';
+		if (v === Math.floor(v) && v < 1e21) return String(v);
+		for (let d = 1; d <= 40; d++) {
+			const s = v.toFixed(d);
+			if (parseFloat(s) === v) return s;
+		}
+		return v.toFixed(40);
+	}
+
+	/* "N COUNTNAME, P" of a tooltip (frames.c count_text). */
+	function countText(samples, whole, total) {
+		const v = samples * cfg.factor;
+		const r = roundEven(v);
+		const n = r >= 0 && r < 9e15 ? String(r) : fixed(v, 0);
+		const pct = whole ? '100' : fixed(100 * (r >= 0 && r < 9e15 ? r : parseFloat(n)) / total, 2);
+		return commas(n) + ' ' + cfg.countname + ', ' + pct;
+	}
+
+	/* Bytes of a name (a string of char codes 0..255) as the renderer shows
+	 * them: a trailing _[k] _[w] _[i] _[j] dropped, valid UTF-8 decoded,
+	 * any other byte as \xNN (escape.c).  Returns { s, chars }. */
+	function display(raw) {
+		let len = raw.length;
+		if (len >= 4 && raw[len - 4] === '_' && raw[len - 3] === '[' && raw[len - 1] === ']' &&
+		    'kwij'.indexOf(raw[len - 2]) >= 0) {
+			len -= 4;
+		}
+		let s = '', chars = 0;
+		for (let i = 0; i < len;) {
+			const n = utf8Valid(raw, i, len);
+			if (n) {
+				const cp = n === 1 ? raw.charCodeAt(i) : decode1(raw, i, n);
+				s += String.fromCodePoint(cp);
+				i += n;
+				chars++;
+			} else {
+				const b = raw.charCodeAt(i);
+				s += '\\x' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
+				chars += 4;
+				i++;
+			}
+		}
+		return { s: s, chars: chars };
+	}
+
+	function decode1(raw, i, n) {
+		const c = raw.charCodeAt(i);
+		let v = n === 2 ? c & 0x1f : n === 3 ? c & 0x0f : c & 0x07;
+		for (let k = 1; k < n; k++) v = (v << 6) | (raw.charCodeAt(i + k) & 0x3f);
+		return v;
+	}
+
+	/* Length of a valid UTF-8 sequence XML allows at raw[i], or 0. */
+	function utf8Valid(raw, i, len) {
+		const c = raw.charCodeAt(i);
+		if (c >= 0x20 && c < 0x7f) return 1;
+		const n = (c >> 5) === 6 ? 2 : (c >> 4) === 14 ? 3 : (c >> 3) === 30 ? 4 : 0;
+		if (n === 0 || i + n > len) return 0;
+		for (let k = 1; k < n; k++) {
+			if ((raw.charCodeAt(i + k) & 0xc0) !== 0x80) return 0;
+		}
+		const v = decode1(raw, i, n);
+		const min = [0, 0, 0x80, 0x800, 0x10000][n];
+		if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) || v === 0xfffe || v === 0xffff ||
+		    (v >= 0x80 && v <= 0x9f)) {
+			return 0;
+		}
+		return n;
+	}
+
+	/* The label the renderer writes for a frame w px wide (unrounded). */
+	function label(disp, w) {
+		const chars = Math.floor(w / (cfg.fontsize * cfg.fontwidth));
+		if (!(chars >= 3)) return '';
+		if (chars >= disp.chars) return disp.s;
+		const cps = Array.from(disp.s);
+		return cps.slice(0, chars - 2).join('') + '..';
+	}
+
+	/* ---- colours (palette.c and frames.c, for drill-down frames) ---- */
+
+	/* One code point of raw at i as palette.c reads it: [cp, bytes]. */
+	function cpAt(raw, i) {
+		const c = raw.charCodeAt(i);
+		const n = c < 0x80 ? 1 : (c >> 5) === 6 ? 2 : (c >> 4) === 14 ? 3 : (c >> 3) === 30 ? 4 : 0;
+		if (n === 0 || i + n > raw.length) return [c, 1];
+		for (let k = 1; k < n; k++) {
+			if ((raw.charCodeAt(i + k) & 0xc0) !== 0x80) return [c, 1];
+		}
+		return [n === 1 ? c : decode1(raw, i, n), n];
+	}
+
+	function codePoints(raw) {
+		const out = [];
+		for (let i = 0; i < raw.length;) {
+			const r = cpAt(raw, i);
+			out.push(r[0]);
+			i += r[1];
+		}
+		return out;
+	}
+
+	/* drand48() after srand48(seed): the first value. 48-bit arithmetic in
+	 * 24-bit halves so every product stays exact in a double. */
+	function drand48(seed) {
+		const T24 = 16777216;
+		const xh = Math.floor(seed / 256), xl = (seed % 256) * 65536 + 0x330e;
+		const ah = 0x5de, al = 0xece66d;
+		const lo = xl * al + 0xb;
+		const carry = Math.floor(lo / T24);
+		const mid = (xh * al + xl * ah + carry) % T24;
+		return (mid * T24 + lo % T24) / (T24 * T24);
+	}
+
+	function namehash(cps) {
+		let vector = 0, weight = 1, max = 1, mod = 10;
+		for (let i = 0; i < cps.length; i++) {
+			const v = cps[i] % mod;
+			vector += (v / (mod++ - 1)) * weight;
+			max += weight;
+			weight *= 0.70;
+			if (mod > 12) break;
+		}
+		return 1 - vector / max;
+	}
+
+	/* palette.c decode(): after the module strip s/.(.*?)`//, max 64. */
+	function hashInput(raw, reverse) {
+		const all = codePoints(raw);
+		if (reverse) all.reverse();
+		let start = 0;
+		for (let i = 1; i < all.length; i++) {
+			if (all[i] === 96) { start = i + 1; break; }
+		}
+		return all.slice(start, start + 64);
+	}
+
+	function multiType(colors, s, waker) {
+		const ends = (x) => s.length >= x.length && s.slice(s.length - x.length) === x;
+		const has = (x) => s.indexOf(x) >= 0;
+		const starts = (x) => s.slice(0, x.length) === x;
+		switch (colors) {
+		case 'java': {
+			if (ends('_[j]')) return 'green';
+			if (ends('_[i]')) return 'aqua';
+			for (const p of ['java/', 'javax/', 'jdk/', 'net/', 'org/', 'com/', 'io/', 'sun/']) {
+				if (starts(p) || (s[0] === 'L' && s.slice(1, 1 + p.length) === p)) return 'green';
+			}
+			if (has(':::')) return 'green';
+			if (ends('_[k]')) return 'orange';
+			return has('::') ? 'yellow' : 'red';
+		}
+		case 'js': {
+			if (ends('_[j]')) return has('/') ? 'green' : 'aqua';
+			if (has('::')) return 'yellow';
+			const sl = s.indexOf('/');
+			if (sl >= 0 && s.indexOf('.js', sl) >= 0) return 'green';
+			if (has(':')) return 'aqua';
+			if (s === ' ') return 'green';
+			return has('_[k]') ? 'orange' : 'red';
+		}
+		case 'perl':
+			if (has('::')) return 'yellow';
+			if (has('Perl') || has('.pl')) return 'green';
+			return ends('_[k]') ? 'orange' : 'red';
+		case 'python':
+			if (ends('_[k]')) return 'orange';
+			if (has('.py') || starts('<module>')) return 'green';
+			if (starts('<built-in') || starts('<frozen') || starts('_Py') || starts('Py')) return 'aqua';
+			return has('::') ? 'yellow' : 'red';
+		case 'rust': {
+			if (ends('_[k]')) return 'orange';
+			const p = s[0] === '<' ? s.slice(1) : s;
+			if (p.slice(0, 5) === 'std::' || p.slice(0, 6) === 'core::' || p.slice(0, 7) === 'alloc::') return 'yellow';
+			return has('::') ? 'green' : 'red';
+		}
+		case 'wakeup':
+			return 'aqua';
+		case 'chain':
+			return waker || has('_[w]') ? 'aqua' : 'blue';
+		default:
+			return colors;
+		}
+	}
+
+	function rgb(r, g, b) {
+		return 'rgb(' + r + ',' + g + ',' + b + ')';
+	}
+
+	function formatType(type, v) {
+		const f = Math.floor;
+		switch (type) {
+		case 'hot': return rgb(205 + f(50 * v[2]), f(230 * v[0]), f(55 * v[1]));
+		case 'mem': return rgb(0, 190 + f(50 * v[1]), f(210 * v[0]));
+		case 'io': return rgb(80 + f(60 * v[0]), 80 + f(60 * v[0]), 190 + f(55 * v[1]));
+		case 'red': return rgb(200 + f(55 * v[0]), 50 + f(80 * v[0]), 50 + f(80 * v[0]));
+		case 'green': return rgb(50 + f(60 * v[0]), 200 + f(55 * v[0]), 50 + f(60 * v[0]));
+		case 'blue': return rgb(80 + f(60 * v[0]), 80 + f(60 * v[0]), 205 + f(50 * v[0]));
+		case 'yellow': return rgb(175 + f(55 * v[0]), 175 + f(55 * v[0]), 50 + f(20 * v[0]));
+		case 'purple': return rgb(190 + f(65 * v[0]), 80 + f(60 * v[0]), 190 + f(65 * v[0]));
+		case 'aqua': return rgb(50 + f(60 * v[0]), 165 + f(55 * v[0]), 165 + f(55 * v[0]));
+		case 'orange': return rgb(190 + f(65 * v[0]), 90 + f(65 * v[0]), 0);
+		default: return 'rgb(0,0,0)';
+		}
+	}
+
+	/* palette_color() for the name and hash modes. */
+	function paletteColor(raw, waker) {
+		let v;
+		if (cfg.colormode === 'hash') {
+			const a = namehash(hashInput(raw, false)), b = namehash(hashInput(raw, true));
+			v = [a, b, b];
+		} else {
+			let sum = 0;
+			for (const cp of codePoints(raw)) sum = (sum + cp) >>> 0;
+			const x = drand48(sum);
+			v = [x, x, x];
+		}
+		return formatType(multiType(cfg.palette, raw, waker), v);
+	}
+
+	const DIFF_PAL = {
+		'red-blue': { grow: [255, 0, 0], shrink: [0, 0, 255], added: 'rgb(190,110,250)',
+			gone: 'rgb(110,190,110)', faint: 'rgb(225,225,225)' },
+		cb: { grow: [230, 97, 1], shrink: [33, 102, 172], added: 'rgb(178,171,210)',
+			gone: 'rgb(166,219,160)', faint: 'rgb(225,225,225)' },
+	};
+
+	function colorScale(value) {
+		const max = cfg.maxdelta;
+		let r = 255, g = 255, b = 255;
+		if (cfg.negate) value = -value;
+		if (value > max) value = max;
+		if (value < -max) value = -max;
+		if (value > 0) g = b = Math.floor(210 * (max - value) / max);
+		else if (value < 0) r = g = Math.floor(210 * (max + value) / max);
+		return rgb(r, g, b);
+	}
+
+	/* The change a frame is coloured by (frames.c frame_delta). */
+	function frameDelta(D, f) {
+		const d = cfg.delta === 'total' ? D.total[f.node] - D.btotal[f.node] : f.delta;
+		return cfg.negate ? -d : d;
+	}
+
+	function diffColor(D, f) {
+		const p = cfg.diffpalette === 'cb' ? DIFF_PAL.cb : DIFF_PAL['red-blue'];
+		const at = D.total[f.node], bt = D.btotal[f.node];
+		if (cfg.delta === 'total' && f.node !== 0 && ((bt === 0 && at > 0) || (at === 0 && bt > 0))) {
+			return (bt === 0) !== cfg.swapped ? p.added : p.gone;
+		}
+		const d = frameDelta(D, f);
+		if (cfg.mindelta > 0 && Math.abs(d) * 100 < cfg.mindelta * D.total[0]) return p.faint;
+		if (p === DIFF_PAL['red-blue']) return colorScale(cfg.delta === 'total' ? at - bt : f.delta);
+		const k = Math.min(Math.abs(d) / cfg.maxdelta, 1);
+		const c = d > 0 ? p.grow : p.shrink;
+		return rgb(Math.floor(255 - (255 - c[0]) * k), Math.floor(255 - (255 - c[1]) * k),
+			Math.floor(255 - (255 - c[2]) * k));
+	}
+
+	/* frames.c frame_color() for a drill-down frame. */
+	function frameColor(D, f) {
+		if (D.diff) return frameColor1(D, f);
+		const key = D.name[f.node] * 2 + (f.waker ? 1 : 0);
+		if (!D.colours) D.colours = new Map();
+		let c = D.colours.get(key);
+		if (c === undefined) D.colours.set(key, c = frameColor1(D, f));
+		return c;
+	}
+
+	function frameColor1(D, f) {
+		const raw = D.names[D.name[f.node]];
+		if (raw === '--') return 'rgb(160,160,160)';
+		if (raw === '-') return 'rgb(200,200,200)';
+		if (D.diff) return diffColor(D, f);
+		if (cfg.colormode === 'map' || cfg.colormode === 'random') {
+			/* --cp / --random: the colour the file gave the name, if drawn */
+			const T = table(), c = T.fillByName.get(dispName(D, f.node).s);
+			if (c) return c;
+		}
+		return paletteColor(raw, f.waker);
+	}
+
+
+	/* ---- the frames as written, read once (idle time, or on demand) ----
+	 * By pre-order index: the <g>, its rect, tooltip first line, name,
+	 * count, x/y/width; then depth from y, parent and subtree end. */
+
+	let T = null;
+
+	function newTable() {
+		return {
+			done: false, next: framesEl.firstElementChild,
+			n: 0, g: [], rect: [], text: [], name: [], title: [], count: [],
+			xattr: [], yattr: [], wattr: [], fill: [],
+			x: null, y: null, w: null, parent: null, end: null, matched: null,
+			fillByName: new Map(),
+			/* pruned aggregates: not frames; a rescaled view carries them */
+			P: { g: [], d: [], rect: [], title: [], x0: [], x1: [], y: [] },
+		};
+	}
 
 	/* First line of a <title>: "NAME (N samples, P%)" or "...; +D%)". */
 	function parseTitle(t) {
@@ -99,42 +461,41 @@
 		if (p < 0) {
 			return { first: first, name: first, count: 0 };
 		}
-		/* The count runs to the first space; "," separates thousands. */
 		const rest = first.slice(p + 2);
 		const sp = rest.indexOf(' ');
 		const c = Number(rest.slice(0, sp < 0 ? rest.length : sp).replace(/,/g, ''));
 		return { first: first, name: first.slice(0, p), count: isFinite(c) ? c : 0 };
 	}
 
-	/* The renderer writes <title>, <rect>, <text> in that order; anything
-	 * else is searched for, slowly but correctly.  (One check per frame:
-	 * on 50k frames each DOM read costs about 10 ms.) */
+	/* The renderer writes <title>, <rect>, then <text> when a label fits. */
 	function parts(g) {
 		const title = g.firstElementChild;
 		const rect = title && title.nextElementSibling;
-		if (rect && rect.localName === 'rect') {
-			return { title: title, rect: rect, text: rect.nextElementSibling };
+		if (title && title.localName === 'title' && rect && rect.localName === 'rect') {
+			const t = rect.nextElementSibling;
+			return { title: title, rect: rect, text: t && t.localName === 'text' ? t : null };
 		}
 		return { title: g.querySelector('title'), rect: g.querySelector('rect'), text: g.querySelector('text') };
 	}
 
 	function addFrame(g) {
 		const c = parts(g);
-		if (!c.rect || !c.title) {
-			return;
-		}
-		const i = F.n++;
+		if (!c.rect || !c.title) return;
+		const i = T.n++;
 		const t = parseTitle(c.title.textContent);
 		g.ufIndex = i;
-		F.g.push(g);
-		F.rect.push(c.rect);
-		F.text.push(c.text || null);
-		F.title.push(t.first);
-		F.name.push(t.name);
-		F.count.push(t.count);
-		F.xattr.push(c.rect.getAttribute('x') || '0');
-		F.yattr.push(c.rect.getAttribute('y') || '0');
-		F.wattr.push(c.rect.getAttribute('width') || '0');
+		T.g.push(g);
+		T.rect.push(c.rect);
+		T.text.push(c.text);
+		T.title.push(t.first);
+		T.name.push(t.name);
+		T.count.push(t.count);
+		T.xattr.push(c.rect.getAttribute('x') || '0');
+		T.yattr.push(c.rect.getAttribute('y') || '0');
+		T.wattr.push(c.rect.getAttribute('width') || '0');
+		const fill = c.rect.getAttribute('fill');
+		T.fill.push(fill);
+		if (fill !== null && !T.fillByName.has(t.name)) T.fillByName.set(t.name, fill);
 	}
 
 	/* Bounding box of a path's coordinates (M/L/H/V/Z, absolute or
@@ -149,7 +510,7 @@
 			y0 = Math.min(y0, y); y1 = Math.max(y1, y);
 		}
 		let m, guard = 0;
-		while ((m = re.exec(d)) !== null && guard++ < 10000) {
+		while ((m = re.exec(d)) !== null && guard++ < 100000) {
 			if (m[1]) {
 				cmd = m[1]; k = 0; pend = null;
 				if (cmd === 'Z' || cmd === 'z') point(sx, sy);
@@ -179,207 +540,686 @@
 			shape = g.querySelector('path') || g.querySelector('rect');
 			title = g.querySelector('title');
 		}
-		let box = null;
+		let box = null, d = null, rect = null;
 		if (shape && shape.localName === 'rect') {
 			const a = (n) => parseFloat(shape.getAttribute(n)) || 0;
 			box = { x0: a('x'), x1: a('x') + a('width'), y: a('y') + a('height') / 2 };
+			rect = [a('x'), a('y'), a('width'), a('height')];
 		} else if (shape) {
-			box = pathBox(shape.getAttribute('d') || '');
+			d = shape.getAttribute('d') || '';
+			box = pathBox(d);
 		}
-		if (!box) {
-			return;
-		}
+		if (!box) return;
+		const P = T.P;
 		g.ufPruned = P.g.length;
 		P.g.push(g);
-		P.shape.push(shape);
-		P.title.push(title ? parseTitle(title.textContent).first : '');
+		P.d.push(d);
+		P.rect.push(rect);
+		P.title.push(title ? title.textContent : '');
 		P.x0.push(box.x0);
 		P.x1.push(box.x1);
 		P.y.push(box.y);
 	}
 
+	/* Reads frames for about `ms` milliseconds; true when all are read. */
+	function tableStep(ms) {
+		const t0 = performance.now();
+		let k = 0;
+		for (let g = T.next; g; g = g.nextElementSibling) {
+			const cls = g.getAttribute('class');
+			if (cls && /(^|\s)pruned(\s|$)/.test(cls)) addPruned(g);
+			else addFrame(g);
+			if (++k % 256 === 0 && performance.now() - t0 > ms) {
+				T.next = g.nextElementSibling;
+				return false;
+			}
+		}
+		T.next = null;
+		tableFinish();
+		return true;
+	}
+
 	/* Depth = rank of the frame's y among the distinct y values, counted
 	 * from the root's side; then parent and subtree end from pre-order. */
-	function buildTree() {
-		const n = F.n;
-		const ys = Array.from(new Set(F.y)).sort((a, b) => a - b);
-		if (!cfg.inverted) {
-			ys.reverse();
-		}
+	function tableFinish() {
+		const n = T.n;
+		T.count = Float64Array.from(T.count);
+		T.x = Float64Array.from(T.xattr, parseFloat);
+		T.w = Float64Array.from(T.wattr, parseFloat);
+		T.y = Float64Array.from(T.yattr, parseFloat);
+		T.parent = new Int32Array(n);
+		T.end = new Int32Array(n);
+		T.matched = new Uint8Array(n);
+		const ys = Array.from(new Set(T.y)).sort((a, b) => a - b);
+		if (!cfg.inverted) ys.reverse();
 		const rank = new Map();
 		ys.forEach((v, r) => rank.set(v, r));
 		const stack = [];
 		for (let i = 0; i < n; i++) {
-			const d = rank.get(F.y[i]);
-			F.parent[i] = d > 0 && stack.length >= d ? stack[d - 1] : -1;
+			const d = rank.get(T.y[i]);
+			T.parent[i] = d > 0 && stack.length >= d ? stack[d - 1] : -1;
 			stack.length = d;
 			stack[d] = i;
-			F.end[i] = i + 1;
+			T.end[i] = i + 1;
 		}
 		for (let i = n - 1; i > 0; i--) {
-			const p = F.parent[i];
-			if (p >= 0 && F.end[i] > F.end[p]) {
-				F.end[p] = F.end[i];
+			const p = T.parent[i];
+			if (p >= 0 && T.end[i] > T.end[p]) T.end[p] = T.end[i];
+		}
+		T.done = true;
+	}
+
+	function table() {
+		if (T === null) T = newTable();
+		if (!T.done) tableStep(Infinity);
+		return T;
+	}
+
+	/* ---- the embedded profile (uf-trie/1, fold/embed.c), parsed once ----
+	 * Nodes in pre-order: depth, name id, self (and BEFORE) counts; derived
+	 * parent, subtree end and totals.  Names are byte strings (one char per
+	 * byte), so byte order is string order.  Anything malformed: no data,
+	 * and the script works from the drawn frames alone. */
+
+	let DATA;   /* undefined: not read yet; null: none or unusable */
+
+	function data() {
+		if (DATA === undefined) {
+			try {
+				DATA = parseData();
+			} catch (e) {
+				DATA = null;
 			}
 		}
+		return DATA;
 	}
 
-	function init() {
-		for (let g = framesEl.firstElementChild; g; g = g.nextElementSibling) {
-			const cls = g.getAttribute('class');
-			if (cls && /(^|\s)pruned(\s|$)/.test(cls)) addPruned(g);
-			else addFrame(g);
-		}
-		const n = F.n;
-		F.count = Float64Array.from(F.count);
-		F.x = Float64Array.from(F.xattr, parseFloat);
-		F.w = Float64Array.from(F.wattr, parseFloat);
-		F.y = Float64Array.from(F.yattr, parseFloat);
-		F.parent = new Int32Array(n);
-		F.end = new Int32Array(n);
-		F.matched = new Uint8Array(n);
-		F.moved = new Uint8Array(n);
-		buildTree();
-		if (!(cfg.total > 0)) {
-			cfg.total = n > 0 ? F.count[0] : 0;
-		}
-		if (el.matched) {
-			/* "Matched: X% of view, Y% of total" is longer than the space
-			 * to the right of x: anchor it at the right margin instead. */
-			el.matched.setAttribute('text-anchor', 'end');
-			el.matched.setAttribute('x', String(cfg.width - cfg.xpad));
-		}
+	function unescapeName(s) {
+		return s.indexOf('%') < 0 ? s : s.replace(/%([0-9A-Fa-f]{2})/g,
+			(m, h) => String.fromCharCode(parseInt(h, 16)));
 	}
 
-	/* ---- drawing helpers: each writes only what changes ---- */
-
-	/* The label for a frame `w` px wide: all of the name if it fits,
-	 * else its first chars-2 characters and "..", else nothing. */
-	function fit(i, w) {
-		const chars = Math.floor((w - 6) / (cfg.fontsize * cfg.fontwidth));
-		if (!(chars >= 3)) {
-			return '';
+	function parseData() {
+		const md = document.getElementById('uniprof-flame-data');
+		if (!md || md.getAttribute('data-format') !== 'uf-trie/1') return null;
+		const text = md.textContent;
+		let pos = 0;
+		while (pos < text.length && /\s/.test(text[pos])) pos++;
+		function line() {
+			if (pos >= text.length) throw new Error('short');
+			let nl = text.indexOf('\n', pos);
+			if (nl < 0) nl = text.length;
+			let s = text.slice(pos, nl);
+			if (s.charCodeAt(s.length - 1) === 13) s = s.slice(0, -1);
+			pos = nl + 1;
+			return s;
 		}
-		const name = F.name[i];
-		if (name.length <= chars) {
-			return name;
-		}
-		if (!/[\uD800-\uDFFF]/.test(name)) {
-			return name.slice(0, chars - 2) + '..';
-		}
-		const cps = Array.from(name);   /* do not split a surrogate pair */
-		return cps.length <= chars ? name : cps.slice(0, chars - 2).join('') + '..';
-	}
-
-	function setLabel(i, s) {
-		if (F.cur[i] !== s) {
-			F.cur[i] = s;
-			F.text[i].textContent = s;
-		}
-	}
-
-	function place(i, x, w) {
-		const r = F.rect[i], t = F.text[i];
-		r.setAttribute('x', x.toFixed(2));
-		r.setAttribute('width', w.toFixed(2));
-		if (t) {
-			if (F.tx[i] === undefined) {
-				F.tx[i] = t.getAttribute('x');
-				F.label[i] = F.cur[i] = t.textContent;
+		const h = line().split(' ');
+		if (h[0] !== 'uf-trie/1' || h.length < 5) return null;
+		const nnames = parseInt(h[1], 10), n = parseInt(h[2], 10), diff = h[3] === '1';
+		if (!(nnames >= 0 && n >= 1 && nnames <= text.length && n <= text.length)) return null;
+		const names = new Array(nnames);
+		for (let i = 0; i < nnames; i++) names[i] = unescapeName(line());
+		const D = {
+			n: n, names: names, diff: diff, pruned: h[4] === '1',
+			depth: new Int32Array(n), name: new Int32Array(n), self: new Float64Array(n),
+			base: diff ? new Float64Array(n) : null,
+			parent: new Int32Array(n), end: new Int32Array(n),
+			total: null, btotal: null,
+			disp: new Array(nnames), matched: null,
+			rank: null, ent: new Array(n), fu: null, integral: true,
+		};
+		const stack = [];
+		for (let i = 0; i < n; i++) {
+			const s = line();
+			const f = s.split(' ');
+			const d = Number(f[0]), nm = Number(f[1]), self = Number(f[2]);
+			const base = diff ? Number(f[3]) : 0;
+			if (f.length !== (diff ? 4 : 3) || !Number.isInteger(d) || !Number.isInteger(nm) ||
+			    nm < 0 || nm >= nnames || !(self >= 0 && self < Infinity) || !(base >= 0 && base < Infinity) ||
+			    (i === 0) !== (d === 0) || d > stack.length || d > 8192) {
+				return null;
 			}
-			const label = fit(i, w);
-			/* An empty label needs no position: most frames of a big
-			 * subtree stay too narrow for one. */
-			if (label !== '' || F.cur[i] !== '') t.setAttribute('x', (x + 3).toFixed(2));
-			setLabel(i, label);
+			D.depth[i] = d;
+			D.name[i] = nm;
+			D.self[i] = self;
+			if (diff) D.base[i] = base;
+			if (self !== Math.floor(self) || base !== Math.floor(base)) D.integral = false;
+			stack.length = d;
+			D.parent[i] = d > 0 ? stack[d - 1] : -1;
+			stack.push(i);
 		}
-		F.moved[i] = 1;
+		if (line() !== 'end') return null;
+		D.total = Float64Array.from(D.self);
+		D.btotal = diff ? Float64Array.from(D.base) : D.total;
+		for (let i = 0; i < n; i++) D.end[i] = i + 1;
+		for (let i = n - 1; i > 0; i--) {
+			const p = D.parent[i];
+			D.total[p] += D.total[i];
+			if (diff) D.btotal[p] += D.btotal[i];
+			if (D.end[i] > D.end[p]) D.end[p] = D.end[i];
+		}
+		if (D.total[0] > 9e15) D.integral = false;
+		return D;
 	}
 
-	function restore(i) {
-		if (!F.moved[i]) {
+	function dispName(D, node) {
+		if (node === 0) return { s: 'all', chars: 3 };
+		const id = D.name[node];
+		let d = D.disp[id];
+		if (d === undefined) d = D.disp[id] = display(D.names[id]);
+		return d;
+	}
+
+	/* ---- flamegraph.pl's sibling order (fold/finish.c) ----
+	 * Among one parent's children, a child's own line sorts as "name " and
+	 * its subtree's lines as "name;" (byte order): rank both once per name,
+	 * then sort each parent's entries by rank, when first needed.  An entry
+	 * is a child index; its own line is stored as -1 - index. */
+
+	function ranks(D) {
+		if (D.rank) return D.rank;
+		const keys = new Array(2 * D.names.length), ids = new Int32Array(keys.length);
+		for (let i = 0; i < D.names.length; i++) {
+			keys[2 * i] = D.names[i] + ' ';
+			keys[2 * i + 1] = D.names[i] + ';';
+		}
+		const order = Array.from(ids.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+		const rank = new Int32Array(keys.length);
+		order.forEach((k, r) => { rank[k] = r; });
+		D.rank = rank;
+		return rank;
+	}
+
+	function own(D, c) {
+		return D.self[c] !== 0 || (D.diff && D.base[c] !== 0) || D.end[c] === c + 1;
+	}
+
+	function entries(D, p) {
+		let e = D.ent[p];
+		if (e) return e;
+		const rank = ranks(D), list = [], key = [];
+		for (let c = p + 1; c < D.end[p]; c = D.end[c]) {
+			if (own(D, c)) { list.push(-1 - c); key.push(rank[2 * D.name[c]]); }
+			if (D.end[c] > c + 1) { list.push(c); key.push(rank[2 * D.name[c] + 1]); }
+		}
+		const idx = Array.from(list.keys()).sort((a, b) => key[a] - key[b]);
+		e = D.ent[p] = Int32Array.from(idx, (i) => list[i]);
+		return e;
+	}
+
+	/* Frames flow() opens inside c's subtree lines (all narrower than c). */
+	function framesUnder(D, c) {
+		if (!D.fu) D.fu = new Int32Array(D.n).fill(-1);
+		const fu = D.fu;
+		const st = [c];
+		while (st.length) {
+			const p = st[st.length - 1];
+			if (fu[p] >= 0) { st.pop(); continue; }
+			const e = entries(D, p);
+			let ready = true;
+			for (let k = 0; k < e.length; k++) {
+				if (e[k] >= 0 && fu[e[k]] < 0) { st.push(e[k]); ready = false; }
+			}
+			if (!ready) continue;
+			st.pop();
+			let s = 0;
+			for (let k = 0; k < e.length; k++) {
+				const merged = e[k] < 0 && k + 1 < e.length && e[k + 1] === -1 - e[k];
+				if (merged) k++;
+				s += 1 + (e[k] >= 0 ? fu[e[k]] : 0);
+			}
+			fu[p] = s;
+		}
+		return fu[c];
+	}
+
+	/* ---- drill-down layout: flamegraph.pl's flow() over node z's subtree ----
+	 * As `render` of the lines through z alone: z spans the full width, a
+	 * frame narrower than minwidth (in samples at this scale) is dropped
+	 * and summed into its parent's pruned runs.  Returns frames in
+	 * pre-order: { node, depth, start, end, delta, waker, runs, pf, ps }. */
+	function flow(D, z, useBase, minw) {
+		const cnt = useBase ? D.base : D.self, tot = useBase ? D.btotal : D.total;
+		const out = [];
+		const dz = D.depth[z];
+		/* flow() marks a frame above a "--" frame (not the root) a waker */
+		let waker = false;
+		for (let p = D.parent[z]; p > 0; p = D.parent[p]) {
+			if (D.names[D.name[p]] === '--') waker = true;
+		}
+		let time = 0;
+		const zr = { node: z, depth: dz, start: 0, end: 0, delta: 0, waker: waker, runs: [], pf: 0, ps: 0 };
+		if (own(D, z)) {
+			zr.delta = D.diff ? D.self[z] - D.base[z] : 0;
+			time += cnt[z];
+		}
+		out.push(zr);
+		const st = [{ p: z, r: zr, e: entries(D, z), k: 0 }];
+		while (st.length) {
+			const top = st[st.length - 1];
+			const e = top.e;
+			if (top.k >= e.length) {
+				top.r.end = time;
+				st.pop();
+				continue;
+			}
+			const x = e[top.k], isSelf = x < 0, c = isSelf ? -1 - x : x;
+			const merged = isSelf && top.k + 1 < e.length && e[top.k + 1] === c;
+			top.k += merged ? 2 : 1;
+			const hasSub = !isSelf || merged;
+			const width = (isSelf ? cnt[c] : 0) + (hasSub ? tot[c] - cnt[c] : 0);
+			const r = top.r;
+			if (width < minw) {
+				r.pf += 1 + (hasSub ? framesUnder(D, c) : 0);
+				r.ps += width;
+				const runs = r.runs;
+				if (runs.length && runs[runs.length - 1] === time) runs[runs.length - 1] = time + width;
+				else runs.push(time, time + width);
+				time += width;
+				continue;
+			}
+			const f = {
+				node: c, depth: r.depth + 1, start: time, end: 0,
+				delta: isSelf && D.diff ? D.self[c] - D.base[c] : 0,
+				waker: r.waker || (r.depth + 1 > 1 && D.names[D.name[top.p]] === '--'),
+				runs: [], pf: 0, ps: 0,
+			};
+			out.push(f);
+			if (isSelf) time += cnt[c];
+			if (hasSub) st.push({ p: c, r: f, e: entries(D, c), k: 0 });
+			else f.end = time;
+		}
+		return out;
+	}
+
+
+	/* ---- geometry: rows, and growing the canvas for a deeper view ---- */
+
+	let G = null;
+
+	function geom() {
+		if (G) return G;
+		const first = framesEl.firstElementChild;
+		const r = first ? parts(first).rect : null;
+		const fh = cfg.frameheight, fs = cfg.fontsize;
+		const vb = (svg.getAttribute('viewBox') || '').split(/[\s,]+/).map(Number);
+		const ok = vb.length === 4 && vb.every(isFinite);
+		G = {
+			y0: r ? parseFloat(r.getAttribute('y')) || 0 : 0,
+			vb: ok ? vb : [0, 0, cfg.width, num('height', 0)],
+			vbAttr: svg.getAttribute('viewBox'),
+			hAttr: svg.getAttribute('height'),
+			bg: svg.querySelector('rect.background'),
+			extra: 0, moved: [],
+		};
+		G.bgY = G.bg ? G.bg.getAttribute('y') : null;
+		G.bgH = G.bg ? G.bg.getAttribute('height') : null;
+		const ypad1 = fs * 3, ypad2 = fs * 2 + 10;
+		const ypad3 = document.getElementById('subtitle') ? fs * 2 : 0;
+		G.rows = cfg.inverted ? Math.round((G.vb[1] + G.vb[3] - ypad2 - G.y0) / fh)
+			: Math.round((G.y0 + fh - 1 - (G.vb[1] + ypad1 + ypad3)) / fh);
+		if (!(G.rows >= 1)) G.rows = 1;
+		return G;
+	}
+
+	function rowY(depth) {
+		const g = geom(), fh = cfg.frameheight;
+		return cfg.inverted ? g.y0 + depth * fh : g.y0 - depth * fh;
+	}
+
+	/* Makes room for `k` rows beyond the drawn ones: the canvas grows away
+	 * from the root (upward for flame graphs, moving the header with it),
+	 * as the renderer grows it for pruned rows.  k = 0 restores the file's
+	 * own attributes exactly. */
+	function setExtraRows(k) {
+		const g = geom();
+		if (k === g.extra) return;
+		for (const m of g.moved) m.removeAttribute('transform');
+		g.moved = [];
+		g.extra = k;
+		if (k === 0) {
+			if (g.vbAttr !== null) svg.setAttribute('viewBox', g.vbAttr);
+			if (g.hAttr !== null) svg.setAttribute('height', g.hAttr);
+			if (g.bg) {
+				g.bg.setAttribute('y', g.bgY);
+				g.bg.setAttribute('height', g.bgH);
+			}
 			return;
 		}
-		const r = F.rect[i], t = F.text[i];
-		r.setAttribute('x', F.xattr[i]);
-		r.setAttribute('width', F.wattr[i]);
-		if (t) {
-			if (F.tx[i] === null) t.removeAttribute('x');
-			else t.setAttribute('x', F.tx[i]);
-			setLabel(i, F.label[i]);
+		const dy = k * cfg.frameheight, vb = g.vb;
+		const top = cfg.inverted ? vb[1] : vb[1] - dy;
+		svg.setAttribute('viewBox', [vb[0], top, vb[2], vb[3] + dy].join(' '));
+		if (g.hAttr !== null) svg.setAttribute('height', String(parseFloat(g.hAttr) + dy));
+		if (g.bg) {
+			g.bg.setAttribute('y', String(parseFloat(g.bgY) + (cfg.inverted ? 0 : -dy)));
+			g.bg.setAttribute('height', String(parseFloat(g.bgH) + dy));
 		}
-		F.moved[i] = 0;
+		const shift = 'translate(0,' + (cfg.inverted ? dy : -dy) + ')';
+		if (cfg.inverted) {
+			for (const e of [el.details, el.matched]) {
+				if (e) { e.setAttribute('transform', shift); g.moved.push(e); }
+			}
+			return;
+		}
+		const keep = /^(defs|style|script|metadata|title|desc|clipPath|linearGradient)$/;
+		for (let e = svg.firstElementChild; e && e !== framesEl; e = e.nextElementSibling) {
+			if (keep.test(e.localName) || e === g.bg || e === el.details || e === el.matched ||
+			    /^frames/.test(e.getAttribute('id') || '')) {
+				continue;
+			}
+			e.setAttribute('transform', shift);
+			g.moved.push(e);
+		}
 	}
 
-	/* ---- zoom ----
-	 * Hiding is one class on #frames ("zoomed": the style sheet hides every
-	 * frame) plus "z" (zoomed subtree) or "parent" (ancestor) on the frames
-	 * that stay, so a zoom touches only the frames it shows. */
+	/* ---- the view: what a zoom draws over the file's own frames ----
+	 * Items: { kind: 'frame' | 'anc' | 'box', x, y, w, h (attribute
+	 * strings) or d (a path), fill, label, lx, ly, name (display), title()
+	 * (full tooltip), node (trie) or frame (drawn frame index) }. */
 
-	function undoZoom() {
-		for (const i of state.shown) {
-			F.g[i].classList.remove('z', 'parent');
-			restore(i);
-		}
-		for (const k of state.pshown) {
-			P.g[k].classList.remove('z');
-			P.shape[k].removeAttribute('transform');
-		}
-		state.shown = [];
-		state.pshown = [];
-		framesEl.classList.remove('zoomed');
+	function make(tag, attrs) {
+		const e = document.createElementNS(NS, tag);
+		for (const k in attrs) e.setAttribute(k, attrs[k]);
+		return e;
 	}
 
-	function zoomFrames(z) {
-		const full = cfg.width - 2 * cfg.xpad;
-		const zx = F.x[z], scale = full / F.w[z], e = F.end[z];
-		const shown = state.shown;
-		for (let i = z; i < e; i++) {
-			F.g[i].classList.add('z');
-			place(i, cfg.xpad + (F.x[i] - zx) * scale, F.w[i] * scale);
-			shown.push(i);
+	function clearView() {
+		if (state.view) {
+			state.view.g.remove();
+			state.view = null;
 		}
-		for (let p = F.parent[z]; p >= 0; p = F.parent[p]) {
-			F.g[p].classList.add('parent');
-			place(p, cfg.xpad, full);
-			shown.push(p);
-		}
-		zoomPruned(z, scale, cfg.xpad - zx * scale);
-		framesEl.classList.add('zoomed');
 	}
 
-	/* A pruned box follows zoom when its parent lies in the zoomed subtree:
-	 * it is deeper than z and its centre is inside z's x range. */
-	function zoomPruned(z, scale, shift) {
-		const lo = F.x[z], hi = F.x[z] + F.w[z], zy = F.y[z];
-		const m = 'matrix(' + scale + ',0,0,1,' + shift + ',0)';
+	function drawView(items, rows) {
+		clearView();
+		const g0 = geom(), fh = cfg.frameheight;
+		setExtraRows(Math.max(0, rows - g0.rows));
+		const R = Math.max(rows, g0.rows);
+		const g = make('g', { id: 'uf-view' });
+		/* An opaque cover over the rows: the file's background, clipped. */
+		const y0 = cfg.inverted ? g0.y0 - 1 : g0.y0 - (R - 1) * fh - 1;
+		const clip = make('clipPath', { id: 'uf-view-clip' });
+		clip.appendChild(make('rect', { x: '0', y: String(y0), width: String(cfg.width), height: String(R * fh + 1) }));
+		g.appendChild(clip);
+		let cover;
+		if (g0.bg) {
+			cover = g0.bg.cloneNode(false);
+			cover.removeAttribute('id');
+		} else {
+			cover = make('rect', { x: '0', y: String(y0), width: String(cfg.width), height: String(R * fh + 1), fill: 'white' });
+		}
+		cover.setAttribute('clip-path', 'url(#uf-view-clip)');
+		cover.setAttribute('class', 'uf-cover');
+		g.appendChild(cover);
+		/* What is at least a pixel wide now; narrower frames (invisible
+		 * one by one, and most of a deep drill-down) in slices after it. */
+		const now = [], later = [];
+		for (let i = 0; i < items.length; i++) {
+			(items[i].kind === 'frame' && items[i].px < 1 ? later : now).push(i);
+		}
+		for (const i of now) addItem(g, items, i);
+		framesEl.parentNode.insertBefore(g, framesEl.nextSibling);
+		const view = state.view = { g: g, items: items, pending: later.length };
+		if (later.length) {
+			g.setAttribute('data-pending', String(later.length));
+			const slice = (k) => {
+				if (state.view !== view) return;
+				const end = Math.min(k + 2000, later.length);
+				const frag = document.createDocumentFragment();
+				for (let j = k; j < end; j++) addItem(frag, items, later[j]);
+				g.appendChild(frag);
+				view.pending = later.length - end;
+				if (end < later.length) {
+					g.setAttribute('data-pending', String(view.pending));
+					setTimeout(() => slice(end), 0);
+				} else {
+					g.removeAttribute('data-pending');
+				}
+			};
+			requestAnimationFrame(() => setTimeout(() => slice(0), 0));
+		}
+	}
+
+	function addItem(parent, items, i) {
+		const it = items[i];
+		if (it.prep) it.prep();
+		let shape;
+		if (it.kind === 'box') {
+			shape = it.d !== undefined ? make('path', { d: it.d, fill: it.fill })
+				: make('rect', { x: it.x, y: it.y, width: it.w, height: it.h, fill: it.fill });
+			shape.setAttribute('class', 'pruned');
+			if (it.transform) shape.setAttribute('transform', it.transform);
+		} else {
+			const m = state.re !== null && state.re.test(it.name);
+			shape = make('rect', { x: it.x, y: it.y, width: it.w, height: it.h,
+				fill: m ? cfg.searchcolor : it.fill, rx: '2', ry: '2' });
+			shape.setAttribute('class', it.kind === 'anc' ? 'f parent' : 'f');
+		}
+		shape.ufItem = i;
+		it.el = shape;
+		parent.appendChild(shape);
+		if (it.label) {
+			const t = make('text', { x: it.lx, y: it.ly });
+			if (it.kind === 'anc') t.setAttribute('class', 'parent');
+			t.textContent = it.label;
+			parent.appendChild(t);
+		}
+	}
+
+	/* Tooltip pieces of a differential (frames.c diff_details). */
+	function diffDetails(D, n) {
+		let bt = D.btotal[n], at = D.total[n], bs = D.base[n], as = D.self[n];
+		let btot = D.btotal[0], atot = D.total[0];
+		if (cfg.swapped) {
+			[bt, at] = [at, bt];
+			[bs, as] = [as, bs];
+			[btot, atot] = [atot, btot];
+		}
+		const share = (v, t) => fixed(t > 0 ? 100 * v / t : 0, 2) + '%';
+		const pts = (atot > 0 ? 100 * at / atot : 0) - (btot > 0 ? 100 * bt / btot : 0);
+		let s = '\nbefore \u2192 after: total ' + formatCount(bt * cfg.factor) + ' \u2192 ' +
+			formatCount(at * cfg.factor) + ' (' + share(bt, btot) + ' \u2192 ' + share(at, atot) + ', ' +
+			(pts > 0 ? '+' : '') + fixed(pts, 2) + ' pts); self ' + formatCount(bs * cfg.factor) +
+			' \u2192 ' + formatCount(as * cfg.factor);
+		if (bt === 0 && at > 0) s += ' (new)';
+		else if (at === 0 && bt > 0) s += ' (gone)';
+		return s;
+	}
+
+	function frameTitle(D, f, count, whole, fileTotal) {
+		let t = dispName(D, f.node).s + ' (' + countText(count, whole, fileTotal) + '%';
+		if (D.diff && f.node !== 0) {
+			const d = frameDelta(D, f);
+			t += '; ' + (d > 0 ? '+' : '') + fixed(100 * d / fileTotal, 2) + '%';
+		}
+		t += ')';
+		return D.diff ? t + diffDetails(D, f.node) : t;
+	}
+
+	/* The drill-down view of trie node z: ancestors at full width, then
+	 * flow() of z's subtree at the new scale (see flow()). */
+	function trieView(D, z) {
+		const tot = cfg.before ? D.btotal : D.total;
+		const fileTotal = cfg.before ? D.btotal[0] * cfg.factor : cfg.total;
+		const W = cfg.width, xpad = cfg.xpad, wpt = (W - 2 * xpad) / tot[z];
+		const mw = parseFloat(cfg.minwidth) || 0;
+		const minw = /%$/.test(cfg.minwidth) ? tot[z] * mw / 100 : mw / wpt;
+		const fh = cfg.frameheight;
+		const items = [];
+		let rows = D.depth[z] + 1;
+		const anc = [];
+		for (let p = D.parent[z]; p >= 0; p = D.parent[p]) anc.unshift(p);
+		const full = { x1: xpad, x2: W - xpad };
+		for (const p of anc) {
+			const f = { node: p, delta: D.diff && own(D, p) ? D.self[p] - D.base[p] : 0, waker: false };
+			items.push(frameItem(D, f, full.x1, full.x2, D.depth[p], p === 0 ? fileTotal / cfg.factor : tot[p],
+				p === 0, fileTotal, 'anc'));
+		}
+		const fl = flow(D, z, cfg.before, minw);
+		for (const f of fl) {
+			items.push(frameItem(D, f, xpad + f.start * wpt, xpad + f.end * wpt, f.depth, f.end - f.start,
+				false, fileTotal, 'frame'));
+			rows = Math.max(rows, f.depth + 1);
+			if (f.runs.length) {
+				let px = 0, d = '';
+				const y1 = rowY(f.depth + 1), y2 = y1 + fh - 1;
+				for (let k = 0; k < f.runs.length; k += 2) {
+					const x1 = xpad + f.runs[k] * wpt, x2 = xpad + f.runs[k + 1] * wpt;
+					px += x2 - x1;
+					d += 'M' + fixed(x1, 1) + ' ' + fixed(y1, 1) + 'h' + fixed(x2 - x1, 1) + 'v' +
+						fixed(y2 - y1, 1) + 'h' + fixed(x1 - x2, 1) + 'z';
+				}
+				if (px >= 1) {   /* a box narrower than a pixel shows nothing (frames.c) */
+					const pf = f.pf, ps = f.ps;
+					items.push({ kind: 'box', d: d, fill: 'rgb(190,190,190)', name: null,
+						title: () => pf + ' frame' + (pf === 1 ? '' : 's') + ' pruned (' +
+							countText(ps, false, fileTotal) + '%)' });
+					rows = Math.max(rows, f.depth + 2);
+				}
+			}
+		}
+		return { items: items, rows: rows };
+	}
+
+	/* A drill-down item; its attribute strings are made when it is drawn. */
+	function frameItem(D, f, x1, x2, depth, count, whole, fileTotal, kind) {
+		const disp = dispName(D, f.node);
+		const it = {
+			kind: kind, node: f.node, name: disp.s, px: x2 - x1,
+			title: () => frameTitle(D, f, count, whole, fileTotal),
+			prep: () => {
+				const y1 = rowY(depth), y2 = y1 + cfg.frameheight - 1;
+				it.x = fixed(x1, 1);
+				it.y = fixed(y1, 1);
+				it.w = fixed(fixedValue(x2, 1) - fixedValue(x1, 1), 1);
+				it.h = fixed(y2 - y1, 1);
+				it.fill = frameColor(D, f);
+				it.label = label(disp, x2 - x1);
+				it.lx = fixed(x1 + 3, 2);
+				it.ly = fixed(3 + (y1 + y2) / 2, 2);
+				it.prep = null;
+			},
+		};
+		return it;
+	}
+
+	/* The view of drawn frame z without embedded data: the drawn frames of
+	 * its subtree and its pruned boxes, rescaled to the full width. */
+	function tableView(z) {
+		const T = table();
+		const full = cfg.width - 2 * cfg.xpad, scale = full / T.w[z], zx = T.x[z];
+		const h = fixed(cfg.frameheight - 1, 1);
+		const items = [];
+		const anc = [];
+		for (let p = T.parent[z]; p >= 0; p = T.parent[p]) anc.unshift(p);
+		const item = (i, x1, w, kind) => {
+			const y1 = T.y[i];
+			const disp = { s: T.name[i], chars: Array.from(T.name[i]).length };
+			return {
+				kind: kind, frame: i, name: T.name[i], px: w, x: fixed(x1, 1), y: T.yattr[i], w: fixed(w, 1), h: h,
+				fill: T.fill[i] === null ? 'rgb(0,0,0)' : T.fill[i], label: label(disp, w),
+				lx: fixed(x1 + 3, 2), ly: fixed(3 + y1 + (cfg.frameheight - 1) / 2, 2),
+				title: () => parts(T.g[i]).title.textContent,
+			};
+		};
+		for (const p of anc) items.push(item(p, cfg.xpad, full, 'anc'));
+		for (let i = z; i < T.end[z]; i++) {
+			items.push(item(i, cfg.xpad + (T.x[i] - zx) * scale, T.w[i] * scale, 'frame'));
+		}
+		/* a pruned box follows when its parent lies in the subtree: deeper
+		 * than z, its centre within z's x range */
+		const P = T.P, lo = zx, hi = zx + T.w[z], zy = T.y[z];
+		const m = 'matrix(' + scale + ',0,0,1,' + (cfg.xpad - zx * scale) + ',0)';
 		for (let k = 0; k < P.g.length; k++) {
 			const c = (P.x0[k] + P.x1[k]) / 2;
 			const deeper = cfg.inverted ? P.y[k] > zy : P.y[k] < zy;
-			if (deeper && c >= lo && c <= hi) {
-				P.g[k].classList.add('z');
-				P.shape[k].setAttribute('transform', m);
-				state.pshown.push(k);
-			}
+			if (!deeper || c < lo || c > hi) continue;
+			const t = P.title[k];
+			const it = { kind: 'box', fill: 'rgb(190,190,190)', name: null, transform: m, title: () => t };
+			if (P.d[k] !== null) it.d = P.d[k];
+			else [it.x, it.y, it.w, it.h] = P.rect[k].map(String);
+			items.push(it);
 		}
+		return { items: items, rows: 0 };
 	}
 
-	/* Zooms to frame z (-1 or the root: unzoom).  `push` adds a history
-	 * entry so browser Back undoes it. */
+	/* ---- zoom ---- */
+
+	/* Embedded data the drill-down can use: not for flame charts, whose
+	 * frames merge by time order, which the trie does not keep. */
+	function drillData() {
+		const D = data();
+		return D && !cfg.flamechart && (!cfg.before || D.diff) ? D : null;
+	}
+
+	function zoomNote(z) {
+		if (z === null) return null;
+		const D = data();
+		if (z.node !== undefined) {
+			if (!D.pruned) return null;
+			const md = document.getElementById('uniprof-flame-data');
+			const all = md && md.getAttribute('data-nodes-total');
+			return 'Drawn from the embedded profile, pruned to ' + D.n + (all ? ' of ' + all : '') +
+				' call paths: smaller subtrees show as their parents\' own time';
+		}
+		if (cfg.flamechart) return 'Flame chart: zoom stretches the drawn frames (no drill-down: merging follows time order)';
+		if (!D) return 'No embedded profile: zoom stretches the drawn frames (no drill-down)';
+		return null;
+	}
+
+	function sameZoom(a, b) {
+		if (a === null || b === null) return a === b;
+		return a.node === b.node && a.frame === b.frame;
+	}
+
+	/* Zooms to z ({ node }, { frame } or null = the file as written);
+	 * `push` adds a history entry so browser Back undoes it. */
 	function zoom(z, push) {
-		if (z === 0 || !(z > 0 && z < F.n && F.w[z] > 0)) {
-			z = -1;
-		}
-		if (z === state.zoom) {
-			return;
-		}
+		if (z !== null && (z.node === 0 || z.frame === 0)) z = null;
+		if (sameZoom(z, state.zoom)) return;
 		state.zoom = z;
-		undoZoom();
-		if (z >= 0) zoomFrames(z);
-		if (el.unzoom) el.unzoom.classList.toggle('hide', z < 0);
+		if (z === null) {
+			clearView();
+			setExtraRows(0);
+		} else {
+			const v = z.node !== undefined ? trieView(data(), z.node) : tableView(z.frame);
+			drawView(v.items, v.rows);
+		}
+		state.note = zoomNote(z);
+		if (el.details) el.details.textContent = state.note || detailsIdle;
+		if (el.unzoom) el.unzoom.classList.toggle('hide', z === null);
 		showMatched();
 		writeUrl(push);
 	}
+
+	/* The trie node of drawn frame i: its names from the root, matched
+	 * by name and count (a split frame maps to its node). */
+	function nodeOf(D, i) {
+		const T = table();
+		const path = [];
+		for (let p = i; p > 0; p = T.parent[p]) path.unshift(p);
+		const tot = cfg.before ? D.btotal : D.total;
+		let node = 0;
+		for (const p of path) {
+			let best = -1;
+			for (let c = node + 1; c < D.end[node]; c = D.end[c]) {
+				if (dispName(D, c).s !== T.name[p]) continue;
+				const want = T.count[p] / cfg.factor;
+				if (best < 0 || (Math.abs(tot[c] - want) < Math.abs(tot[best] - want))) best = c;
+			}
+			if (best < 0) return -1;
+			node = best;
+		}
+		return node;
+	}
+
+	function zoomToFrame(i, push) {
+		const D = drillData();
+		const n = D ? nodeOf(D, i) : -1;
+		zoom(n >= 0 ? { node: n } : { frame: i }, push);
+	}
+
 
 	/* ---- search ---- */
 
@@ -397,45 +1237,88 @@
 		}
 	}
 
+	/* Colours the file's frames and the view's by name (invariant 3). */
 	function colour(re) {
-		for (let i = 0; i < F.n; i++) {
-			const m = re !== null && re.test(F.name[i]) ? 1 : 0;
-			if (m !== F.matched[i]) {
-				F.matched[i] = m;
-				const r = F.rect[i];
-				if (m) {
-					if (F.fill[i] === undefined) F.fill[i] = r.getAttribute('fill');
-					r.setAttribute('fill', cfg.searchcolor);
-				} else if (F.fill[i] === null) {
-					r.removeAttribute('fill');
-				} else {
-					r.setAttribute('fill', F.fill[i]);
-				}
+		const T = table();
+		const memo = new Map();
+		const test = (name) => {
+			let m = memo.get(name);
+			if (m === undefined) memo.set(name, m = re !== null && re.test(name) ? 1 : 0);
+			return m;
+		};
+		for (let i = 0; i < T.n; i++) {
+			const m = test(T.name[i]);
+			if (m !== T.matched[i]) {
+				T.matched[i] = m;
+				const r = T.rect[i];
+				if (m) r.setAttribute('fill', cfg.searchcolor);
+				else if (T.fill[i] === null) r.removeAttribute('fill');
+				else r.setAttribute('fill', T.fill[i]);
 			}
+		}
+		if (state.view) {
+			for (const it of state.view.items) {
+				if (it.kind !== 'box' && it.el) it.el.setAttribute('fill', test(it.name) ? cfg.searchcolor : it.fill);
+			}
+		}
+		const D = data();
+		if (D) {
+			if (!D.matched) D.matched = new Uint8Array(D.names.length);
+			for (let k = 0; k < D.names.length; k++) {
+				const d = D.disp[k] || (D.disp[k] = display(D.names[k]));
+				D.matched[k] = re !== null && re.test(d.s) ? 1 : 0;
+			}
+			D.rootMatched = re !== null && re.test('all');
 		}
 	}
 
-	/* Samples in view whose stack holds a match, each counted once. */
+	/* [matched, view] samples: a matched subtree counted once, and only
+	 * what the zoom shows.  From the embedded trie when there is one (so
+	 * matches in pruned subtrees count), else from the drawn frames. */
 	function matchedSamples() {
-		const z = state.zoom;
-		let lo = 0, hi = F.n;
-		if (z > 0) {
-			for (let p = F.parent[z]; p >= 0; p = F.parent[p]) {
-				if (F.matched[p]) return F.count[z];
+		const z = state.zoom, D = data();
+		if (D && D.matched && !(z !== null && z.frame !== undefined) && (!cfg.before || D.diff)) {
+			const tot = cfg.before ? D.btotal : D.total;
+			const hit = (i) => (i === 0 ? D.rootMatched : D.matched[D.name[i]] === 1);
+			const v = z === null ? 0 : z.node;
+			for (let p = D.parent[v]; p >= 0; p = D.parent[p]) {
+				if (hit(p)) return [tot[v], tot[v]];
 			}
-			lo = z;
-			hi = F.end[z];
+			let m = 0;
+			for (let i = v; i < D.end[v];) {
+				if (hit(i)) {
+					m += tot[i];
+					i = D.end[i];
+				} else {
+					i++;
+				}
+			}
+			return [m, z === null ? totalSamples(D) : tot[v]];
+		}
+		const T = table();
+		let lo = 0, hi = T.n;
+		if (z !== null && z.frame !== undefined) {
+			for (let p = T.parent[z.frame]; p >= 0; p = T.parent[p]) {
+				if (T.matched[p]) return [T.count[z.frame], T.count[z.frame]];
+			}
+			lo = z.frame;
+			hi = T.end[z.frame];
 		}
 		let m = 0;
 		for (let i = lo; i < hi;) {
-			if (F.matched[i]) {
-				m += F.count[i];
-				i = F.end[i];
+			if (T.matched[i]) {
+				m += T.count[i];
+				i = T.end[i];
 			} else {
 				i++;
 			}
 		}
-		return m;
+		return [m, z === null ? cfg.total : T.count[z.frame]];
+	}
+
+	/* 100 %: the file's total (--total included), in the trie's units */
+	function totalSamples(D) {
+		return cfg.before ? D.btotal[0] : cfg.total / cfg.factor;
 	}
 
 	/* "37", "66.67", and "<0.01" rather than "0" for a tiny real match. */
@@ -451,10 +1334,12 @@
 			el.matched.textContent = matchedIdle;
 			return;
 		}
-		const m = matchedSamples();
-		const view = state.zoom > 0 ? F.count[state.zoom] : cfg.total;
+		const r = matchedSamples(), m = r[0], view = r[1];
+		const D = data();
+		const total = D && D.matched && !(state.zoom !== null && state.zoom.frame !== undefined) &&
+			(!cfg.before || D.diff) ? totalSamples(D) : cfg.total;
 		el.matched.textContent = 'Matched: ' + pct(view > 0 ? 100 * m / view : 0) +
-			'% of view, ' + pct(cfg.total > 0 ? 100 * m / cfg.total : 0) + '% of total';
+			'% of view, ' + pct(total > 0 ? 100 * m / total : 0) + '% of total';
 	}
 
 	/* Searches for `term` (null or "": clear the search). */
@@ -479,31 +1364,30 @@
 			(state.ic ? ', ignoring case' : '') +
 			'\nPress Ctrl-I to toggle case sensitivity; leave empty to clear';
 		const t = window.prompt(hint, state.term === null ? '' : state.term);
-		if (t !== null) {
-			search(t);
-		}
+		if (t !== null) search(t);
 	}
 
-	/* ---- URL state: ?x=&y= (zoomed frame), s= (search), i=1 (ignore case) ---- */
+	/* ---- URL state: n= (zoomed trie node) or x=&y= (zoomed drawn frame),
+	 * s= (search), i=1 (ignore case) ---- */
 
 	function writeUrl(push) {
-		let url;
 		try {
 			const p = new URLSearchParams(location.search);
 			const z = state.zoom;
-			if (z > 0) {
-				p.set('x', F.xattr[z]);
-				p.set('y', F.yattr[z]);
-			} else {
-				p.delete('x');
-				p.delete('y');
+			for (const k of ['n', 'x', 'y']) p.delete(k);
+			if (z !== null && z.node !== undefined) {
+				p.set('n', String(z.node));
+			} else if (z !== null) {
+				const T = table();
+				p.set('x', T.xattr[z.frame]);
+				p.set('y', T.yattr[z.frame]);
 			}
 			if (state.term !== null) p.set('s', state.term);
 			else p.delete('s');
 			if (state.ic) p.set('i', '1');
 			else p.delete('i');
 			const q = p.toString();
-			url = location.href.replace(/[?#].*$/, '') + (q ? '?' + q : '') + location.hash;
+			const url = location.href.replace(/[?#].*$/, '') + (q ? '?' + q : '') + location.hash;
 			if (url === location.href) return;
 			if (push) history.pushState({ uf: 1 }, '', url);
 			else history.replaceState({ uf: 1 }, '', url);
@@ -515,10 +1399,9 @@
 	function findFrame(xs, ys) {
 		const x = parseFloat(xs), y = parseFloat(ys);
 		if (!isFinite(x) || !isFinite(y)) return -1;
-		for (let i = 0; i < F.n; i++) {
-			if (Math.abs(F.y[i] - y) < 0.01 && Math.abs(F.x[i] - x) < 0.01 && F.w[i] > 0) {
-				return i;
-			}
+		const T = table();
+		for (let i = 0; i < T.n; i++) {
+			if (Math.abs(T.y[i] - y) < 0.01 && Math.abs(T.x[i] - x) < 0.01 && T.w[i] > 0) return i;
 		}
 		return -1;
 	}
@@ -536,50 +1419,85 @@
 			state.ic = ic;
 			if (el.ignorecase) el.ignorecase.classList.toggle('show', ic);
 		}
-		const z = p.has('x') && p.has('y') ? findFrame(p.get('x'), p.get('y')) : -1;
+		let z = null;
+		if (p.has('n')) {
+			const D = drillData(), n = Number(p.get('n'));
+			if (D && Number.isInteger(n) && n > 0 && n < D.n) z = { node: n };
+		} else if (p.has('x') && p.has('y')) {
+			const i = findFrame(p.get('x'), p.get('y'));
+			if (i > 0) {
+				const D = drillData(), n = D ? nodeOf(D, i) : -1;
+				z = n >= 0 ? { node: n } : { frame: i };
+			}
+		}
 		zoom(z, false);
-		search(p.get('s'));
+		const s = p.get('s');
+		if (s !== state.term || (s !== null && state.re && state.re.ignoreCase !== ic)) search(s);
 	}
 
 	/* ---- events ---- */
 
-	function frameOf(target) {
-		let g = target;
-		while (g && g.parentNode !== framesEl) {
-			g = g.parentNode;
+	/* What the pointer is on: a view item, a frame as written, a pruned
+	 * box as written, or nothing. */
+	function hit(target) {
+		if (target && target.ufItem !== undefined && state.view) {
+			return { item: state.view.items[target.ufItem] };
 		}
-		return g;
+		let g = target;
+		while (g && g.parentNode !== framesEl) g = g.parentNode;
+		return g ? { g: g } : null;
+	}
+
+	function firstLine(t) {
+		const nl = t.indexOf('\n');
+		return nl < 0 ? t : t.slice(0, nl);
 	}
 
 	function onOver(e) {
-		const g = frameOf(e.target);
-		if (!g || !el.details) return;
-		if (g.ufIndex !== undefined) {
-			el.details.textContent = cfg.nametype + ' ' + F.title[g.ufIndex];
-		} else {
-			if (g.ufPruned !== undefined) el.details.textContent = P.title[g.ufPruned];
+		const h = hit(e.target);
+		if (!h || !el.details) return;
+		if (h.item) {
+			const it = h.item, t = it.title();
+			if (!it.el.firstElementChild) {   /* the tooltip, made when first wanted */
+				const title = document.createElementNS(NS, 'title');
+				title.textContent = t;
+				it.el.appendChild(title);
+			}
+			el.details.textContent = it.kind === 'box' ? firstLine(t) : cfg.nametype + ' ' + firstLine(t);
+			return;
 		}
+		const c = parts(h.g);
+		if (!c.title) return;
+		const t = firstLine(c.title.textContent);
+		const cls = h.g.getAttribute('class');
+		el.details.textContent = cls && /(^|\s)pruned(\s|$)/.test(cls) ? t : cfg.nametype + ' ' + t;
 	}
 
 	function onOut(e) {
-		const g = frameOf(e.target);
-		if (!g || !el.details) return;
-		if (e.relatedTarget && frameOf(e.relatedTarget) === g) return;
-		el.details.textContent = detailsIdle;
+		const h = hit(e.target);
+		if (!h || !el.details) return;
+		const r = e.relatedTarget ? hit(e.relatedTarget) : null;
+		if (r && ((h.g && r.g === h.g) || (h.item && r.item === h.item))) return;
+		el.details.textContent = state.note || detailsIdle;
 	}
 
 	function onClick(e) {
-		const g = frameOf(e.target);
-		if (g && g.ufIndex !== undefined) {
-			zoom(g.ufIndex, true);
+		const h = hit(e.target);
+		if (!h) return;
+		if (h.item) {
+			if (h.item.node !== undefined) zoom({ node: h.item.node }, true);
+			else if (h.item.frame !== undefined) zoom({ frame: h.item.frame }, true);
+			return;
 		}
+		const T = table();
+		if (h.g.ufIndex !== undefined && T.w[h.g.ufIndex] > 0) zoomToFrame(h.g.ufIndex, true);
 	}
 
 	function onKey(e) {
 		const k = e.key;
 		const ctrl = e.ctrlKey || e.metaKey;
 		if (k === 'Escape') {
-			if (state.zoom > 0) zoom(-1, true);
+			if (state.zoom !== null) zoom(null, true);
 			else search(null);
 		} else if (k === 'F3' || (ctrl && (k === 'f' || k === 'F'))) {
 			e.preventDefault();
@@ -591,17 +1509,49 @@
 	}
 
 	function listen() {
-		framesEl.addEventListener('mouseover', onOver);
-		framesEl.addEventListener('mouseout', onOut);
-		framesEl.addEventListener('click', onClick);
-		if (el.unzoom) el.unzoom.addEventListener('click', () => zoom(-1, true));
+		const area = framesEl.parentNode;
+		area.addEventListener('mouseover', onOver);
+		area.addEventListener('mouseout', onOut);
+		area.addEventListener('click', onClick);
+		if (el.unzoom) el.unzoom.addEventListener('click', () => zoom(null, true));
 		if (el.search) el.search.addEventListener('click', promptSearch);
 		if (el.ignorecase) el.ignorecase.addEventListener('click', () => setIgnoreCase(!state.ic));
 		window.addEventListener('keydown', onKey, true);
 		window.addEventListener('popstate', readUrl);
 	}
 
-	init();
+	/* After the first paint: read the drawn frames a slice at a time, then
+	 * the embedded profile and its sibling ranks, so the first action
+	 * finds them ready. */
+	function idle() {
+		if (T === null) T = newTable();
+		if (!T.done && !tableStep(8)) {
+			setTimeout(idle, 0);
+			return;
+		}
+		setTimeout(() => {
+			const D = data();
+			if (!D) return;
+			setTimeout(() => {
+				if (!cfg.flamechart) ranks(D);
+				setTimeout(() => names(D, 0), 0);
+			}, 0);
+		}, 0);
+	}
+
+	/* Display names of the whole table, a slice at a time (search needs
+	 * them all). */
+	function names(D, k) {
+		const end = Math.min(k + 20000, D.names.length);
+		for (let i = k; i < end; i++) {
+			if (D.disp[i] === undefined) D.disp[i] = display(D.names[i]);
+		}
+		if (end < D.names.length) setTimeout(() => names(D, end), 0);
+	}
+
 	listen();
-	readUrl();
+	if (/[?&](n|x|y|s|i)=/.test(location.search)) readUrl();
+	if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(idle, 0));
+	else setTimeout(idle, 0);
+
 }());

@@ -39,3 +39,8 @@ void xen_target_describe(const struct uf_target *t, char *buf, size_t len)
 {
 	snprintf(buf, len, "xen (not built)");
 }
+
+int xen_target_built(void)
+{
+	return 0;
+}

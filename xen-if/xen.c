@@ -126,6 +126,11 @@ const char *xen_target_name(const struct uf_target *t)
 	return ((const struct xen_state *)t->priv)->name;
 }
 
+int xen_target_built(void)
+{
+	return 1;
+}
+
 void xen_target_describe(const struct uf_target *t, char *buf, size_t len)
 {
 	const struct xen_state *s = t->priv;

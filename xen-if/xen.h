@@ -67,4 +67,7 @@ uint32_t xen_target_domid(const struct uf_target *t);
 const char *xen_target_name(const struct uf_target *t);
 void xen_target_describe(const struct uf_target *t, char *buf, size_t len);
 
+/* 1 when this binary was built with libxen-dev, 0 for the stub (--version). */
+int xen_target_built(void);
+
 #endif

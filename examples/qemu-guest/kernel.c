@@ -3,7 +3,13 @@
  * workload from the kernel command line and run it forever.
  *
  * `-append app-test-2` selects app-test-2; anything else runs app-test-1
- * (the shares are in examples/workloads/app-test-N.truth).  Trade-off: no
+ * (the shares are in examples/workloads/app-test-N.truth); `rounds=N` ends
+ * the loop after N rounds through QEMU's isa-debug-exit device
+ * (`-device isa-debug-exit,iobase=0xf4,iosize=4`: QEMU exits with status
+ * 3) or, without it, halts.  `boot=N`: before its banner the kernel runs
+ * boot_selftest(), N units of work (default none), so a profile from the
+ * first instruction (launch mode) shows the boot and one attached after
+ * the banner does not.  Trade-off: no
  * timer, no interrupts, no allocator: the guest is the workload loop and
  * nothing else, so every sample lands in code with a known share.
  *
@@ -47,28 +53,55 @@ static void serial_puts(const char *s)
 		outb(0x3f8, (uint8_t)*s);
 }
 
-static int contains(const char *s, const char *w)
+/* Just past the first w in s, or NULL. */
+static const char *find(const char *s, const char *w)
 {
 	for (; *s; s++) {
 		const char *a = s, *b = w;
 		while (*a && *b && *a == *b)
 			a++, b++;
 		if (!*b)
-			return 1;
+			return a;
 	}
 	return 0;
+}
+
+static unsigned long number(const char *p)
+{
+	unsigned long v = 0;
+	for (int i = 0; p && i < 9 && *p >= '0' && *p <= '9'; i++, p++)
+		v = v * 10 + (unsigned long)(*p - '0');
+	return v;
+}
+
+/* Boot work before the banner: `boot=N` units (10 units = one round). */
+UF_NOINLINE void boot_selftest(unsigned long units)
+{
+	UF_BURN(units);
+}
+
+/* isa-debug-exit: QEMU exits with status (1 << 1) | 1 = 3. */
+static void guest_exit(void)
+{
+	serial_puts("uniprof-flame guest: done\n");
+	__asm__ volatile("outl %0, %1" : : "a"(1u), "Nd"((uint16_t)0xf4));
+	for (;;)
+		__asm__ volatile("cli; hlt");
 }
 
 UF_NOINLINE void kmain(const struct multiboot_info *mbi)
 {
 	const char *cmd = (mbi->flags & 4) ? (const char *)(uintptr_t)mbi->cmdline : "";
-	int two = contains(cmd, "app-test-2");
+	int two = find(cmd, "app-test-2") != 0;
+	unsigned long rounds = number(find(cmd, "rounds="));
+	boot_selftest(number(find(cmd, "boot=")));
 	serial_puts(two ? "uniprof-flame guest: app-test-2\n" : "uniprof-flame guest: app-test-1\n");
 	for (;;) {
 		if (two)
 			app_test_2_round();
 		else
 			app_test_1_round();
-		uf_rounds++;
+		if (++uf_rounds == rounds)
+			guest_exit();
 	}
 }

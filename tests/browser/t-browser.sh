@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tests/browser/t-browser.sh — the SVG's script in a real browser.
 #
-# Opens SVGs from disk (file://) in headless Chromium (Debian's
-# /usr/bin/chromium, driven by playwright-core from npm) and asserts through
+# Opens SVGs from disk (file://) in headless Chromium and Firefox ESR
+# (Debian's /usr/bin/chromium and /usr/bin/firefox-esr, driven by npm's
+# puppeteer-core: CDP for Chromium, WebDriver BiDi for Firefox; see
+# driver.js), with the same assertions in both, and asserts through
 # the DOM: hover details, regex search and Matched % from sample counts,
 # names-only matching, literal fallback for an invalid regex, ignore-case,
 # click-zoom (width, hidden non-descendants, dimmed ancestors), browser
@@ -13,16 +15,22 @@
 #   contract  written by mksvg.js from the fixtures with the current
 #             templates/: the script against the DOM contract alone
 #   render    written by `$UF render` from the same fixtures: the real thing
-# Trade-off: playwright-core is installed from npm on first run (`npm ci`
+# Then, with the real renderer only: drill-down equals `render` of the
+# zoomed subtree alone, exact search shares from pruned subtrees, the
+# differential drill-down, the no-script image (test-drill.js).
+# Trade-off: puppeteer-core is installed from npm on first run (`npm ci`
 # from the committed package-lock.json into tests/browser/node_modules);
-# no browser is downloaded, Debian's chromium is used.
+# no browser is downloaded, Debian's are used.  Firefox ESR is skipped
+# (one SKIP line) when not installed.
 #
-# Env: CHROMIUM (default /usr/bin/chromium), UF_SHOTS=DIR keeps screenshots.
+# Env: CHROMIUM (default /usr/bin/chromium), FIREFOX (/usr/bin/firefox-esr),
+# UF_SHOTS=DIR keeps screenshots.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 here="$UF_TOP/tests/browser"
 data="$UF_TOP/tests/data/browser"
 chromium="${CHROMIUM:-/usr/bin/chromium}"
-export CHROMIUM="$chromium"
+firefox="${FIREFOX:-/usr/bin/firefox-esr}"
+export CHROMIUM="$chromium" FIREFOX="$firefox"
 
 for t in "$UF_TOP"/templates/*.js "$UF_TOP"/templates/*.css; do
 	if grep -qF ']]>' "$t"; then fail "templates: $(basename "$t")" 'contains the CDATA terminator'; fi
@@ -35,9 +43,9 @@ if [ ! -x "$chromium" ]; then
 	skip browser "no $chromium (apt-get install chromium)"; exit 0
 fi
 
-# Install the pinned playwright-core when missing or not the locked version.
-want=$(node -p "require('$here/package-lock.json').packages['node_modules/playwright-core'].version")
-have=$(node -p "try { require('$here/node_modules/playwright-core/package.json').version } catch (e) { '' }")
+# Install the pinned puppeteer-core when missing or not the locked version.
+want=$(node -p "require('$here/package-lock.json').packages['node_modules/puppeteer-core'].version")
+have=$(node -p "try { require('$here/node_modules/puppeteer-core/package.json').version } catch (e) { '' }")
 if [ "$want" != "$have" ]; then
 	if ! (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) >"$TMP/npm.log" 2>&1; then
 		fail browser-deps "npm ci failed: $(tail -1 "$TMP/npm.log")"; exit 1
@@ -47,19 +55,24 @@ fi
 shots=()
 [ -n "${UF_SHOTS:-}" ] && mkdir -p "$UF_SHOTS" && shots=(--screenshot "$UF_SHOTS")
 
-# run LABEL DIR: the assertion groups over DIR/{known,inverted,pruned,hostile}.svg
+browsers=(chromium)
+if [ -x "$firefox" ]; then browsers+=(firefox); else skip firefox "no $firefox (apt-get install firefox-esr)"; fi
+
+# run LABEL DIR: the assertion groups over DIR/{known,inverted,pruned,hostile}.svg,
+# in every browser
 run() {
-	local label=$1 dir=$2 f
+	local label=$1 dir=$2 f b
 	if command -v xmllint >/dev/null 2>&1; then
 		for f in "$dir"/*.svg; do
 			xmllint --noout "$f" 2>"$TMP/xml.err" || fail "$label: $(basename "$f") well-formed" "$(head -1 "$TMP/xml.err")"
 		done
 	fi
-	timeout 300 node "$here/test-svg.js" --label "$label" --known "$dir/known.svg" \
-		--inverted "$dir/inverted.svg" --pruned "$dir/pruned.svg" --hostile "$dir/hostile.svg" \
-		"${shots[@]}"
-	local rc=$?
-	[ $rc -eq 124 ] && fail "$label" 'browser test timed out after 300 s'
+	for b in "${browsers[@]}"; do
+		timeout 300 node "$here/test-svg.js" --browser "$b" --label "$label" --known "$dir/known.svg" \
+			--inverted "$dir/inverted.svg" --pruned "$dir/pruned.svg" --hostile "$dir/hostile.svg" \
+			"${shots[@]}"
+		if [ $? -eq 124 ]; then fail "$b: $label" 'browser test timed out after 300 s'; fi
+	done
 	return 0
 }
 
@@ -85,6 +98,18 @@ fi
 run render "$r"
 
 # A differential: the before -> after tooltip of a grown parent, the BEFORE layer.
-"$UF" diff "$data/diff-before.folded" "$data/diff-after.folded" -o "$r/diff.svg" &&
-	timeout 300 node "$here/test-diff.js" "$r/diff.svg" ||
-	{ [ $? -eq 124 ] && fail "diff browser" "timed out after 300 s"; }
+if "$UF" diff "$data/diff-before.folded" "$data/diff-after.folded" -o "$r/diff.svg"; then
+	for b in "${browsers[@]}"; do
+		timeout 300 node "$here/test-diff.js" "$r/diff.svg" "$b"
+		if [ $? -eq 124 ]; then fail "$b: diff browser" "timed out after 300 s"; fi
+	done
+else
+	fail "diff browser" "uniprof-flame diff failed"
+fi
+
+# Drill-down, exact search shares, the plain image (test-drill.js header).
+mkdir -p "$TMP/drill"
+for b in "${browsers[@]}"; do
+	timeout 300 node "$here/test-drill.js" "$UF" "$TMP/drill" "$b"
+	if [ $? -eq 124 ]; then fail "$b: drill" "timed out after 300 s"; fi
+done

@@ -1,41 +1,41 @@
 #!/usr/bin/env node
 /*
- * tests/browser/test-diff.js — a differential SVG in headless Chromium:
+ * tests/browser/test-diff.js — a differential SVG in headless Chromium or
+ * Firefox ESR (driver.js):
  * hovering a parent that grew only through its child shows its before ->
  * after figures, and "Show before" switches to the BEFORE layer (where a
  * frame that disappeared is drawn) and Back returns to AFTER.
  *
- * Usage: test-diff.js DIFF.svg   (made by `uniprof-flame diff` from
+ * Usage: test-diff.js DIFF.svg [chromium|firefox]   (made by `uniprof-flame diff` from
  * tests/data/browser/diff-{before,after}.folded; expected figures are
  * that fixture's known counts)
  */
 'use strict';
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
 const { pathToFileURL } = require('url');
-const { chromium } = require('playwright-core');
+const drv = require('./driver.js');
 
+const browserName = process.argv[3] || 'chromium';
+const prefix = 'diff browser: ' + (browserName === 'chromium' ? '' : browserName + ': ');
 let failed = 0;
 async function group(name, fn) {
 	try {
 		await fn();
-		console.log('PASS: diff browser: ' + name);
+		console.log('PASS: ' + prefix + name);
 	} catch (e) {
 		failed++;
-		console.log('FAIL: diff browser: ' + name + ': ' + String(e && e.message ? e.message : e).split('\n')[0]);
+		console.log('FAIL: ' + prefix + name + ': ' + String(e && e.message ? e.message : e).split('\n')[0]);
 	}
 }
 function expect(cond, why) {
 	if (!cond) throw new Error(why);
 }
 
-/* The rect of the frame whose title starts with `prefix`. */
-async function frameRect(page, prefix) {
-	const i = await page.evaluate((p) => Array.from(document.getElementById('frames').children)
-		.findIndex((g) => g.querySelector('title').textContent.startsWith(p)), prefix);
-	expect(i >= 0, 'no frame ' + prefix);
-	return page.locator('#frames > g').nth(i);
+/* The <g> of the drawn frame whose title starts with `p` (as written). */
+async function frameG(page, p) {
+	const h = await page.evaluateHandle((q) => Array.from(document.getElementById('frames').children)
+		.find((g) => g.querySelector('title').textContent.startsWith(q)) || null, p);
+	expect(await h.evaluate((g) => g !== null), 'no frame ' + p);
+	return h;
 }
 
 /* Names and titles of the frames in the layer the script drives. */
@@ -45,32 +45,28 @@ function layer(page) {
 		.map((g) => g.querySelector('title').textContent));
 }
 
+const text = (page, sel) => page.evaluate((s) => document.querySelector(s).textContent, sel);
+
 async function main() {
 	const file = process.argv[2];
-	const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'uf-chromium-'));
-	let ctx;
+	let browser;
 	try {
-		ctx = await chromium.launchPersistentContext(ud, {
-			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-			headless: true,
-			viewport: { width: 1280, height: 400 },
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-				'--disable-component-update', '--disable-sync', '--no-first-run'],
-		});
-		const page = await ctx.newPage();
+		browser = await drv.launch(browserName, { width: 1280, height: 400 });
+		const page = await browser.newPage();
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
 		await page.goto(pathToFileURL(file).href);
 
 		await group('hovering a grown parent shows before -> after', async () => {
-			const g = await frameRect(page, 'parse (');
-			await g.locator('rect').hover();
-			const details = await page.textContent('#details');
-			const title = await g.locator('title').textContent();
+			const g = await frameG(page, 'parse (');
+			await (await g.$('rect')).hover();
+			await drv.sleep(20);
+			const details = await text(page, '#details');
+			const title = await g.evaluate((e) => e.querySelector('title').textContent);
 			expect(/parse \(72 samples/.test(details), 'details line: ' + details);
 			expect(title.includes('before \u2192 after: total 30 \u2192 72'), 'tooltip: ' + title);
 			expect(title.includes('self 0 \u2192 0'), 'self part: ' + title);
-			const fill = await g.locator('rect').getAttribute('fill');
+			const fill = await g.evaluate((e) => e.querySelector('rect').getAttribute('fill'));
 			const m = /rgb\((\d+),(\d+),(\d+)\)/.exec(fill);
 			expect(m && m[1] === '255' && Number(m[2]) < 60, 'a grown parent is red: ' + fill);
 		});
@@ -79,36 +75,42 @@ async function main() {
 			let titles = await layer(page);
 			expect(!titles.some((t) => t.startsWith('gc (')), 'gc is not in AFTER');
 			await page.click('#showbefore');
-			await page.waitForURL(/layer=before/);
+			await page.waitForFunction(() => /layer=before/.test(location.search) &&
+				document.getElementById('frames-after') !== null, { timeout: 10000 });
 			titles = await layer(page);
 			expect(titles.some((t) => t.startsWith('gc (5 samples')), 'gc drawn in BEFORE: ' + titles.join(' | '));
 			expect(titles.some((t) => t.startsWith('parse (30 samples')), 'BEFORE widths');
-			expect((await page.textContent('#showbefore')) === 'Show after', 'button says Show after');
-			await page.goBack();
-			await page.waitForFunction(() => !/layer=before/.test(location.search));
+			expect((await text(page, '#showbefore')) === 'Show after', 'button says Show after');
+			await page.evaluate(() => history.back());
+			await page.waitForFunction(() => !/layer=before/.test(location.search) &&
+				document.getElementById('frames-after') === null, { timeout: 10000 });
 			titles = await layer(page);
 			expect(titles.some((t) => t.startsWith('parse (72 samples')), 'AFTER again');
 		});
 
 		await group('search and zoom work in the diff', async () => {
-			page.once('dialog', (d) => d.accept('^(lex|ast)$'));
+			drv.answerPrompt(page, '^(lex|ast)$');
 			await page.click('#search');
 			await page.waitForFunction(() => /Matched/.test(document.getElementById('matched').textContent));
-			const m = await page.textContent('#matched');
+			const m = await text(page, '#matched');
 			/* lex 12 + ast 60 = 72 of 110 */
 			expect(m.includes('65.45% of total'), 'matched: ' + m);
-			const g = await frameRect(page, 'parse (');
-			await g.locator('rect').click();
-			const w = Number(await g.locator('rect').getAttribute('width'));
+			const g = await frameG(page, 'parse (');
+			await (await g.$('rect')).click();
+			await drv.sleep(30);
+			const w = await page.evaluate(() => {
+				const v = document.getElementById('uf-view');
+				const r = v && Array.from(v.querySelectorAll('rect.f')).find((e) => !e.classList.contains('parent'));
+				return r ? Number(r.getAttribute('width')) : NaN;
+			});
 			expect(Math.abs(w - 1180) < 1, 'zoomed width ' + w);
 		});
 		expect(errors.length === 0, errors.join('; '));
 	} catch (e) {
 		failed++;
-		console.log('FAIL: diff browser: ' + String(e).split('\n')[0]);
+		console.log('FAIL: ' + prefix + String(e).split('\n')[0]);
 	} finally {
-		if (ctx) await ctx.close();
-		fs.rmSync(ud, { recursive: true, force: true });
+		if (browser) await browser.close().catch(() => {});
 	}
 	process.exit(failed ? 1 : 0);
 }

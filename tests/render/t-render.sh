@@ -43,7 +43,8 @@ grep -q '<title>a (6 samples, 100.00%)</title>' "$TMP/mixed.svg" &&
 # 5. no valid input: exit 2, one line, an existing OUT untouched
 echo "keep me" > "$TMP/out.svg"
 printf 'garbage\nmore garbage\n' | "$UF" render -o "$TMP/out.svg" 2> "$TMP/err"; rc=$?
-if [ $rc -eq 2 ] && grep -q '^uniprof-flame: .*: no valid stacks$' "$TMP/err" &&
+if [ $rc -eq 2 ] && grep -q '^uniprof-flame: .*: no valid stacks (2 invalid lines, the first at <stdin>:1)$' "$TMP/err" &&
+   [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
    [ "$(cat "$TMP/out.svg")" = "keep me" ] && [ -z "$(ls "$TMP" | grep 'out.svg.tmp')" ]; then
 	pass "no valid input: exit 2, one-line error, output untouched"
 else

@@ -31,7 +31,8 @@ static void detect_folded(void **state)
 {
 	assert_int_equal(det("a;b 1\n", 0), FOLD_FMT_FOLDED);
 	assert_int_equal(det("\n\na;<b> 1\n", 0), FOLD_FMT_FOLDED);
-	assert_int_equal(det("\xef\x41", 0), FOLD_FMT_FOLDED);   /* not a BOM */
+	assert_int_equal(det("\xef\x41", 1), FOLD_FMT_FOLDED);   /* not a BOM */
+	assert_int_equal(det("\xef\x41\n", 0), FOLD_FMT_FOLDED);
 	assert_int_equal(det("", 1), FOLD_FMT_FOLDED);            /* empty: folded (no stacks) */
 	assert_int_equal(det("\n \n", 1), FOLD_FMT_FOLDED);
 }
@@ -42,6 +43,29 @@ static void detect_asks_for_more_only_while_blank(void **state)
 	assert_int_equal(det("\n\n  ", 0), FOLD_FMT_MORE);
 	assert_int_equal(det("\xef\xbb", 0), FOLD_FMT_MORE);     /* a partial BOM */
 	assert_int_equal(det("\xef\xbb\xbf", 0), FOLD_FMT_MORE);
+}
+
+/* gzip by its magic bytes; perf script by its first sample header. */
+static void detect_gzip_and_perf(void **state)
+{
+	assert_int_equal(det("\x1f\x8b\x08", 0), FOLD_FMT_GZIP);
+	assert_int_equal(det("\x1f", 0), FOLD_FMT_MORE);
+	assert_int_equal(det("\x1f", 1), FOLD_FMT_FOLDED);
+	const char *perf = "# ========\n# cmdline : perf record -g\n#\n"
+			   "java 4579 [001] 1.2: 10101 cpu-clock: \n\t  7f3c main (/bin/x)\n\n";
+	assert_int_equal(det(perf, 1), FOLD_FMT_PERF);
+	/* a tracepoint header (arguments after the event): the frame line decides */
+	assert_int_equal(det("a.out 12 [0] 1.0: sched:sched_switch: prev=1\n\t 1234 f (/x)\n", 1),
+			 FOLD_FMT_PERF);
+	assert_int_equal(det("a.out 12 [0] 1.0: sched:sched_switch: prev=1\n", 0), FOLD_FMT_MORE);
+	assert_int_equal(det("# comment only\n", 0), FOLD_FMT_MORE);
+	assert_int_equal(det("main;foo 3\n", 0), FOLD_FMT_FOLDED);
+	assert_int_equal(det("java 4579", 0), FOLD_FMT_MORE); /* the line is not complete */
+	size_t n = strlen(perf);
+	for (size_t len = 0; len <= n; len++) { /* invariant 1 for perf text */
+		enum fold_format f = fold_detect_format(perf, len, 0);
+		assert_true(f == FOLD_FMT_MORE || f == FOLD_FMT_PERF);
+	}
 }
 
 /* Invariant 1: a longer prefix never changes a decided answer, so the
@@ -78,6 +102,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(detect_svg_after_any_blank),
 		cmocka_unit_test(detect_folded),
+		cmocka_unit_test(detect_gzip_and_perf),
 		cmocka_unit_test(detect_asks_for_more_only_while_blank),
 		cmocka_unit_test(detect_prefix_stable),
 		cmocka_unit_test(detect_refuses_endless_blanks),

@@ -186,6 +186,50 @@ static void fold_embed_rejects_corrupt_blocks(void **state)
 	}
 }
 
+/* A flame chart's time order rides after the trie (section 5) and comes
+ * back into a trie that keeps a sequence; a hostile section is refused. */
+static void fold_embed_keeps_sequence(void **state)
+{
+	(void)state;
+	struct fold_read_stats st = { 0 };
+	fold_trie *t = fold_trie_new();
+	fold_trie_keep_sequence(t);
+	const char *in = "main;a 1\nmain;b 2\nmain;a 1\nmain;a 4\nidle 1\n";
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_read_folded_mem(t, in, strlen(in), &(struct fold_read_opts){ 0 }, &st, &err), 0);
+	assert_int_equal(fold_trie_finish(t), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fold_embed_info info;
+	assert_int_equal(fold_embed_write(t, f, 0, &info), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nend\nseq 4\n"));   /* a a merged: 4 runs */
+	fold_trie *u = fold_trie_new();
+	fold_trie_keep_sequence(u);
+	assert_int_equal(fold_embed_read(u, buf, len, &err), 0);
+	assert_int_equal(u->seq_len, 4);
+	const char *want[] = { "a", "b", "a", "idle" };
+	const double cnt[] = { 1, 2, 5, 1 };
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(fold_node_name(u, u->seq_node[i], NULL), want[i]);
+		assert_true(u->seq_count[i] == cnt[i]);
+	}
+	static const char *bad[] = { "seq 1\n9 1\nend\n", "seq 1\n0 x\nend\n", "seq 2\n0 1\nend\n",
+				     "seq 1\n0 1\n", "seq 99999\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *cut = strstr(buf, "\nend\nseq ") + 5, doc[1024];
+		snprintf(doc, sizeof doc, "%.*s%s", (int)(cut - buf), buf, bad[i]);
+		fold_trie *v = fold_trie_new();
+		fold_trie_keep_sequence(v);
+		assert_int_not_equal(fold_embed_read(v, doc, strlen(doc), &err), 0);
+		fold_trie_free(v);
+	}
+	free(buf);
+	fold_trie_free(t);
+	fold_trie_free(u);
+}
+
 static void fold_embed_budget_keeps_totals(void **state)
 {
 	(void)state;
@@ -258,6 +302,7 @@ int main(void)
 		cmocka_unit_test(fold_embed_round_trip),
 		cmocka_unit_test(fold_embed_rejects_corrupt_blocks),
 		cmocka_unit_test(fold_embed_budget_keeps_totals),
+		cmocka_unit_test(fold_embed_keeps_sequence),
 		cmocka_unit_test(fold_merge_adds_counts),
 		cmocka_unit_test(fold_format_count_is_exact_and_plain),
 	};

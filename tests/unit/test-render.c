@@ -149,12 +149,21 @@ static void render_svg_geometry_and_titles(void **state)
 static void render_svg_pruned_row_extends_canvas_upward(void **state)
 {
 	(void)state;
-	fold_trie *t = parse("m 100000\nm;tiny 1\n", 0);
+	fold_trie *t = parse("m 1000\nm;tiny 1\n", 0);
 	struct render_opts o;
 	render_opts_init(&o);
+	o.minwidth = 2; /* tiny is 1.18 px: pruned, its box drawn */
 	char *s = svg(t, &o);
 	assert_non_null(strstr(s, "viewBox=\"0 -16 1200"));
-	assert_non_null(strstr(s, "<title>1 frame pruned (1 samples, 0.00%)</title>"));
+	assert_non_null(strstr(s, "<title>1 frame pruned (1 samples, 0.10%)</title>"));
+	free(s);
+	fold_trie_free(t);
+	/* a pruned box narrower than a pixel is not drawn and takes no row */
+	t = parse("m 100000\nm;tiny 1\n", 0);
+	render_opts_init(&o);
+	s = svg(t, &o);
+	assert_null(strstr(s, "frame pruned"));
+	assert_null(strstr(s, "viewBox=\"0 -16 1200"));
 	free(s);
 	fold_trie_free(t);
 }

@@ -1,0 +1,155 @@
+/*
+ * cli/io-opts.c — see cli/io-opts.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/io-opts.h"
+#include "cli/render-opts.h"
+#include "util/outfile.h"
+
+enum {
+	O_FORMAT = CLI_IO_OPT_BASE, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT,
+};
+
+static const struct option io_options[] = {
+	{ "format", required_argument, 0, O_FORMAT },
+	{ "pid", no_argument, 0, O_PID },
+	{ "tid", no_argument, 0, O_TID },
+	{ "kernel", no_argument, 0, O_KERNEL },
+	{ "jit", no_argument, 0, O_JIT },
+	{ "all", no_argument, 0, O_ALL },
+	{ "event-filter", required_argument, 0, O_EVENT },
+	{ "addrs", no_argument, 0, O_ADDRS }, /* last: commands may keep their own */
+	{ 0, 0, 0, 0 },
+};
+
+static const struct cli_io_opts *configured;
+
+struct option *cli_io_options_merge(const struct option *own, enum cli_io_which which)
+{
+	size_t a = 0, b = sizeof io_options / sizeof io_options[0] - 1;
+	if (which == CLI_IO_NO_ADDRS)
+		b--;
+	else if (which == CLI_IO_FORMAT_ONLY)
+		b = 1; /* --format is first */
+	while (own[a].name)
+		a++;
+	struct option *all = calloc(a + b + 1, sizeof *all);
+	if (!all)
+		return NULL;
+	memcpy(all, own, a * sizeof *all);
+	memcpy(all + a, io_options, b * sizeof *all);
+	return all;
+}
+
+int cli_io_opt(struct cli_io_opts *io, int c, const char *arg)
+{
+	static const struct { const char *name; int out; } formats[] = {
+		{ "svg", CLI_OUT_SVG }, { "folded", CLI_OUT_FOLDED }, { "pprof", CLI_OUT_PPROF },
+		{ "speedscope", CLI_OUT_SPEEDSCOPE },
+	};
+	switch (c) {
+	case O_FORMAT:
+		if (strcmp(arg, "perf") == 0) {
+			io->force_perf = 1;
+			return 1;
+		}
+		for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+			if (strcmp(arg, formats[i].name) == 0) {
+				io->out = (enum cli_out_format)formats[i].out;
+				return 1;
+			}
+		}
+		fprintf(stderr, "uniprof-flame: --format: unknown format '%s' (perf, svg, folded, "
+				"pprof, speedscope)\n", arg);
+		return -1;
+	case O_PID: io->perf.pid = 1; return 1;
+	case O_TID: io->perf.tid = 1; return 1;
+	case O_KERNEL: io->perf.kernel = 1; return 1;
+	case O_JIT: io->perf.jit = 1; return 1;
+	case O_ALL: io->perf.all = 1; return 1;
+	case O_ADDRS: io->perf.addrs = 1; return 1;
+	case O_EVENT: io->perf.event = arg; return 1;
+	}
+	return 0;
+}
+
+void cli_io_help(FILE *to)
+{
+	fputs("Formats:\n"
+	      "      --format FMT    output svg, folded, pprof or speedscope (default: from -o's\n"
+	      "                      extension .svg .folded .pb.gz .speedscope.json); `perf`\n"
+	      "                      reads the inputs as `perf script` text (else recognised\n"
+	      "                      by content).  Inputs may be gzip-compressed.\n"
+	      "`perf script` input (stackcollapse-perf.pl's options):\n"
+	      "      --pid           root frame comm-PID\n"
+	      "      --tid           root frame comm-PID/TID\n"
+	      "      --kernel        annotate kernel frames with _[k]\n"
+	      "      --jit           annotate JIT frames (/tmp/perf-PID.map) with _[j]\n"
+	      "      --all           --kernel and --jit\n"
+	      "      --addrs         unknown symbols as [dso <addr>]\n"
+	      "      --event-filter EVENT  keep samples of EVENT (default: the first event seen)\n",
+	      to);
+}
+
+void cli_inputs_configure(const struct cli_io_opts *io)
+{
+	configured = io;
+}
+
+const struct cli_io_opts *cli_inputs_config(void)
+{
+	return configured;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+enum cli_out_format cli_out_format_of(const struct cli_io_opts *io, const char *path,
+				      enum cli_out_format dflt)
+{
+	if (io && io->out != CLI_OUT_AUTO)
+		return io->out;
+	if (ends_with(path, ".pb.gz") || ends_with(path, ".pprof"))
+		return CLI_OUT_PPROF;
+	if (ends_with(path, ".speedscope.json"))
+		return CLI_OUT_SPEEDSCOPE;
+	if (ends_with(path, ".svg"))
+		return CLI_OUT_SVG;
+	if (ends_with(path, ".folded"))
+		return CLI_OUT_FOLDED;
+	return dflt;
+}
+
+int cli_write_profile(const fold_trie *t, const struct render_opts *ro,
+		      const struct cli_io_opts *io, enum cli_out_format dflt, const char *path,
+		      struct uf_err *err)
+{
+	enum cli_out_format f = cli_out_format_of(io, path, dflt);
+	if (f == CLI_OUT_SVG && ro)
+		return cli_write_svg(t, ro, path, err);
+	if (f == CLI_OUT_FOLDED || f == CLI_OUT_SVG)
+		return cli_write_folded(t, path, err);
+	struct fold_export_opts eo = {
+		.count_name = ro && ro->countname ? ro->countname : "samples",
+		.period_ns = io ? io->period_ns : 0,
+		.name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+	};
+	struct uf_outfile out;
+	int rc = uf_outfile_open(&out, path, err);
+	if (rc)
+		return rc;
+	rc = f == CLI_OUT_PPROF ? fold_write_pprof(t, &eo, out.fp) : fold_write_speedscope(t, &eo, out.fp);
+	if (rc) {
+		uf_outfile_abort(&out);
+		uf_err_set(err, UF_EINPUT, path, rc == -ENOMEM ? "out of memory" : "write failed");
+		return rc;
+	}
+	return uf_outfile_commit(&out, err);
+}

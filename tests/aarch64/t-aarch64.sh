@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# tests/aarch64/t-aarch64.sh — the AArch64 example guest
+# (examples/aarch64-guest) under `qemu-system-aarch64 -M virt` (software
+# emulation), profiled through the real gdbstub with `uniprof-flame --gdb`:
+#   - frame-pointer build, app-test-1 and app-test-2 on one vCPU: >= 1000
+#     samples, every share within +-3 points of examples/workloads/*.truth,
+#     the whole chain from the entry (enter;kmain;app_test_N_round;...);
+#   - two vCPUs running different workloads (`mixed`: vCPU 1 app-test-1,
+#     vCPU 2 app-test-2) with --per-vcpu: each vCPU's tower holds only its
+#     own workload, with its own shares and chains (registers and stacks
+#     were read from the right vCPU);
+#   - the build without frame pointers (-O2 -fomit-frame-pointer, frameless
+#     leaves) with --unwind=cfi: shares and whole chains; SKIP when this
+#     uniprof-flame has no CFI unwinder (--unwind, issue 10).
+# Holds /tmp/uf-qemu.lock for the whole script; every QEMU runs under timeout.
+if [ -z "${UF_QEMU_LOCKED:-}" ]; then
+	UF_QEMU_LOCKED=1 exec flock /tmp/uf-qemu.lock bash "$0" "$@"
+fi
+. "$(dirname "$0")/../lib.sh"
+GUEST="$UF_TOP/build/examples/aarch64-guest"
+command -v qemu-system-aarch64 >/dev/null || { skip aarch64 "qemu-system-aarch64 not installed (qemu-system-arm)"; exit 0; }
+command -v aarch64-linux-gnu-gcc >/dev/null || { skip aarch64 "aarch64-linux-gnu-gcc not installed (gcc-aarch64-linux-gnu)"; exit 0; }
+. "$UF_TOP/tests/record/lib-record.sh"
+make --no-print-directory -s -C "$UF_TOP/examples/aarch64-guest" >/dev/null ||
+	{ fail aarch64-build "examples/aarch64-guest does not build"; exit 0; }
+QPID=
+
+# boot ELF APPEND [QEMU ARGS...]: QEMU (TCG) with the gdbstub on $SOCK.
+boot() {
+	local elf=$1 app=$2; shift 2
+	SOCK=$TMP/gdb.sock
+	rm -f "$SOCK" "$TMP/qemu.pid" "$TMP/serial.log"
+	(timeout 120 qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m 64 -nodefaults \
+		-display none -serial "file:$TMP/serial.log" -kernel "$elf" -append "$app" "$@" \
+		-pidfile "$TMP/qemu.pid" -gdb "unix:$SOCK,server=on,wait=off" 2>>"$TMP/qemu.err"; exit $?) &
+	for _ in $(seq 200); do [ -S "$SOCK" ] && [ -s "$TMP/qemu.pid" ] && break; sleep 0.05; done
+	QPID=$(cat "$TMP/qemu.pid" 2>/dev/null)
+	for _ in $(seq 200); do grep -q 'uniprof-flame guest' "$TMP/serial.log" 2>/dev/null && break; sleep 0.05; done
+}
+halt() { [ -n "$QPID" ] && kill "$QPID" 2>/dev/null; wait 2>/dev/null; QPID=; }
+trap 'halt; rm -rf "$TMP"' EXIT
+
+# accuracy NAME ELF APP [UF OPTIONS...]: shares, samples, whole chain.
+accuracy() {
+	local name=$1 elf=$2 app=$3; shift 3
+	boot "$elf" "$app"
+	OUT="$TMP/$name"
+	record_truth "$name" "$TRUTH/$app.truth" \
+		timeout 60 "$UF" --gdb "unix:$SOCK" -x "$elf" -F 299 -T 8 -o "$OUT.svg" \
+		--folded "$OUT.folded" "$@" 2>"$OUT.err"
+	local n top
+	n=$(awk '{ s += $NF } END { print s + 0 }' "$OUT.folded" 2>/dev/null)
+	[ "${n:-0}" -ge 1000 ] && pass "$name: $n samples" || fail "$name: samples" "only ${n:-0}"
+	top=$([ "$app" = app-test-1 ] && echo "enter;kmain;app_test_1_round;function_3" ||
+		echo "enter;kmain;app_test_2_round;t2_function_2;t2_function_5")
+	has_chain "$OUT.folded" "$top" && pass "$name: whole chain from the entry point" ||
+		fail "$name: whole chain" "no stack $top"
+	halt
+}
+
+for app in app-test-1 app-test-2; do
+	accuracy "aarch64 fp $app" "$GUEST/aarch64-guest.elf" "$app"
+done
+
+# Two vCPUs, different workloads, one tower each (a second run when a
+# share is off, as record_truth does: a loaded host clusters samples).
+tower() { awk -v p="$1;" 'index($0, p) == 1 { print substr($0, length(p) + 1) }' "$OUT.folded"; }
+OUT=$TMP/smp
+for try in 1 2; do
+	boot "$GUEST/aarch64-guest.elf" mixed -smp 2
+	timeout 60 "$UF" --gdb "unix:$SOCK" -x "$GUEST/aarch64-guest.elf" -F 299 -T 8 --per-vcpu \
+		-o "$OUT.svg" --folded "$OUT.folded" 2>"$OUT.err"; rc=$?
+	halt
+	tower vcpu-1 > "$OUT.1"
+	tower vcpu-2 > "$OUT.2"
+	truth_ok "$OUT.1" "$TRUTH/app-test-1.truth" && truth_ok "$OUT.2" "$TRUTH/app-test-2.truth" && break
+	echo "note: aarch64 smp: run $try off; recording again"
+done
+[ $rc -eq 0 ] && grep -q 'up to 2 threads' "$OUT.err" && pass "aarch64 smp: 2 vCPUs sampled" ||
+	fail "aarch64 smp: 2 vCPUs" "rc=$rc: $(tr '\n' ' ' < "$OUT.err")"
+check_truth "aarch64 smp vcpu-1" "$OUT.1" "$TRUTH/app-test-1.truth"
+check_truth "aarch64 smp vcpu-2" "$OUT.2" "$TRUTH/app-test-2.truth"
+has_chain "$OUT.2" "enter;secondary_main;app_test_2_round" &&
+	pass "aarch64 smp: vcpu-2 rooted at secondary_main" || fail "aarch64 smp: vcpu-2 chain" "no secondary_main"
+! grep -q 't2_function' "$OUT.1" && ! grep -qw 'function_1' "$OUT.2" &&
+	pass "aarch64 smp: no workload in the other vCPU's tower" ||
+	fail "aarch64 smp: towers" "a workload appears under the wrong vCPU"
+
+# No frame pointers: only CFI can unwind it.
+if "$UF" record --help 2>&1 | grep -q -- '--unwind'; then
+	for app in app-test-1 app-test-2; do
+		accuracy "aarch64 nofp cfi $app" "$GUEST/aarch64-guest-nofp.elf" "$app" --unwind=cfi
+	done
+else
+	skip "aarch64 nofp" "this uniprof-flame has no --unwind option: the CFI unwinder (issue 10) is not in this build"
+fi
+exit 0

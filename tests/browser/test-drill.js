@@ -1,0 +1,414 @@
+#!/usr/bin/env node
+/*
+ * tests/browser/test-drill.js — the zoom that reveals what pruning hid
+ * (issue 17), against the real renderer, in a real browser:
+ *
+ *  - drill-down equals `render` of the zoomed subtree alone: on a generated
+ *    profile, zooming frame by frame down a hot path, every frame of the
+ *    view (zoomed frame and below) has the name, count, x and width that
+ *    `uniprof-flame render` of the folded lines through that frame draws;
+ *  - the same for a differential, in both layers (AFTER: `diff` of the
+ *    subtree's lines; BEFORE: `render` of the subtree's BEFORE lines);
+ *  - search's Matched share is exact when every match hides in a pruned
+ *    subtree (computed here from the folded input);
+ *  - Back/Forward restore a drill-down chain and the search;
+ *  - hostile names that only the drill-down draws stay inert text;
+ *  - the file as written is the plain image: with script, after the idle
+ *    work and after zoom + reset, the page looks exactly (pixel for pixel)
+ *    as the same file with its <script> element removed.
+ * Expected figures come from the renderer or the fixtures, never from the
+ * script under test.
+ *
+ * Usage: test-drill.js UF_BINARY TMPDIR [chromium|firefox]
+ */
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { pathToFileURL } = require('url');
+const drv = require('./driver.js');
+
+const [uf, tmp, browserName = 'chromium'] = process.argv.slice(2);
+const prefix = 'drill: ' + (browserName === 'chromium' ? '' : browserName + ': ');
+let failed = 0;
+
+async function group(name, fn) {
+	try {
+		await fn();
+		console.log('PASS: ' + prefix + name);
+	} catch (e) {
+		failed++;
+		console.log('FAIL: ' + prefix + name + ': ' + String(e && e.message ? e.message : e).split('\n')[0]);
+	}
+}
+function expect(cond, why) {
+	if (!cond) throw new Error(why);
+}
+
+/* ---- fixtures ---- */
+
+/* A deterministic profile: a call tree with hot trunks and a long tail of
+ * one-sample paths, so the file prunes a lot that a zoom must reveal. */
+function genProfile(n, seed) {
+	let s = seed >>> 0 || 1;
+	const rnd = () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
+	const stacks = [];
+	const names = (d) => 'fn' + d + '_' + Math.floor(40 * Math.pow(rnd(), 2));
+	for (let i = 0; i < n; i++) {
+		let st;
+		if (stacks.length > 5 && rnd() < 0.9) {
+			const b = stacks[Math.floor(stacks.length * Math.pow(rnd(), 3))];
+			st = b.slice(0, 1 + Math.floor(rnd() * b.length));
+		} else {
+			st = ['proc' + Math.floor(rnd() * 3)];
+		}
+		const extra = 1 + Math.floor(rnd() * 4);
+		for (let k = 0; k < extra && st.length < 30; k++) st.push(names(st.length));
+		stacks.push(st);
+	}
+	const counts = new Map();
+	stacks.forEach((st, i) => {
+		const k = st.join(';');
+		counts.set(k, (counts.get(k) || 0) + Math.max(1, Math.round(3000 / Math.pow(i + 1, 1.1))));
+	});
+	return counts;   /* "a;b;c" -> count */
+}
+
+function writeFolded(file, counts) {
+	fs.writeFileSync(file, Array.from(counts, ([k, v]) => k + ' ' + v).join('\n') + '\n');
+}
+
+/* Frames of an SVG the renderer wrote: name, count, x, width, depth. */
+function svgFrames(file) {
+	const text = fs.readFileSync(file, 'utf8');
+	const body = text.slice(text.indexOf('<g id="frames">'), text.indexOf('</g>\n</g>') + 4);
+	const out = [];
+	const re = /<g>\n<title>([^<]*)<\/title><rect x="([^"]*)" y="([^"]*)" width="([^"]*)"/g;
+	let m, yRoot = null;
+	while ((m = re.exec(body)) !== null) {
+		const title = unxml(m[1]).split('\n')[0];
+		const p = title.lastIndexOf(' (');
+		const y = parseFloat(m[3]);
+		if (yRoot === null) yRoot = y;
+		out.push({ name: title.slice(0, p), count: title.slice(p + 2).split(' ')[0], x: m[2], w: m[4],
+			depth: Math.round(Math.abs(yRoot - y) / 16) });
+	}
+	return out;
+}
+
+function unxml(s) {
+	return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+		.replace(/&amp;/g, '&');
+}
+
+function render(args, out) {
+	execFileSync(uf, args.concat(['-o', out]), { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/* ---- the page ---- */
+
+async function waitView(page) {
+	await page.waitForFunction(() => {
+		const v = document.getElementById('uf-view');
+		return !v || !v.hasAttribute('data-pending');
+	}, { timeout: 20000 });
+}
+
+/* The view's frames as a user reads them (details line on hover):
+ * name, count, x, width, y, and whether it is a dimmed ancestor. */
+async function viewFrames(page) {
+	await waitView(page);
+	return page.evaluate(() => {
+		const v = document.getElementById('uf-view');
+		if (!v) return null;
+		const details = document.getElementById('details');
+		const nt = document.documentElement.getAttribute('data-uf-nametype') + ' ';
+		const out = [];
+		for (const r of v.children) {
+			if (r.ufItem === undefined || !r.classList.contains('f')) continue;
+			r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+			const t = details.textContent.slice(nt.length);
+			r.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
+			const p = t.lastIndexOf(' (');
+			out.push({ name: t.slice(0, p), count: t.slice(p + 2).split(' ')[0], x: r.getAttribute('x'),
+				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent') });
+		}
+		return out;
+	});
+}
+
+/* Clicks the frame named `name` one row above the zoomed frame (the
+ * view's) or, unzoomed, at depth 1 of the file's frames. */
+async function clickChild(page, name, depth) {
+	await waitView(page);
+	const ok = await page.evaluate((nm, d) => {
+		const details = document.getElementById('details');
+		const nt = document.documentElement.getAttribute('data-uf-nametype') + ' ';
+		const v = document.getElementById('uf-view');
+		const root = document.getElementById('frames').firstElementChild.querySelector('rect');
+		const yRoot = parseFloat(root.getAttribute('y'));
+		const cands = v ? Array.from(v.children).filter((r) => r.ufItem !== undefined && r.classList.contains('f'))
+			: Array.from(document.getElementById('frames').children).map((g) => g.querySelector('rect'));
+		for (const r of cands) {
+			if (!r || Math.abs(yRoot - parseFloat(r.getAttribute('y')) - 16 * d) > 0.01) continue;
+			r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+			const t = details.textContent.slice(nt.length);
+			if (t.slice(0, t.lastIndexOf(' (')) === nm) {
+				r.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+				return true;
+			}
+		}
+		return false;
+	}, name, depth);
+	expect(ok, 'no frame ' + name + ' at depth ' + depth);
+	await waitView(page);
+}
+
+const key = (f) => [f.name, f.count, f.x, f.w].join('|');
+
+/* The view below and at the zoomed frame equals the renderer's frames of
+ * the subtree file at depth >= zoom depth. */
+function compareFrames(got, want, what) {
+	const a = got.filter((f) => !f.anc).map(key).sort();
+	const b = want.map(key).sort();
+	expect(a.length > 0, what + ': empty view');
+	if (process.env.UF_DRILL_VERBOSE) console.log(what + ': ' + a.length + ' frames compared');
+	const missing = b.filter((k) => !a.includes(k)), extra = a.filter((k) => !b.includes(k));
+	expect(missing.length === 0 && extra.length === 0 && a.length === b.length,
+		what + ': ' + a.length + ' frames drawn, ' + b.length + ' expected; missing ' +
+		missing.slice(0, 3).join(', ') + '; extra ' + extra.slice(0, 3).join(', '));
+}
+
+/* The hottest path under `pre` whose frames stay >= share of the total. */
+function hotPath(counts, depth) {
+	const tot = new Map();
+	for (const [k, v] of counts) {
+		const fr = k.split(';');
+		for (let d = 1; d <= fr.length; d++) {
+			const p = fr.slice(0, d).join(';');
+			tot.set(p, (tot.get(p) || 0) + v);
+		}
+	}
+	const pathv = [];
+	for (let d = 0; d < depth; d++) {
+		let best = null;
+		for (const [p, v] of tot) {
+			const fr = p.split(';');
+			if (fr.length !== d + 1 || fr.slice(0, d).join(';') !== pathv.join(';')) continue;
+			/* a mid-sized child: drill-down into it shows a lot */
+			if (best === null || Math.abs(v - 0.3 * (tot.get(pathv.join(';')) || v)) <
+			    Math.abs(tot.get(best) - 0.3 * (tot.get(pathv.join(';')) || v))) best = p;
+		}
+		if (best === null) break;
+		pathv.push(best.split(';')[d]);
+	}
+	return pathv;
+}
+
+function subtree(counts, pathv) {
+	const pre = pathv.join(';');
+	const out = new Map();
+	for (const [k, v] of counts) {
+		if (k === pre || k.startsWith(pre + ';')) out.set(k, v);
+	}
+	return out;
+}
+
+async function testDrill(browser) {
+	const counts = genProfile(4000, 7);
+	const folded = path.join(tmp, 'drill.folded'), svgf = path.join(tmp, 'drill.svg');
+	writeFolded(folded, counts);
+	render(['render', folded], svgf);
+	const pathv = hotPath(counts, 4);
+	const page = await browser.newPage();
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	await group('drill-down equals render of the zoomed subtree alone (4 levels)', async () => {
+		expect(pathv.length === 4, 'fixture path ' + pathv.join(';'));
+		await page.goto(pathToFileURL(svgf).href);
+		const file = svgFrames(svgf);
+		let revealed = 0;
+		for (let d = 1; d <= pathv.length; d++) {
+			await clickChild(page, pathv[d - 1], d);
+			const sub = path.join(tmp, 'sub' + d + '.folded'), subsvg = path.join(tmp, 'sub' + d + '.svg');
+			writeFolded(sub, subtree(counts, pathv.slice(0, d)));
+			render(['render', sub], subsvg);
+			const want = svgFrames(subsvg).filter((f) => f.depth >= d);
+			const got = await viewFrames(page);
+			compareFrames(got, want, 'level ' + d + ' (' + pathv.slice(0, d).join(';') + ')');
+			revealed = Math.max(revealed, want.filter((f) => !file.some((g) => g.name === f.name && g.count === f.count)).length);
+		}
+		expect(revealed > 0, 'the drill-down drew no frame the file had pruned');
+		expect(errors.length === 0, errors.join('; '));
+	});
+	await group('Back/Forward restore the drill-down and the search', async () => {
+		drv.answerPrompt(page, pathv[3]);
+		await page.click('#search');
+		await drv.sleep(50);
+		const m4 = await page.evaluate(() => document.getElementById('matched').textContent);
+		await drv.back(page);
+		let v = await viewFrames(page);
+		const zoomed = v.filter((f) => !f.anc).sort((a, b) => Math.abs(b.y - a.y))[0];
+		let top = v.find((f) => !f.anc && f.x === '10.0' && f.w === '1180.0');
+		expect(top && top.name === pathv[2], 'after Back the view is ' + pathv[2] + ': ' + (top && top.name) + ' ' + (zoomed && zoomed.name));
+		await drv.back(page);
+		v = await viewFrames(page);
+		top = v.find((f) => !f.anc && f.x === '10.0' && f.w === '1180.0');
+		expect(top && top.name === pathv[1], 'after Back twice the view is ' + pathv[1]);
+		await drv.forward(page);
+		await drv.forward(page);
+		v = await viewFrames(page);
+		top = v.find((f) => !f.anc && f.x === '10.0' && f.w === '1180.0');
+		expect(top && top.name === pathv[3], 'after Forward twice the view is ' + pathv[3]);
+		const m = await page.evaluate(() => document.getElementById('matched').textContent);
+		expect(m === m4 && /Matched: 100% of view/.test(m), 'search restored: ' + m + ' vs ' + m4);
+	});
+	await page.close();
+}
+
+async function testDiff(browser) {
+	const after = genProfile(2500, 11), before = new Map();
+	let i = 0;
+	for (const [k, v] of after) {
+		i++;
+		if (i % 17 === 0) continue;                 /* new in AFTER */
+		before.set(k, i % 5 === 0 ? v * 3 : i % 7 === 0 ? Math.max(1, v >> 1) : v);
+	}
+	before.set(Array.from(after.keys())[3].split(';').slice(0, 2).join(';') + ';gone_fn', 40);
+	const fa = path.join(tmp, 'd-after.folded'), fb = path.join(tmp, 'd-before.folded');
+	writeFolded(fa, after);
+	writeFolded(fb, before);
+	const svgf = path.join(tmp, 'd.svg');
+	render(['diff', fb, fa], svgf);
+	const pathv = hotPath(after, 2);
+	const page = await browser.newPage();
+	await group('differential drill-down equals diff of the subtree (AFTER layer)', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		for (let d = 1; d <= pathv.length; d++) await clickChild(page, pathv[d - 1], d);
+		const sa = path.join(tmp, 'ds-a.folded'), sb = path.join(tmp, 'ds-b.folded'), ss = path.join(tmp, 'ds.svg');
+		writeFolded(sa, subtree(after, pathv));
+		writeFolded(sb, subtree(before, pathv));
+		render(['diff', sb, sa], ss);
+		compareFrames(await viewFrames(page), svgFrames(ss).filter((f) => f.depth >= pathv.length), 'AFTER');
+	});
+	await group('differential drill-down in the BEFORE layer equals render of the BEFORE lines', async () => {
+		await page.goto(pathToFileURL(svgf).href + '?layer=before');
+		for (let d = 1; d <= pathv.length; d++) await clickChild(page, pathv[d - 1], d);
+		const sb = path.join(tmp, 'ds-b.folded'), ss = path.join(tmp, 'dsb.svg');
+		render(['render', sb], ss);
+		compareFrames(await viewFrames(page), svgFrames(ss).filter((f) => f.depth >= pathv.length), 'BEFORE');
+	});
+	await page.close();
+}
+
+/* 50 one-sample stacks holding "needle", each in its own subtree of a
+ * parent far too narrow to draw: the drawn frames hold no match at all. */
+async function testSearchShare(browser) {
+	const counts = new Map([['main;work', 99950]]);
+	for (let k = 0; k < 50; k++) counts.set('main;rare_' + k + ';needle_' + k, 1);
+	counts.set('main;rare_0;other', 3);
+	const folded = path.join(tmp, 'needle.folded'), svgf = path.join(tmp, 'needle.svg');
+	writeFolded(folded, counts);
+	render(['render', folded], svgf);
+	let total = 0, hit = 0;
+	for (const [k, v] of counts) {
+		total += v;
+		if (/needle/.test(k)) hit += v;
+	}
+	const pct = (v) => (v < 0.005 ? '<0.01' : v.toFixed(2).replace(/\.?0+$/, ''));
+	const want = 'Matched: ' + pct(100 * hit / total) + '% of view, ' + pct(100 * hit / total) + '% of total';
+	const page = await browser.newPage();
+	await group('search share is exact when every match is pruned from the drawing', async () => {
+		expect(!fs.readFileSync(svgf, 'utf8').includes('<title>needle'), 'fixture: needle frames are drawn');
+		await page.goto(pathToFileURL(svgf).href + '?s=needle');
+		const m = await page.evaluate(() => document.getElementById('matched').textContent);
+		expect(m === want, 'got "' + m + '", want "' + want + '"');
+	});
+	await page.close();
+}
+
+/* Names only the drill-down draws: markup, event handlers, entities. */
+async function testHostile(browser) {
+	const bad = ['<script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',
+		'&lt&gt&amp &#x41', ']]><svg onload="window.__pwned=3">', '"q\'', 'javascript:window.__pwned=4'];
+	const counts = new Map([['main;big', 20000], ['main;mid;other', 200]]);
+	bad.forEach((b, k) => counts.set('main;mid;small;' + b + ';leaf' + k, 2));
+	const folded = path.join(tmp, 'hostile-drill.folded'), svgf = path.join(tmp, 'hostile-drill.svg');
+	writeFolded(folded, counts);
+	render(['render', '--minwidth', '1', folded], svgf);
+	const page = await browser.newPage();
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	await group('hostile names drawn only by the drill-down stay inert text', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		expect(!fs.readFileSync(svgf, 'utf8').includes('<title>&lt;script'), 'fixture: hostile frames are drawn in the file');
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'mid', 2);
+		const v = await viewFrames(page);
+		for (const b of bad) expect(v.some((f) => f.name === b), 'drawn as text: ' + b);
+		const r = await page.evaluate(() => {
+			const view = document.getElementById('uf-view');
+			const odd = Array.from(view.querySelectorAll('*')).filter((e) =>
+				!/^(rect|text|path|title|clipPath|g)$/.test(e.localName) ||
+				Array.from(e.attributes).some((a) => /^on/i.test(a.name) || /javascript:/i.test(a.value)));
+			return { pwned: typeof window.__pwned, odd: odd.map((e) => e.localName), scripts: document.getElementsByTagName('script').length };
+		});
+		expect(r.pwned === 'undefined', 'window.__pwned is ' + r.pwned);
+		expect(r.odd.length === 0, 'unexpected elements/attributes in the view: ' + r.odd.join(' '));
+		expect(r.scripts === 1, 'script elements: ' + r.scripts);
+		expect(errors.length === 0, errors.join('; '));
+	});
+	await page.close();
+}
+
+/* The file as written is the image: script or not, zoomed and reset. */
+async function testNoScript(browser) {
+	const counts = genProfile(3000, 3);
+	const folded = path.join(tmp, 'plain.folded'), svgf = path.join(tmp, 'plain.svg');
+	writeFolded(folded, counts);
+	render(['render', folded], svgf);
+	await group('no-script image unchanged: same pixels with script, after idle work, zoom and reset', async () => {
+		/* the same file without its script, as an image viewer shows it */
+		const text = fs.readFileSync(svgf, 'utf8');
+		const a = text.indexOf('<script'), b = text.indexOf('</script>') + '</script>'.length;
+		expect(a > 0 && b > a, 'fixture has a script');
+		const plainf = path.join(tmp, 'plain-noscript.svg');
+		fs.writeFileSync(plainf, text.slice(0, a) + text.slice(b));
+		const off = await browser.newPage();
+		await off.goto(pathToFileURL(plainf).href);
+		const plain = await off.screenshot({ fullPage: true });
+		await off.close();
+		const page = await browser.newPage();
+		await page.goto(pathToFileURL(svgf).href);
+		await drv.sleep(600);
+		const idle = await page.screenshot({ fullPage: true });
+		expect(Buffer.compare(plain, idle) === 0, 'the page differs from the no-script image after load');
+		await clickChild(page, hotPath(counts, 1)[0], 1);
+		await drv.press(page, 'Escape');
+		await page.mouse.move(1, 1);
+		await drv.sleep(100);
+		const reset = await page.screenshot({ fullPage: true });
+		expect(Buffer.compare(plain, reset) === 0, 'the page differs from the no-script image after zoom + reset');
+		await page.close();
+	});
+}
+
+async function main() {
+	let browser;
+	try {
+		browser = await drv.launch(browserName, { width: 1280, height: 900 });
+		await testDrill(browser);
+		await testDiff(browser);
+		await testSearchShare(browser);
+		await testHostile(browser);
+		await testNoScript(browser);
+	} catch (e) {
+		failed++;
+		console.log('FAIL: ' + prefix + String(e).split('\n')[0]);
+	} finally {
+		if (browser) await browser.close().catch(() => {});
+	}
+	process.exit(failed ? 1 : 0);
+}
+
+main();

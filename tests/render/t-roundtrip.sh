@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# What an SVG carries back, and what render says about what it leaves out:
+# a --flamechart SVG keeps its time order through render --flamechart and
+# fold --flamechart (and plain fold says it merged); --nameattr event
+# handlers are refused with a warning.
+source "$(dirname "$0")/../lib.sh"
+F="$TMP/chart.folded"
+printf 'main;a 1\nmain;b 1\nmain;a 1\nmain;b 1\nidle 2\nmain;a 1\n' > "$F"
+frames() { grep -o '<title>[^<]*</title><rect x="[0-9.]*"' "$1" | sort; }
+"$UF" render --flamechart "$F" -o "$TMP/c1.svg" 2>/dev/null
+"$UF" render --flamechart "$TMP/c1.svg" -o "$TMP/c2.svg" 2>"$TMP/err"
+n1=$(grep -c '<rect x=' "$TMP/c1.svg"); n2=$(grep -c '<rect x=' "$TMP/c2.svg")
+[ -s "$TMP/c2.svg" ] && [ "$(frames "$TMP/c1.svg")" = "$(frames "$TMP/c2.svg")" ] && [ ! -s "$TMP/err" ] &&
+	pass "flamechart SVG read back by render --flamechart: same $n1 rects, same places" ||
+	fail "flamechart round trip" "$n1 rects then $n2: $(cat "$TMP/err")"
+"$UF" fold --flamechart "$TMP/c1.svg" > "$TMP/c1.folded" 2>"$TMP/err"
+[ "$(cat "$TMP/c1.folded")" = "$(cat "$F")" ] && [ ! -s "$TMP/err" ] &&
+	pass "fold --flamechart of a flamechart SVG: the input lines in time order" ||
+	fail "fold --flamechart" "$(tr '\n' '|' < "$TMP/c1.folded") $(cat "$TMP/err")"
+"$UF" fold "$TMP/c1.svg" > "$TMP/merged.folded" 2>"$TMP/err"
+[ "$(cat "$TMP/merged.folded")" = "$(printf 'idle 2\nmain;a 3\nmain;b 2')" ] &&
+	grep -q "c1.svg: a flame chart: its time order is kept only with --flamechart" "$TMP/err" &&
+	pass "plain fold of a flamechart SVG merges and says the order was not kept" ||
+	fail "plain fold of a flamechart SVG" "$(tr '\n' '|' < "$TMP/merged.folded") $(cat "$TMP/err")"
+"$UF" render --flamechart --embed-budget 1024 "$TMP/c1.svg" -o "$TMP/c3.svg" 2>/dev/null &&
+	[ "$(frames "$TMP/c1.svg")" = "$(frames "$TMP/c3.svg")" ] &&
+	pass "time order survives a second embed" || fail "time order survives a second embed"
+# a flame chart whose embed is pruned still keeps its order (runs of the
+# kept ancestors)
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "main;f%d;g%d %d\nmain;h 1\n", i % 50, i, 1 + i % 3 }' > "$TMP/big.folded"
+"$UF" render --flamechart --embed-budget 4096 "$TMP/big.folded" -o "$TMP/big.svg" 2>/dev/null
+"$UF" fold --flamechart "$TMP/big.svg" 2>/dev/null | head -4 > "$TMP/big.head"
+[ "$(sed -n 2p "$TMP/big.head" | cut -d' ' -f1)" = "main;h" ] &&
+	[ "$(sed -n 4p "$TMP/big.head" | cut -d' ' -f1)" = "main;h" ] &&
+	pass "pruned flamechart embed: order kept through the kept ancestors" ||
+	fail "pruned flamechart embed" "$(tr '\n' '|' < "$TMP/big.head")"
+
+# --nameattr: refused attributes are said, once
+printf 'main\tonclick=alert(1)\thref=javascript:x\tclass=ok\n' > "$TMP/attrs"
+"$UF" render --nameattr "$TMP/attrs" "$F" -o "$TMP/a.svg" 2>"$TMP/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
+	grep -q "^uniprof-flame: warning: --nameattr: refused attribute 'onclick'" "$TMP/err" &&
+	! grep -qi '<g [^>]*\(onclick\|javascript:\)' "$TMP/a.svg" && grep -q '<g [^>]*class="ok"' "$TMP/a.svg"; then
+	pass "--nameattr: event handler and javascript: refused with one warning, the rest kept"
+else
+	fail "--nameattr refusal" "rc=$rc $(cat "$TMP/err")"
+fi

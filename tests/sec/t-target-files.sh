@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Files named by a profiled process (issue 20 item 2, symtab/procmap.c):
+# a target that maps "lib.so (deleted)" and puts a FIFO at lib.so must
+# not make `record` hang; it finishes within -T and the summary says
+# which file could not be read.
+source "$(dirname "$0")/../lib.sh"
+if ! ${CC:-cc} -O2 -fno-omit-frame-pointer -o "$TMP/fifo-lib" "$UF_TOP/tests/sec/fifo-lib.c" 2> "$TMP/err"; then
+	fail "fifo target" "cannot build fifo-lib: $(cat "$TMP/err")"
+	exit 0
+fi
+
+# 1. record -p a running target (as whoever runs the tests: root reads the
+#    mapped inode through /proc/PID/map_files, never the FIFO)
+mkdir "$TMP/d1"
+"$TMP/fifo-lib" "$TMP/d1" 12 > "$TMP/ready1" & target=$!
+for _ in $(seq 100); do grep -q ready "$TMP/ready1" && break; sleep 0.1; done
+start=$SECONDS
+timeout -s KILL 20 "$UF" record -p $target -T 2 -F 49 -o "$TMP/p.svg" 2> "$TMP/err1"; rc=$?
+took=$((SECONDS - start))
+kill $target 2> /dev/null; wait $target 2> /dev/null
+if [ $rc -eq 0 ] && [ $took -le 10 ] && grep -q '<svg' "$TMP/p.svg"; then
+	pass "record -p of a target with a FIFO at its mapped path: done in ${took} s (-T 2)"
+else
+	fail "record -p with a FIFO at a mapped path" "rc=$rc after ${took} s: $(tail -3 "$TMP/err1")"
+fi
+
+# 2. the same as an unprivileged user, spawned (no map_files: the path is
+#    opened inside the target's root, found to be a FIFO and refused)
+if [ "$(id -u)" != 0 ] || ! command -v setpriv > /dev/null || ! id nobody > /dev/null 2>&1; then
+	skip "unprivileged record with a FIFO at a mapped path" "needs root, setpriv and the user nobody"
+else
+	chmod 711 "$TMP"; mkdir "$TMP/d2"; chown nobody "$TMP/d2"
+	cp "$UF" "$TMP/uf"; chmod 755 "$TMP/uf" "$TMP/fifo-lib"
+	start=$SECONDS
+	(cd "$TMP/d2" && timeout -s KILL 20 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$TMP/uf" record -T 3 -F 49 -o "$TMP/d2/s.svg" -- "$TMP/fifo-lib" "$TMP/d2" 6 \
+		> /dev/null 2> "$TMP/err2"); rc=$?
+	took=$((SECONDS - start))
+	if [ $rc -eq 0 ] && [ $took -le 10 ] &&
+	   grep -q "^uniprof-flame: symbols: 1 mapped file could not be read, their frames are unknown (first: $TMP/d2/lib.so: not a regular file)$" "$TMP/err2"; then
+		pass "unprivileged record: FIFO refused, done in ${took} s (-T 3), summary names it"
+	else
+		fail "unprivileged record with a FIFO" "rc=$rc after ${took} s: $(tail -5 "$TMP/err2")"
+	fi
+fi
