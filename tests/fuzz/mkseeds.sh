@@ -10,7 +10,7 @@ UF=${UF:-build/uniprof-flame}
 C=tests/fuzz/corpus
 T=$(mktemp -d /tmp/uf-seeds.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-mkdir -p $C/{folded,raw,nm,elf,svg,embed,svg-frames,gdb-packet,gdb-target,fp-walk,xen-walk}
+mkdir -p $C/{folded,raw,nm,elf,svg,embed,svg-frames,gdb-packet,gdb-target,fp-walk,xen-walk,detect}
 
 # ---- folded text
 cp tests/data/render/small.folded $C/folded/small
@@ -117,4 +117,17 @@ for name, mode, windows in (('4level', 0, 1), ('4level-windows', 0, 3), ('paging
     hdr += struct.pack('<Q', 1 | mode << 32 | 3 << 40 | windows << 48)
     open(os.path.join(C, 'xen-walk', name), 'wb').write(hdr + b''.join(pages))
 PY
+# ---- perf script text, from real `perf record` runs of the examples (when
+# perf can record here); cut at a sample boundary to stay small
+if command -v perf >/dev/null && [ -x build/examples/app-test-1 ]; then
+	mkdir -p $C/perf
+	for ex in app-test-1 app-threads; do
+		if timeout 30 perf record -q -F 499 -g -o $T/$ex.data -- build/examples/$ex 1 >/dev/null 2>&1; then
+			perf script -i $T/$ex.data 2>/dev/null | awk -v RS= -v ORS='\n\n' 'NR <= 12' >$T/$ex.txt
+			{ printf '\0'; cat $T/$ex.txt; } >$C/perf/$ex
+			{ printf '\x27'; cat $T/$ex.txt; } >$C/perf/$ex-opts   # --pid --tid --kernel --addrs
+		fi
+	done
+fi
+
 echo "seeds: $(find $C -type f | wc -l) files, $(du -sh $C | cut -f1)"
