@@ -47,6 +47,7 @@
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
 #include "cli/io-opts.h"
+#include "unwind/unwind.h"
 #include "util/outfile.h"
 
 struct record {
@@ -74,14 +75,16 @@ struct record {
 	int attached;
 	struct symtab_procmap *maps;
 	struct symtab *exe_tab;   /* -x alone, when /proc maps are unreadable */
+	struct unwind_space *space; /* CFI tables of the target's code (--unwind) */
 	struct sampler s;
 	int progress_shown;
 	uint64_t last_refresh;
+	uint64_t last_space;      /* CLOCK_MONOTONIC ns of the last unwind refresh */
 	char what[128];           /* "pid N" or the command, for messages */
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY, OPT_QEMU };
+       OPT_DESTROY, OPT_UNWIND, OPT_QEMU };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
@@ -96,6 +99,7 @@ static const struct option own_opts[] = {
 	{ "frequency", required_argument, 0, 'F' },
 	{ "time", required_argument, 0, 'T' },
 	{ "max-depth", required_argument, 0, OPT_MAXDEPTH },
+	{ "unwind", required_argument, 0, OPT_UNWIND },
 	{ "folded", required_argument, 0, OPT_FOLDED },
 	{ "raw", required_argument, 0, OPT_RAW },
 	{ "addrs", no_argument, 0, OPT_ADDRS },
@@ -116,6 +120,7 @@ static int start_gdb(struct record *r, struct uf_err *err);
 static int start_qemu(struct record *r, struct uf_err *err);
 static int qemu_finish(struct record *r);
 static int open_maps(struct record *r, struct uf_err *err);
+static int open_space(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
 static int start_xen(struct record *r, struct uf_err *err);
 static void xen_finish(struct record *r);
@@ -139,6 +144,7 @@ static void summary_xen(const struct record *r)
 static void on_signal(int sig);
 static void signals(int install);
 static void progress(void *ctx, const struct sampler_stats *st);
+static void refresh_space(void *ctx);
 static void summary(const struct record *r);
 static int wait_program(const struct record *r);
 static int spawn(struct record *r, struct uf_err *err);
@@ -184,6 +190,7 @@ int cmd_record(int argc, char **argv)
 	if (r.attached && r.cmd && !r.qemu)
 		prog = wait_program(&r);
 	sampler_release(&r.s);
+	unwind_space_free(r.space);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
 	if (!r.gdb && !r.xen)   /* the gdb and xen targets free themselves on detach */
@@ -227,6 +234,10 @@ static int parse(struct record *r, int argc, char **argv)
 			rc = parse_num("--max-depth", optarg, 1, SAMPLER_MAX_DEPTH, &v);
 			r->so.max_depth = (unsigned)v;
 			break;
+		case OPT_UNWIND:
+			if (unwind_mode_parse(optarg, &r->so.unwind) < 0)
+				rc = cli_usage("record ", "--unwind: '%s' is not auto, cfi or fp", optarg);
+			break;
 		case OPT_FOLDED: r->out_folded = optarg; break;
 		case OPT_RAW: r->out_raw = optarg; break;
 		case OPT_ADDRS: r->addrs = 1; break;
@@ -255,7 +266,7 @@ static int check_args(struct record *r, int argc, char **argv)
 	if (optind < argc)
 		r->cmd = argv + optind;
 	if (r->qemu && !r->cmd)
-		return cli_usage("record ", "--qemu needs the QEMU command after --");
+		return cli_usage("record ", "'--qemu': needs the QEMU command after --");
 	if (!!r->pid + !!r->cmd + !!r->gdb + !!r->domain + !!r->cfg != 1)
 		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
 				 "-c CFG or -- COMMAND ARGS");
@@ -316,6 +327,9 @@ static int help(void)
 	       "  -- PROGRAM ARGS      run PROGRAM and profile it until it exits; the exit\n"
 	       "                       status is then PROGRAM's (128+N if killed by signal N)\n"
 	       "      --max-depth N    frames per stack (default 512, at most 8192)\n"
+	       "      --unwind MODE    auto (default): CFI (.eh_frame/.debug_frame) where the\n"
+	       "                       code has it, else frame pointers; cfi: CFI only;\n"
+	       "                       fp: frame pointers only\n"
 	       "      --folded FILE    also write folded stacks (flamegraph.pl format)\n"
 	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
@@ -339,6 +353,8 @@ static int start(struct record *r, struct uf_err *err)
 		if (!r->exe_tab)
 			return -EINVAL;
 	}
+	if (open_space(r, err) < 0)
+		return -ENOMEM;
 	if (r->qemu)
 		return start_qemu(r, err);
 	if (r->gdb)
@@ -362,7 +378,22 @@ static int start(struct record *r, struct uf_err *err)
 	}
 	r->so.progress = progress;
 	r->so.progress_ctx = r;
+	r->so.refresh = refresh_space;
 	return 0;
+}
+
+/* A walk met code outside every known mapping (the dynamic loader has
+ * mapped libraries since): add them, at most every 50 ms. */
+static void refresh_space(void *ctx)
+{
+	struct record *r = ctx;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!r->space || now - r->last_space < 50000000ull)
+		return;
+	r->last_space = now;
+	unwind_space_add_pid(r->space, r->pid);
 }
 
 /* Runs the program.  When a profile goes to stdout (`-o -`), the
@@ -498,12 +529,33 @@ static int start_xen(struct record *r, struct uf_err *err)
 	return 0;
 }
 
+/* The CFI tables: a guest's from its -x image (addresses as they are),
+ * a process's from its mappings (open_maps, refreshed with them).  Built
+ * here and in progress(), while the target runs, never inside a pause. */
+static int open_space(struct record *r, struct uf_err *err)
+{
+	if (r->so.unwind == UNWIND_FP)
+		return 0;
+	r->space = unwind_space_new();
+	if (!r->space || ((r->gdb || r->qemu || r->xen) && r->exe &&
+			  unwind_space_add_file(r->space, 0, UINT64_MAX, 0, r->exe) < 0)) {
+		uf_err_set(err, UF_EINPUT, "unwind", "out of memory");
+		return -ENOMEM;
+	}
+	r->so.space = r->space;
+	return 0;
+}
+
 /* Symbols for every mapped file.  Only a bad -x is an error here; a
  * process whose maps cannot be read yet is retried during sampling. */
 static int open_maps(struct record *r, struct uf_err *err)
 {
 	struct uf_err e2 = { 0 };
-	if (r->maps || !maps_readable(r->pid))
+	if (!maps_readable(r->pid))
+		return 0;
+	if (r->space)
+		unwind_space_add_pid(r->space, r->pid);
+	if (r->maps)
 		return 0;
 	r->maps = symtab_procmap_open(r->pid, r->exe, &e2);
 	if (!r->maps && e2.cls == UF_EINPUT) {
@@ -658,10 +710,13 @@ static void progress(void *ctx, const struct sampler_stats *st)
 	if (!r->gdb && (st->elapsed_ns - r->last_refresh >= 1000000000ull || !r->last_refresh)) {
 		struct uf_err e2 = { 0 };
 		r->last_refresh = st->elapsed_ns ? st->elapsed_ns : 1;
-		if (r->maps && maps_readable(r->pid))
+		if (r->maps && maps_readable(r->pid)) {
 			symtab_procmap_refresh(r->maps, r->pid, &e2);
-		else
+			if (r->space)
+				unwind_space_add_pid(r->space, r->pid);
+		} else {
 			open_maps(r, &e2);
+		}
 	}
 	if (r->quiet || !isatty(2))
 		return;
@@ -702,11 +757,25 @@ static int wait_program(const struct record *r)
 	return st;
 }
 
+/* How the walks ended, and what found the callers. */
+static void summary_walks(const struct record *r)
+{
+	const struct unwind_stats *w = &r->s.stats.walk;
+	uint64_t steps = w->steps_cfi + w->steps_fp;
+	fprintf(stderr,
+		"uniprof-flame: walks (--unwind=%s): %" PRIu64 " complete, %" PRIu64 " at max depth, %"
+		PRIu64 " ended early (%" PRIu64 " bad frame, %" PRIu64 " unreadable, %" PRIu64
+		" no unwind info or frame pointer); callers %.1f%% by CFI\n",
+		r->so.unwind == UNWIND_FP ? "fp" : r->so.unwind == UNWIND_CFI ? "cfi" : "auto",
+		w->ends[UNWIND_COMPLETE], w->ends[UNWIND_DEPTH],
+		w->ends[UNWIND_BAD_FRAME] + w->ends[UNWIND_UNREADABLE] + w->ends[UNWIND_NOINFO],
+		w->ends[UNWIND_BAD_FRAME], w->ends[UNWIND_UNREADABLE], w->ends[UNWIND_NOINFO],
+		steps ? 100.0 * (double)w->steps_cfi / (double)steps : 0.0);
+}
+
 static void summary(const struct record *r)
 {
 	const struct sampler_stats *st = &r->s.stats;
-	const struct sampler_walk_stats *w = &st->walk;
-	uint64_t walks = w->ends[0] + w->ends[1] + w->ends[2] + w->ends[3];
 	fprintf(stderr,
 		"uniprof-flame: %s: %" PRIu64 " samples (%" PRIu64 " stacks, up to %u threads) in "
 		"%.2f s, %" PRIu64 " missed deadlines\n",
@@ -719,11 +788,7 @@ static void summary(const struct record *r)
 		(double)sampler_hist_quantile(&st->stop, 0.99) / 1e3, (double)st->stop.max_ns / 1e3,
 		(double)sampler_hist_quantile(&st->frozen, 0.5) / 1e3,
 		(double)sampler_hist_quantile(&st->frozen, 0.99) / 1e3);
-	fprintf(stderr,
-		"uniprof-flame: walks: %" PRIu64 " complete, %" PRIu64 " at max depth, %" PRIu64
-		" ended early (no frame pointer further up)\n",
-		walks ? w->ends[SAMPLER_WALK_COMPLETE] : 0, w->ends[SAMPLER_WALK_DEPTH],
-		w->ends[SAMPLER_WALK_BAD_FP] + w->ends[SAMPLER_WALK_UNREADABLE]);
+	summary_walks(r);
 	if (r->xen) {
 		summary_xen(r);
 		return;

@@ -279,7 +279,13 @@ int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err)
 	rc = fold_write_folded(t, out.fp);
 	if (rc) {
 		uf_outfile_abort(&out);
-		uf_err_set(err, UF_EINPUT, path, rc == -ENOMEM ? "out of memory" : "write failed");
+		uf_err_set(err, UF_EINPUT, path, "%s",
+			   rc == -ENOMEM  ? "out of memory"
+			   : rc == -EDOM  ? "a stack ends in a frame with an empty name, which folded "
+					    "text cannot carry"
+			   : rc == -ERANGE ? "a count does not fit in the 63 characters folded text "
+					     "allows"
+					   : "write failed");
 		return rc;
 	}
 	return uf_outfile_commit(&out, err);

@@ -46,8 +46,12 @@ struct emit {
 	uint32_t nused;
 	uint32_t kept;
 	double *base_total; /* BEFORE per subtree, when a differential is pruned */
+	int too_long;       /* a count needed more than EMBED_MAX_COUNT characters */
 	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
 };
+
+/* Counts longer than this are refused by the reader (embed-read.c). */
+#define EMBED_MAX_COUNT 95
 
 /* Calls visit() on every kept node in pre-order, children in entry order. */
 static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t node))
@@ -125,11 +129,15 @@ static void write_node(struct emit *E, uint32_t node)
 	line[n++] = ' ';
 	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
 	line[n++] = ' ';
-	n += (size_t)fold_format_count(line + n, 96, self);
+	int k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, self);
+	E->too_long |= k < 0;
+	n += k < 0 ? 0 : (size_t)k;
 	if (t->base) {
 		double base = E->base_total ? own_after_pruning(E, node, E->base_total) : t->base[node];
 		line[n++] = ' ';
-		n += (size_t)fold_format_count(line + n, 96, base);
+		k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, base);
+		E->too_long |= k < 0;
+		n += k < 0 ? 0 : (size_t)k;
 	}
 	line[n++] = '\n';
 	fwrite(line, 1, n, E->out);
@@ -183,6 +191,10 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	}
 	if ((rc = walk_preorder(&E, write_node)) != 0)
 		goto out;
+	if (E.too_long) { /* never write a block that would not read back exactly */
+		rc = -ERANGE;
+		goto out;
+	}
 	fputs("end\n", out);
 	if (E.index)
 		write_sequence(&E);
@@ -241,8 +253,9 @@ static int needs_escape(unsigned char c)
 
 static size_t digits(double v)
 {
-	char buf[96];
-	return (size_t)fold_format_count(buf, sizeof buf, v);
+	char buf[EMBED_MAX_COUNT + 1];
+	int n = fold_format_count(buf, sizeof buf, v);
+	return n < 0 ? EMBED_MAX_COUNT : (size_t)n;
 }
 
 static size_t node_line_bytes(const fold_trie *t, uint32_t i)

@@ -173,6 +173,29 @@ enum fold_format fold_detect_format(const void *buf, size_t len, int eof);
 /* "folded", "SVG", ...: for messages. */
 const char *fold_format_name(enum fold_format f);
 
+/* ---- names in text formats (fold/name-escape.c) ---------------------- */
+
+/* Folded text (and palette.map) cannot carry '\n' or ';' in a name: they
+ * are written as "\xHH", and a backslash that starts "\xHH" in the name
+ * as "\x5c"; readers decode every "\xHH".  See name-escape.c. */
+/* Writes s[0..len) escaped into out (room for 4 * len bytes); returns
+ * the escaped length. */
+size_t fold_name_escape(char *out, const char *s, size_t len);
+/* 1 when fold_name_escape would change s (a fast check for writers). */
+int fold_name_needs_escape(const char *s, size_t len);
+/* Decodes every "\xHH" of s[0..len) into out (room for len bytes; may be
+ * s itself); returns the decoded length.  Readers call it on a frame
+ * that holds a backslash. */
+size_t fold_name_unescape(char *out, const char *s, size_t len);
+/* 1 when a stack's last name ends in whitespace + [0-9.]+ (it would read
+ * back as a count): the writer then ends the line's stack with ';', an
+ * empty frame every reader drops. */
+int fold_name_leaf_ambiguous(const char *s, size_t len);
+/* Interns one frame of a folded line (borrowed), decoding "\xHH" first
+ * when it holds a backslash: what every folded-text reader calls instead
+ * of fold_trie_intern.  FOLD_NONE on OOM. */
+uint32_t fold_intern_folded_frame(fold_trie *t, const char *f, size_t flen);
+
 /* ---- readers --------------------------------------------------------- */
 
 /* stackcollapse-perf.pl's options, same names and meanings. */
@@ -243,10 +266,18 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 /* ---- writers --------------------------------------------------------- */
 
 /* Writes folded lines in flamegraph.pl's sorted order, one per distinct
- * stack; two count columns for a differential trie. Needs finish(). */
+ * stack; two count columns for a differential trie. Needs finish().
+ * Reads back as the same trie (see write-folded.c); returns 0, -ENOMEM,
+ * -EIO, -EDOM (a stack ends in an empty name) or -ERANGE (a count
+ * longer than FOLD_MAX_COUNT_CHARS). */
 int fold_write_folded(const fold_trie *t, FILE *out);
-/* Formats a count as the shortest text that reads back exactly. */
+/* Formats a count as the shortest text that reads back exactly, never
+ * with an exponent; returns its length, or -ERANGE when the exact text
+ * does not fit in size - 1 bytes (buf then holds an approximation, for
+ * display only).  Negative, NaN and infinite values print as "0". */
 int fold_format_count(char *buf, size_t size, double v);
+/* The longest count folded text carries (readers refuse longer ones). */
+#define FOLD_MAX_COUNT_CHARS 63
 
 /* ---- exports other tools read (write-pprof.c, write-speedscope.c) ---- */
 

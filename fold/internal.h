@@ -19,9 +19,12 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 struct fold_svg_frames {
 	void *f;           /* struct svg_frame[] */
 	size_t n, cap;
+	size_t unplaced;   /* frames left out by build: no drawn parent, or too deep */
 };
 /* Records one <g> frame; returns 0, 1 when the title is not a frame's,
- * or <0 (-ENOMEM, -E2BIG past the frame cap). */
+ * or <0 (-ENOMEM, -E2BIG past the frame cap, -ERANGE for a count of
+ * more than FOLD_MAX_COUNT_CHARS digits, -EDOM for x, y or width that is
+ * not finite: numbers from a file are capped, never inf or NaN). */
 int fold_svg_frames_add(struct fold_svg_frames *fs, fold_trie *t, const char *title, double x,
 			double y, double w);
 /* Rebuilds the call paths of the recorded frames into t. */

@@ -334,7 +334,7 @@ static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf
 			r->st->truncated++;
 			break;
 		}
-		uint32_t nm = fold_trie_intern(r->t, f, flen);
+		uint32_t nm = fold_intern_folded_frame(r->t, f, flen); /* decodes \xHH */
 		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(r->t, node, nm);
 		if (node == FOLD_NONE)
 			return -ENOMEM;
@@ -387,7 +387,7 @@ static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint3
 		lo++;
 	uint32_t node = FOLD_ROOT;
 	for (uint32_t j = n; j > lo; j--) {
-		uint32_t nm = fold_trie_intern(r->t, s + r->fstart[j - 1], r->flen[j - 1]);
+		uint32_t nm = fold_intern_folded_frame(r->t, s + r->fstart[j - 1], r->flen[j - 1]);
 		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(r->t, node, nm);
 		if (node == FOLD_NONE)
 			return -ENOMEM;

@@ -46,7 +46,7 @@ int fold_svg_frames_add(struct fold_svg_frames *fs, fold_trie *t, const char *ti
 	for (const char *p = title; p + 1 < title + len; p++) /* the last " (" */
 		if (p[0] == ' ' && p[1] == '(')
 			open = p;
-	if (!open || !(w >= 0) || !isfinite(x) || !isfinite(y) || !isfinite(w))
+	if (!open)
 		return 1;
 	double n = 0;
 	const char *q = open + 2;
@@ -57,6 +57,12 @@ int fold_svg_frames_add(struct fold_svg_frames *fs, fold_trie *t, const char *ti
 			digits++;
 		}
 	if (!digits || *q != ' ' || (size_t)(open - title) > FOLD_MAX_NAME)
+		return 1;
+	if (digits > FOLD_MAX_COUNT_CHARS) /* 400 digits would make +inf, then NaN self times */
+		return -ERANGE;
+	if (!isfinite(x) || !isfinite(y) || !isfinite(w))
+		return -EDOM;
+	if (!(w >= 0))
 		return 1;
 	if (fs->n >= MAX_FRAMES)
 		return -E2BIG;
@@ -105,8 +111,11 @@ int fold_svg_frames_build(struct fold_svg_frames *fs, fold_trie *t, struct uf_er
 	}
 	int inverted = f[root].y < maxy;
 	for (size_t i = 0; i < fs->n; i++) {
+		/* rows from the root; clamped before rounding, so y="-1e300" (or
+		 * any distance past the depth cap) is never converted out of range */
 		double d = inverted ? f[i].y - f[root].y : f[root].y - f[i].y;
-		f[i].depth = isfinite(fh) && d > 0 ? (uint32_t)fmin(lround(d / fh), FOLD_MAX_DEPTH) : 0;
+		double rows = isfinite(fh) && d > 0 ? d / fh : 0;
+		f[i].depth = !(rows < FOLD_MAX_DEPTH + 1) ? FOLD_MAX_DEPTH + 1 : (uint32_t)lround(rows);
 	}
 	qsort(f, fs->n, sizeof *f, frame_cmp);
 	/* the root is the one frame at depth 0; others there are stray */
@@ -117,12 +126,15 @@ int fold_svg_frames_build(struct fold_svg_frames *fs, fold_trie *t, struct uf_er
 			struct svg_frame *c = &f[start];
 			if (d == 0) {
 				c->node = start == i ? FOLD_ROOT : FOLD_NONE;
+				fs->unplaced += start != i; /* a second root */
 				continue;
 			}
 			size_t p = find_parent(f, prev_lo, prev_hi, c->x + c->w / 2);
-			if (p >= prev_hi || f[p].x > c->x + c->w / 2 || f[p].node == FOLD_NONE ||
-			    f[p].depth + 1 != d)
-				continue; /* an orphan: its parent was not drawn */
+			if (d > FOLD_MAX_DEPTH || p >= prev_hi || f[p].x > c->x + c->w / 2 ||
+			    f[p].node == FOLD_NONE || f[p].depth + 1 != d) {
+				fs->unplaced++; /* an orphan: its parent was not drawn */
+				continue;
+			}
 			c->node = fold_trie_child(t, f[p].node, c->name);
 			if (c->node == FOLD_NONE)
 				return -ENOMEM;

@@ -120,6 +120,10 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 		if (!strcmp(name, "metadata") && is_own_metadata(X, r)) {
 			found = 1;
 			rc = collect_metadata(X, r, &text, &tlen, &tcap);
+			if (rc == -EINVAL) {
+				ret = -1;
+				rc = 0;
+			}
 			break;
 		}
 		rc = collect_frame_part(X, r, &g, &fs, t, name, depth);
@@ -132,10 +136,18 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
 	} else if (rc == -E2BIG) {
 		uf_err_set(err, UF_EINPUT, o->label, "too many frames");
+	} else if (rc == -ERANGE) {
+		uf_err_set(err, UF_EINPUT, o->label, "a frame's count has more than %d digits",
+			   FOLD_MAX_COUNT_CHARS);
+	} else if (rc == -EDOM) {
+		uf_err_set(err, UF_EINPUT, o->label, "a frame's x, y or width is not a finite number");
+	} else if (rc == 0 && found && tlen == 0) {
+		uf_err_set(err, UF_EINPUT, o->label, "embedded profile data is empty");
+		rc = -EINVAL;
 	} else if (rc == 0 && found) {
 		rc = fold_embed_read(t, text, tlen, err);
 		unsigned a, b, c, pruned = 0;
-		const char *h = strstr(text, "uf-trie/1 ");
+		const char *h = rc == 0 ? strstr(text, "uf-trie/1 ") : NULL;
 		if (rc == 0 && h && sscanf(h, "uf-trie/1 %u %u %u %u", &a, &b, &c, &pruned) == 4) {
 			st->embedded_pruned = pruned == 1;
 			st->time_order = has_time_order(h, (uint64_t)a + b + 2);
@@ -150,6 +162,12 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 			 "no embedded profile data: rebuilt from %zu drawn frames (frames too narrow "
 			 "to draw are missing, counts are rounded, annotations such as _[k] are lost)",
 			 fs.n);
+		if (fs.unplaced) {
+			size_t k = strlen(st->approx_why);
+			snprintf(st->approx_why + k, sizeof st->approx_why - k,
+				 "; %zu frame%s without a drawn parent left out", fs.unplaced,
+				 fs.unplaced == 1 ? "" : "s");
+		}
 	}
 	fold_svg_frames_release(&fs);
 	X->free_reader(r);
@@ -172,14 +190,17 @@ static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r)
 	xmlChar *id = X->get_attribute(r, BAD_CAST "id");
 	int ours = id && strcmp((const char *)id, "uniprof-flame-data") == 0;
 	X->free(id);
-	return ours && !X->is_empty(r);
+	return ours; /* empty or not: an empty block is an error, never a crash */
 }
 
-/* Concatenates the text children of the current element. */
+/* Concatenates the text children of the current element.  Returns 0,
+ * -ENOMEM, or -EINVAL when the document ends or breaks inside it. */
 static int collect_metadata(const struct fold_xml *X, xmlTextReaderPtr r, char **text, size_t *len, size_t *cap)
 {
-	int depth = X->depth(r);
-	while (X->read(r) == 1 && X->depth(r) > depth) {
+	int depth = X->depth(r), ret = 1;
+	if (X->is_empty(r))
+		return 0;
+	while ((ret = X->read(r)) == 1 && X->depth(r) > depth) {
 		int type = X->node_type(r);
 		if (type != XML_READER_TYPE_TEXT && type != XML_READER_TYPE_CDATA &&
 		    type != XML_READER_TYPE_SIGNIFICANT_WHITESPACE)
@@ -192,7 +213,7 @@ static int collect_metadata(const struct fold_xml *X, xmlTextReaderPtr r, char *
 		*len += n;
 		(*text)[*len] = 0;
 	}
-	return 0;
+	return ret == 1 ? 0 : -EINVAL; /* unclosed or malformed: not our block */
 }
 
 static void on_xml_error(void *arg, xmlErrorPtr e)

@@ -6,6 +6,18 @@
  * stack, "a;b;c COUNT" (or "a;b;c BEFORE AFTER" for a differential).
  * Counts are printed as the shortest decimal that reads back to the
  * same double, never with an exponent (flamegraph.pl's \d+(\.\d*)?).
+ *
+ * What is written reads back as the same trie (`fold | fold` is the
+ * identity), for any name bytes:
+ *  1. names go through fold_name_escape ('\n' and ';' as "\xHH");
+ *  2. the separator ';' is written between any two frames, so an empty
+ *     first frame survives (";x 2", not "x 2");
+ *  3. a stack whose last name ends in whitespace + [0-9.]+ ("x 5") is
+ *     ended with ';' ("a;x 5; 3"): the empty frame is dropped on reading,
+ *     and the name cannot be taken for a first count column;
+ *  4. what cannot be written that way is refused, never changed: a
+ *     stack ending in an empty name (-EDOM: readers drop trailing empty
+ *     frames) and a count longer than FOLD_MAX_COUNT_CHARS (-ERANGE).
  */
 #include <errno.h>
 #include <math.h>
@@ -24,23 +36,55 @@ struct walk {
 
 static int write_line(const fold_trie *t, FILE *out, const char *path, size_t plen, uint32_t c);
 
+/* An integral v >= 1e15 as the fewest significant digits that read back
+ * exactly, padded with zeros (1e62 is "1" and 62 zeros, not the 63 exact
+ * digits of the double nearest to it).  Returns snprintf's length. */
+static int big_integer(char *buf, size_t size, double v)
+{
+	char e[40];
+	int p = 0;
+	while (p < 17 && (snprintf(e, sizeof e, "%.*e", p, v), strtod(e, NULL) != v))
+		p++;
+	int exp = atoi(strchr(e, 'e') + 1);
+	if (p > exp)
+		return snprintf(buf, size, "%.0f", v);
+	size_t n = 0, need = (size_t)exp + 1;
+	if (need >= size)
+		return (int)need;
+	buf[n++] = e[0];
+	for (int k = 0; k < p; k++)
+		buf[n++] = e[2 + k];
+	while (n < need)
+		buf[n++] = '0';
+	buf[n] = 0;
+	return (int)n;
+}
+
 int fold_format_count(char *buf, size_t size, double v)
 {
-	if (!(v >= 0) || v > 1e300)
+	if (!(v >= 0) || isinf(v)) /* readers never make these; show 0 */
 		return snprintf(buf, size, "0");
 	if (v == floor(v) && v < 1e15 && size >= 24) {
 		size_t n = uf_fmt_u64(buf, (uint64_t)v);
 		buf[n] = 0;
 		return (int)n;
 	}
-	if (v == floor(v) && v < 1e18)
-		return snprintf(buf, size, "%.0f", v);
-	for (int d = 1; d <= 40; d++) {
-		int n = snprintf(buf, size, "%.*f", d, v);
-		if (strtod(buf, NULL) == v)
+	int n;
+	if (v == floor(v)) { /* every double >= 2^53 is an integer: digits, no ".0" */
+		n = big_integer(buf, size, v);
+		if (n >= 0 && (size_t)n < size)
 			return n;
+	} else {
+		for (int d = 1; d <= FOLD_MAX_COUNT_CHARS; d++) {
+			n = snprintf(buf, size, "%.*f", d, v);
+			if (n < 0 || (size_t)n >= size)
+				break;
+			if (strtod(buf, NULL) == v)
+				return n;
+		}
 	}
-	return snprintf(buf, size, "%.40f", v);
+	snprintf(buf, size, "%.6e", v); /* for display only: not exact */
+	return -ERANGE;
 }
 
 int fold_write_folded(const fold_trie *t, FILE *out)
@@ -74,14 +118,14 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 		}
 		size_t nlen;
 		const char *nm = fold_node_name(t, c, &nlen);
-		if (uf_vec_grow(&path, &pcap, plen + nlen + 2, 1)) {
+		if (uf_vec_grow(&path, &pcap, plen + 4 * (size_t)nlen + 2, 1)) {
 			rc = -ENOMEM;
 			break;
 		}
-		if (plen)
+		if (w->node != FOLD_ROOT) /* rule 2: even after an empty name */
 			path[plen++] = ';';
-		memcpy(path + plen, nm, nlen);
-		st[sp++] = (struct walk){ c, t->eoff[c], plen + nlen };
+		size_t elen = fold_name_escape(path + plen, nm, nlen);
+		st[sp++] = (struct walk){ c, t->eoff[c], plen + elen };
 	}
 	free(st);
 	free(path);
@@ -95,21 +139,35 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 static int write_line(const fold_trie *t, FILE *out, const char *path, size_t plen, uint32_t c)
 {
 	uint32_t node = c == FOLD_NONE ? FOLD_ROOT : c;
-	char num[96];
+	char num[FOLD_MAX_COUNT_CHARS + 1], base[FOLD_MAX_COUNT_CHARS + 1];
+	if (fold_format_count(num, sizeof num, t->self[node]) < 0 ||
+	    (t->base && fold_format_count(base, sizeof base, t->base[node]) < 0))
+		return -ERANGE; /* rule 4 */
 	fwrite(path, 1, plen, out);
 	if (c != FOLD_NONE) {
 		size_t nlen;
 		const char *nm = fold_node_name(t, c, &nlen);
-		if (plen)
+		if (nlen == 0)
+			return -EDOM; /* rule 4: a trailing empty frame would be dropped */
+		if (t->parent[c] != FOLD_ROOT)
 			fputc(';', out);
-		fwrite(nm, 1, nlen, out);
+		if (fold_name_needs_escape(nm, nlen)) {
+			char *e = malloc(4 * nlen);
+			if (!e)
+				return -ENOMEM;
+			size_t elen = fold_name_escape(e, nm, nlen);
+			fwrite(e, 1, elen, out);
+			free(e);
+		} else {
+			fwrite(nm, 1, nlen, out);
+		}
+		if (fold_name_leaf_ambiguous(nm, nlen)) /* rule 3 */
+			fputc(';', out);
 	}
 	if (t->base) {
-		fold_format_count(num, sizeof num, t->base[node]);
 		fputc(' ', out);
-		fputs(num, out);
+		fputs(base, out);
 	}
-	fold_format_count(num, sizeof num, t->self[node]);
 	fputc(' ', out);
 	fputs(num, out);
 	return fputc('\n', out) == EOF ? -EIO : 0;

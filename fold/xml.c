@@ -13,6 +13,7 @@ static int loaded;
 
 static void load(void)
 {
+	xmlInitParser(); /* once, before any thread parses: see fold_xml_api */
 	api = (struct fold_xml){
 		xmlReaderForMemory, xmlTextReaderSetStructuredErrorHandler, xmlTextReaderRead,
 		xmlTextReaderNodeType, xmlTextReaderDepth, xmlTextReaderConstLocalName,
@@ -64,6 +65,16 @@ static void load(void)
 		return;
 	}
 	api.free = *freefn;
+	/* libxml2's global state (encoding handlers, dictionaries) is set up
+	 * lazily by the first parse; two threads parsing at once (diff reads
+	 * its inputs in parallel) raced to set it up and one copy leaked.
+	 * Initialising it here, once, before any parse, closes the race. */
+	void (*init)(void);
+	if (!sym(lib, "xmlInitParser", &init)) {
+		snprintf(why, sizeof why, "reading SVG needs libxml2: xmlInitParser is missing");
+		return;
+	}
+	init();
 	loaded = 1; /* the library stays loaded for the life of the process */
 }
 

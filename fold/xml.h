@@ -6,7 +6,9 @@
  * several milliseconds of dynamic loading for a library only SVG input
  * needs.  So dynamic builds dlopen() it when the first SVG is read, once
  * (pthread_once: diff reads two inputs on two threads); static builds
- * (-DUF_XML_STATIC, e.g. the dom0 binary) call it directly.
+ * (-DUF_XML_STATIC, e.g. the dom0 binary) call it directly.  Either way
+ * xmlInitParser() runs once inside that pthread_once, before the first
+ * parse on any thread (libxml2's lazy global setup is not thread-safe).
  */
 #ifndef UF_FOLD_XML_H
 #define UF_FOLD_XML_H

@@ -59,11 +59,11 @@ static const char *errstr(int e);
 int gdb_launch_check(char *const *argv, struct uf_err *err)
 {
 	if (!argv || !argv[0]) {
-		uf_err_set(err, UF_EUSAGE, "--qemu", "no QEMU command after --");
+		uf_err_set(err, UF_EUSAGE, "'--qemu'", "no QEMU command after --");
 		return -EINVAL;
 	}
 	if (strncmp(base_name(argv[0]), "qemu-system-", 12) != 0) {
-		uf_err_set(err, UF_EUSAGE, "--qemu", "'%s' is not a QEMU system emulator "
+		uf_err_set(err, UF_EUSAGE, "'--qemu'", "'%s' is not a QEMU system emulator "
 			   "(qemu-system-ARCH)", argv[0]);
 		return -EINVAL;
 	}
@@ -74,7 +74,7 @@ int gdb_launch_check(char *const *argv, struct uf_err *err)
 			continue;
 		}
 		if (!strcmp(a, "-s") || !strcmp(a, "-gdb") || !strcmp(a, "-daemonize")) {
-			uf_err_set(err, UF_EUSAGE, "--qemu", "QEMU arguments hold '%s': launch mode "
+			uf_err_set(err, UF_EUSAGE, "'--qemu'", "QEMU arguments hold '%s': launch mode "
 				   "starts QEMU with its own private gdbstub%s; drop it, or start QEMU "
 				   "yourself and use --gdb", argv[i],
 				   strcmp(a, "-daemonize") ? "" : " and needs QEMU as its child");

@@ -41,6 +41,10 @@ struct ptrace_info {
 	int spawned;      /* we started it (spawn mode) */
 	int exited;       /* its exit was seen */
 	int status;       /* waitpid status, valid when exited */
+	size_t tracked;   /* threads in the live table (exited ones are moved
+			   * out between samples, so a process that creates
+			   * many threads does not slow every sample down) */
+	size_t exited_threads; /* threads seen exiting (their names are kept) */
 };
 
 /* Attaches to every thread of process `pid`.  Errors (UF_ETARGET, exit 3):
@@ -54,7 +58,8 @@ int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *
 /* The info record (borrowed from t); NULL before attach. */
 const struct ptrace_info *ptrace_target_info(const struct uf_target *t);
 /* Name of thread `tid` as "comm-pid/tid" (the last comm seen while the
- * thread lived); returns the length written (cut to size - 1). */
+ * thread lived, also for threads that have exited; a reused tid gives
+ * the latest thread's); returns the length written (cut to size - 1). */
 size_t ptrace_target_thread_name(const struct uf_target *t, uint32_t tid, char *buf, size_t size);
 /* Releases the memory of a detached target. */
 void ptrace_target_free(struct uf_target *t);

@@ -54,10 +54,19 @@ struct thr {
 	char comm[17];
 };
 
+struct dead {              /* an exited thread: only its name is needed */
+	pid_t tid;
+	uint32_t seq;         /* exit order: the latest of a reused tid wins */
+	char comm[17];
+};
+
 struct ptr {
 	struct ptrace_info info;
-	struct thr *thr;
+	struct thr *thr;          /* live threads (and gone ones until compact()) */
 	size_t nthr, thr_cap;
+	struct dead *dead;        /* exited threads, for their names */
+	size_t ndead, dead_cap;
+	int dead_sorted;
 	size_t live;              /* threads not gone */
 	sigset_t old_mask;        /* our signal mask before attach */
 	int attached;
@@ -97,6 +106,8 @@ static int drain(struct ptr *p);
 static void cont_all(struct ptr *p);
 static int wait_sigchld(uint64_t ns);
 static void read_comm(struct ptr *p, struct thr *h);
+static void compact(struct ptr *p);
+static const struct dead *dead_find(struct ptr *p, pid_t tid);
 static uint64_t mono_ns(void);
 static int on_exit_event(struct ptr *p, struct thr *h);
 
@@ -186,8 +197,9 @@ size_t ptrace_target_thread_name(const struct uf_target *t, uint32_t tid, char *
 {
 	struct ptr *p = t->priv;
 	struct thr *h = p ? thr_find(p, (pid_t)tid) : NULL;
-	int n = snprintf(buf, size, "%s-%d/%u", h && h->comm[0] ? h->comm : "?",
-			 p ? (int)p->info.pid : 0, tid);
+	const struct dead *d = p && !h ? dead_find(p, (pid_t)tid) : NULL;
+	const char *comm = h ? h->comm : d ? d->comm : "";
+	int n = snprintf(buf, size, "%s-%d/%u", comm[0] ? comm : "?", p ? (int)p->info.pid : 0, tid);
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
@@ -197,6 +209,7 @@ void ptrace_target_free(struct uf_target *t)
 	if (!p)
 		return;
 	free(p->thr);
+	free(p->dead);
 	free(p);
 	t->priv = NULL;
 }
@@ -331,6 +344,7 @@ static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err)
 	struct ptr *p = t->priv;
 	for (;;) {
 		drain(p);
+		compact(p); /* no thread pointer is held here */
 		cont_all(p);
 		if (!p->live)
 			return UF_TARGET_GONE;
@@ -582,6 +596,62 @@ static void read_comm(struct ptr *p, struct thr *h)
 		return;
 	h->comm[n] = 0;
 	h->comm[strcspn(h->comm, "\n")] = 0;
+}
+
+/* Moves exited threads out of the live table into the name list, so
+ * per-sample loops and lookups scale with the threads alive now.  Moves
+ * entries: call only where no struct thr pointer is held. */
+static void compact(struct ptr *p)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->nthr; i++) {
+		struct thr *h = &p->thr[i];
+		if (!h->gone) {
+			p->thr[k++] = *h;
+			continue;
+		}
+		if (uf_vec_grow(&p->dead, &p->dead_cap, p->ndead + 1, sizeof *p->dead) < 0) {
+			p->thr[k++] = *h; /* out of memory: keep it, it is only slower */
+			continue;
+		}
+		struct dead *d = &p->dead[p->ndead];
+		d->tid = h->tid;
+		d->seq = (uint32_t)p->ndead++;
+		memcpy(d->comm, h->comm, sizeof d->comm);
+		p->dead_sorted = 0;
+		p->info.exited_threads++;
+	}
+	p->nthr = k;
+	p->info.tracked = k;
+}
+
+static int dead_cmp(const void *a, const void *b)
+{
+	const struct dead *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The latest exited thread with this tid, or NULL.  Sorts on first use
+ * after additions (names are asked for at output time, once per stack). */
+static const struct dead *dead_find(struct ptr *p, pid_t tid)
+{
+	if (!p->ndead)
+		return NULL;
+	if (!p->dead_sorted) {
+		qsort(p->dead, p->ndead, sizeof *p->dead, dead_cmp);
+		p->dead_sorted = 1;
+	}
+	size_t lo = 0, hi = p->ndead; /* first entry with a tid > tid */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->dead[mid].tid <= tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && p->dead[lo - 1].tid == tid ? &p->dead[lo - 1] : NULL;
 }
 
 static uint64_t mono_ns(void)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fold/fold.h"
 #include "render/namemap.h"
 #include "util/hash.h"
 #include "util/outfile.h"
@@ -102,7 +103,9 @@ int namemap_load(struct namemap *m, const char *path, const char *sep, int missi
 		if (!s)
 			continue;
 		*s = 0;
-		rc = namemap_add(m, line, (size_t)(s - line), s + seplen);
+		/* names use folded text's escape ("\xHH" for '\n', ';', ...) */
+		size_t nlen = fold_name_unescape(line, line, (size_t)(s - line));
+		rc = namemap_add(m, line, nlen, s + seplen);
 	}
 	free(line);
 	fclose(f);
@@ -124,9 +127,25 @@ int namemap_save_palette(struct namemap *m, const char *path, struct uf_err *err
 	int rc = uf_outfile_open(&o, path, err);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < m->n; i++) {
-		fwrite(m->e[i].name, 1, m->e[i].len, o.fp);
-		fprintf(o.fp, "->%s\n", m->e[i].value);
+	for (size_t i = 0; i < m->n && rc == 0; i++) {
+		const struct namemap_entry *x = &m->e[i];
+		if (fold_name_needs_escape(x->name, x->len)) { /* a name cannot forge lines */
+			char *e = malloc(4 * x->len);
+			if (!e) {
+				rc = -ENOMEM;
+				break;
+			}
+			fwrite(e, 1, fold_name_escape(e, x->name, x->len), o.fp);
+			free(e);
+		} else {
+			fwrite(x->name, 1, x->len, o.fp);
+		}
+		fprintf(o.fp, "->%s\n", x->value);
+	}
+	if (rc) {
+		uf_outfile_abort(&o);
+		uf_err_set(err, UF_EINPUT, path, "out of memory");
+		return rc;
 	}
 	return uf_outfile_commit(&o, err);
 }

@@ -1,7 +1,9 @@
 /*
  * render/namemap.h — name -> string maps read from user files (private):
  * --cp's palette.map ("NAME->rgb(r,g,b)") and --nameattr's
- * ("NAME<TAB>attr=value<TAB>...").
+ * ("NAME<TAB>attr=value<TAB>...").  NAME uses folded text's escape
+ * (fold_name_escape: '\n' and ';' as "\xHH"), decoded on load and
+ * applied on save, so a name cannot forge a line.
  *
  * A flat array of entries plus an open-addressing hash index (entry
  * index + 1 per slot, 0 = empty), so a render that adds 100k new names

@@ -91,6 +91,9 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	}
 	if (rc == -ENOMEM)
 		uf_err_set(err, UF_EINPUT, "render", "out of memory");
+	else if (rc == -ERANGE)
+		uf_err_set(err, UF_EINPUT, "render", "a count is too large to embed exactly (more than 95 "
+			   "digits); use --embed=none");
 	else if (rc == 0 && ferror(out)) {
 		uf_err_set(err, UF_EINPUT, "output", "write failed");
 		rc = -EIO;

@@ -49,9 +49,10 @@ static uint64_t jitter(uint64_t k, uint64_t period);
 static void sleep_until(uint64_t ns);
 static int wait_turn(struct sampler *s, struct uf_target *t, const struct sampler_opts *o,
 		     const struct clock *c, uint64_t *k, struct uf_err *err);
-static int take_round(struct sampler *s, struct uf_target *t, struct round *r, uint64_t t0,
-		      struct uf_err *err);
-static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, struct uf_err *err);
+static int take_round(struct sampler *s, struct uf_target *t, struct round *r,
+		      const struct sampler_opts *o, uint64_t t0, struct uf_err *err);
+static int walk_all(struct sampler *s, struct uf_target *t, struct round *r,
+		    const struct sampler_opts *o, struct uf_err *err);
 static int round_grow(struct round *r, size_t nthreads);
 
 void sampler_opts_init(struct sampler_opts *o)
@@ -80,7 +81,7 @@ int sampler_run(struct sampler *s, struct uf_target *t, const struct sampler_opt
 	for (uint64_t k = 0; rc == 0; k++) {
 		rc = wait_turn(s, t, o, &c, &k, err);
 		if (rc == 0)
-			rc = take_round(s, t, r, c.start, err);
+			rc = take_round(s, t, r, o, c.start, err);
 		uint64_t now = mono_ns();
 		s->stats.elapsed_ns = now - c.start;
 		if (rc == 0 && o->progress && now - last_progress >= 250000000ull) {
@@ -129,8 +130,8 @@ static int wait_turn(struct sampler *s, struct uf_target *t, const struct sample
 }
 
 /* One round: stop, walk every thread into the buffer, resume, record. */
-static int take_round(struct sampler *s, struct uf_target *t, struct round *r, uint64_t t0,
-		      struct uf_err *err)
+static int take_round(struct sampler *s, struct uf_target *t, struct round *r,
+		      const struct sampler_opts *o, uint64_t t0, struct uf_err *err)
 {
 	if (round_grow(r, s->stats.max_threads ? s->stats.max_threads : 1) < 0) {
 		uf_err_set(err, UF_EINPUT, "sampler", "out of memory");
@@ -140,8 +141,8 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r, u
 	int rc = t->ops->stop(t, err);
 	if (rc != 0)
 		return rc; /* UF_TARGET_GONE or an error; nothing to resume */
-	uint64_t frozen = mono_ns();
-	int wrc = walk_all(s, t, r, err);
+	uint64_t frozen = mono_ns(), unmapped = s->stats.walk.unmapped;
+	int wrc = walk_all(s, t, r, o, err);
 	rc = t->ops->resume(t, err);
 	uint64_t b = mono_ns();
 	sampler_hist_add(&s->stats.stop, b - a);
@@ -149,6 +150,8 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r, u
 	s->stats.samples++;
 	if (wrc < 0)
 		return wrc;
+	if (o->refresh && s->stats.walk.unmapped != unmapped && rc == 0)
+		o->refresh(o->progress_ctx);
 	for (size_t i = 0; i < r->nids; i++) {
 		if (!r->lens[i])
 			continue;
@@ -162,7 +165,8 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r, u
 
 /* While stopped: list threads, read each one's registers, walk its stack.
  * A thread whose registers cannot be read (it just exited) is skipped. */
-static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, struct uf_err *err)
+static int walk_all(struct sampler *s, struct uf_target *t, struct round *r,
+		    const struct sampler_opts *o, struct uf_err *err)
 {
 	int rc = t->ops->threads(t, r->ids, UF_TARGET_MAX_THREADS, &r->nids, err);
 	if (rc != 0) {
@@ -186,8 +190,8 @@ static int walk_all(struct sampler *s, struct uf_target *t, struct round *r, str
 			s->stats.stop_failures++;
 			continue;
 		}
-		rc = sampler_walk(t, r->ids[i], &regs, r->pcs + i * r->depth, r->depth, &r->lens[i],
-				  &s->stats.walk, err);
+		rc = unwind_walk(t, r->ids[i], &regs, o->space, o->unwind, r->pcs + i * r->depth,
+				 r->depth, &r->lens[i], &s->stats.walk, err);
 		if (rc < 0)
 			return rc;
 	}

@@ -1,16 +1,17 @@
 /*
- * sampler/sampler.h — the sampling loop, the frame-pointer stack walker,
- * the stack set and the per-sample sequence.
+ * sampler/sampler.h — the sampling loop, the stack set and the
+ * per-sample sequence (stacks are walked by unwind/unwind.h).
  *
  * The loop wakes at absolute CLOCK_MONOTONIC deadlines (start + k/Hz, so
  * there is no drift), stops the target, reads every thread's registers,
  * walks each stack into raw addresses, resumes the target, and only then
  * stores what it saw.  Nothing is symbolized while the target is stopped:
  * sampler_fold() turns the address stacks into names afterwards through a
- * resolver callback (normally symtab/).  Main trade-off: the walker copies
- * whole stack windows (one read per 4 KiB page boundary it crosses) rather
- * than two words per frame, which costs a few microseconds of memcpy but
- * saves a target round trip per frame — round trips dominate every backend.
+ * resolver callback (normally symtab/).  Stacks are unwound inside the
+ * pause by unwind/ (CFI tables built beforehand, frame pointers where
+ * there is no CFI), which copies whole stack windows rather than two words
+ * per frame: a few microseconds of memcpy instead of a target round trip
+ * per frame — round trips dominate every backend.
  *
  * States of one sampling run and the call behind each transition:
  *
@@ -23,10 +24,8 @@
  *  1. A stack in the set is stored once; sample memory grows with unique
  *     (thread, stack) pairs, plus 16 bytes per sample only when the
  *     sequence is kept (flame charts, --raw).
- *  2. The walker terminates for every memory image: frame pointers must be
- *     8-byte aligned, strictly increasing by at least one frame record,
- *     within SAMPLER_MAX_WINDOW bytes above the stack pointer, and the
- *     depth is capped by max_depth.
+ *  2. Walks terminate for every memory image (unwind.h invariant 1) and
+ *     the depth is capped by max_depth.
  *  3. Frame 0 of a stack is the program counter; frames 1.. are return
  *     addresses (symbolized as addr - 1).  Stacks are stored leaf first.
  *  4. sampler_run() always leaves the target resumed, whatever happened.
@@ -42,42 +41,12 @@
 
 #include "fold/fold.h"
 #include "sampler/target.h"
+#include "unwind/unwind.h"
 #include "util/err.h"
 
 #define SAMPLER_DEFAULT_HZ 99.0
 #define SAMPLER_DEFAULT_DEPTH 512u
 #define SAMPLER_MAX_DEPTH 8192u             /* --max-depth cap (FOLD_MAX_DEPTH) */
-#define SAMPLER_MAX_WINDOW (64ull << 20)    /* bytes above sp a frame may lie */
-#define SAMPLER_CHUNK 4096u                 /* walker read granule */
-#define SAMPLER_MAX_READS 256u              /* target reads per walk */
-
-/* ---- the walker ------------------------------------------------------- */
-
-enum sampler_walk_end {
-	SAMPLER_WALK_COMPLETE = 0,  /* reached a zero frame pointer / return address */
-	SAMPLER_WALK_DEPTH,         /* stopped at max_depth */
-	SAMPLER_WALK_BAD_FP,        /* misaligned, not increasing, out of window */
-	SAMPLER_WALK_UNREADABLE,    /* a frame record could not be read */
-	SAMPLER_WALK_NEND
-};
-
-struct sampler_walk_stats {
-	uint64_t ends[SAMPLER_WALK_NEND]; /* walks by how they ended */
-	uint64_t reads;                   /* target reads issued */
-	uint64_t frames;                  /* frames produced */
-};
-
-/* Walks the frame-pointer chain of thread `id` starting at `r` (x86-64
- * and AArch64 share the record layout [fp] = caller fp, [fp+8] = return
- * address).  It asks the target for windows of up to 2 * SAMPLER_CHUNK
- * bytes; a backend may return fewer (an unmapped page, a packet-size
- * limit) and the walker reads again from the next record it needs.  Writes at most `max` addresses, leaf first, into pcs
- * (caller-owned) and their number into *n (>= 1: pcs[0] = r->pc).
- * Returns how the walk ended (enum sampler_walk_end), or <0 with *err when
- * the target failed in a way other than an unreadable address.  `st` may
- * be NULL. */
-int sampler_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r, uint64_t *pcs,
-		 size_t max, size_t *n, struct sampler_walk_stats *st, struct uf_err *err);
 
 /* ---- the stack set ----------------------------------------------------- */
 
@@ -142,7 +111,7 @@ struct sampler_stats {
 	 * CPU); `frozen` from the moment every thread was stopped to the end
 	 * of resume (registers, walks, resume: our own cost). */
 	struct sampler_hist stop, frozen;
-	struct sampler_walk_stats walk;
+	struct unwind_stats walk;
 	uint32_t max_threads;      /* most threads seen in one round */
 	int target_gone;           /* the run ended because the target went away */
 	int interrupted;           /* the run ended on the stop flag */
@@ -185,6 +154,13 @@ struct sampler_opts {
 	unsigned max_depth;            /* frames per stack */
 	volatile sig_atomic_t *stop;   /* set asynchronously to end the run; may be NULL */
 	sampler_progress_fn progress;  /* may be NULL */
+	enum unwind_mode unwind;       /* UNWIND_AUTO by default */
+	const struct unwind_space *space; /* CFI tables (borrowed; may be NULL: frame
+					   * pointers only); changed only by the callbacks */
+	/* May be NULL.  Called after resume when a round met PCs outside every
+	 * module of `space` (stats.walk.unmapped grew): a chance to add the
+	 * mappings the target made since (its dynamic loader, dlopen). */
+	void (*refresh)(void *ctx);
 	void *progress_ctx;
 };
 

@@ -731,6 +731,8 @@
 		return rank;
 	}
 
+	const NO_ENTRIES = new Int32Array(0);
+
 	function own(D, c) {
 		return D.self[c] !== 0 || (D.diff && D.base[c] !== 0) || D.end[c] === c + 1;
 	}
@@ -738,6 +740,7 @@
 	function entries(D, p) {
 		let e = D.ent[p];
 		if (e) return e;
+		if (D.end[p] === p + 1) return (D.ent[p] = NO_ENTRIES);
 		const rank = ranks(D), list = [], key = [];
 		for (let c = p + 1; c < D.end[p]; c = D.end[c]) {
 			if (own(D, c)) { list.push(-1 - c); key.push(rank[2 * D.name[c]]); }
@@ -777,25 +780,36 @@
 	/* ---- drill-down layout: flamegraph.pl's flow() over node z's subtree ----
 	 * As `render` of the lines through z alone: z spans the full width, a
 	 * frame narrower than minwidth (in samples at this scale) is dropped
-	 * and summed into its parent's pruned runs.  Returns frames in
-	 * pre-order: { node, depth, start, end, delta, waker, runs, pf, ps }. */
-	function flow(D, z, useBase, minw) {
-		const cnt = useBase ? D.base : D.self, tot = useBase ? D.btotal : D.total;
-		const out = [];
-		const dz = D.depth[z];
+	 * and summed into its parent's pruned runs.  Frames come out in
+	 * pre-order: { node, depth, start, end, delta, waker, runs, pf, ps }.
+	 * A kept frame narrower than `cut` samples (a pixel) is not walked
+	 * into: it is marked `rest` and expand() walks it later.  Its width is
+	 * known without the walk (its subtree's total), so everything after it
+	 * lands where the full walk puts it (exactly so for integer counts). */
+	function flow(D, z, useBase, minw, cut) {
+		const cnt = useBase ? D.base : D.self;
 		/* flow() marks a frame above a "--" frame (not the root) a waker */
 		let waker = false;
 		for (let p = D.parent[z]; p > 0; p = D.parent[p]) {
 			if (D.names[D.name[p]] === '--') waker = true;
 		}
+		const zr = { node: z, depth: D.depth[z], start: 0, end: 0, delta: 0, waker: waker,
+			runs: [], pf: 0, ps: 0, sub: true };
 		let time = 0;
-		const zr = { node: z, depth: dz, start: 0, end: 0, delta: 0, waker: waker, runs: [], pf: 0, ps: 0 };
 		if (own(D, z)) {
 			zr.delta = D.diff ? D.self[z] - D.base[z] : 0;
 			time += cnt[z];
 		}
-		out.push(zr);
-		const st = [{ p: z, r: zr, e: entries(D, z), k: 0 }];
+		const out = [zr];
+		walk(D, useBase, minw, cut, zr, time, out);
+		return out;
+	}
+
+	/* Walks the subtree lines of frame r (opened at r.start; its own line
+	 * already counted: `time`), appending kept frames to out. */
+	function walk(D, useBase, minw, cut, r0, time, out) {
+		const cnt = useBase ? D.base : D.self, tot = useBase ? D.btotal : D.total;
+		const st = [{ p: r0.node, r: r0, e: entries(D, r0.node), k: 0 }];
 		while (st.length) {
 			const top = st[st.length - 1];
 			const e = top.e;
@@ -823,16 +837,29 @@
 				node: c, depth: r.depth + 1, start: time, end: 0,
 				delta: isSelf && D.diff ? D.self[c] - D.base[c] : 0,
 				waker: r.waker || (r.depth + 1 > 1 && D.names[D.name[top.p]] === '--'),
-				runs: [], pf: 0, ps: 0,
+				runs: [], pf: 0, ps: 0, sub: hasSub,
 			};
 			out.push(f);
 			if (isSelf) time += cnt[c];
-			if (hasSub) st.push({ p: c, r: f, e: entries(D, c), k: 0 });
-			else f.end = time;
+			if (hasSub && width < cut) {
+				f.rest = time;   /* walk later, from here */
+				time = f.end = f.start + width;
+			} else if (hasSub) {
+				st.push({ p: c, r: f, e: entries(D, c), k: 0 });
+			} else {
+				f.end = time;
+			}
 		}
-		return out;
 	}
 
+	/* The frames under a frame flow() left for later. */
+	function expand(D, useBase, minw, f) {
+		const out = [], end = f.end;
+		walk(D, useBase, minw, 0, f, f.rest, out);
+		f.end = end;
+		f.rest = undefined;
+		return out;
+	}
 
 	/* ---- geometry: rows, and growing the canvas for a deeper view ---- */
 
@@ -931,54 +958,74 @@
 		}
 	}
 
-	function drawView(items, rows) {
+	/* Draws view v ({ items, rows, more }) over the file's frames. */
+	function drawView(v) {
 		clearView();
-		const g0 = geom(), fh = cfg.frameheight;
-		setExtraRows(Math.max(0, rows - g0.rows));
-		const R = Math.max(rows, g0.rows);
+		const items = v.items;
 		const g = make('g', { id: 'uf-view' });
 		/* An opaque cover over the rows: the file's background, clipped. */
-		const y0 = cfg.inverted ? g0.y0 - 1 : g0.y0 - (R - 1) * fh - 1;
 		const clip = make('clipPath', { id: 'uf-view-clip' });
-		clip.appendChild(make('rect', { x: '0', y: String(y0), width: String(cfg.width), height: String(R * fh + 1) }));
+		const clipRect = make('rect', { x: '0', width: String(cfg.width) });
+		clip.appendChild(clipRect);
 		g.appendChild(clip);
+		const g0 = geom();
 		let cover;
 		if (g0.bg) {
 			cover = g0.bg.cloneNode(false);
 			cover.removeAttribute('id');
 		} else {
-			cover = make('rect', { x: '0', y: String(y0), width: String(cfg.width), height: String(R * fh + 1), fill: 'white' });
+			cover = make('rect', { x: '0', width: String(cfg.width), fill: 'white' });
 		}
 		cover.setAttribute('clip-path', 'url(#uf-view-clip)');
 		cover.setAttribute('class', 'uf-cover');
 		g.appendChild(cover);
+		const view = state.view = { g: g, items: items, rows: 0 };
+		const fit = (rows) => {
+			if (rows <= view.rows) return;
+			view.rows = rows;
+			setExtraRows(Math.max(0, rows - g0.rows));
+			const R = Math.max(rows, g0.rows), fh = cfg.frameheight;
+			const y0 = cfg.inverted ? g0.y0 - 1 : g0.y0 - (R - 1) * fh - 1;
+			clipRect.setAttribute('y', String(y0));
+			clipRect.setAttribute('height', String(R * fh + 1));
+			if (!g0.bg) {
+				cover.setAttribute('y', String(y0));
+				cover.setAttribute('height', String(R * fh + 1));
+			}
+		};
+		fit(Math.max(v.rows, 1));
 		/* What is at least a pixel wide now; narrower frames (invisible
-		 * one by one, and most of a deep drill-down) in slices after it. */
-		const now = [], later = [];
+		 * one by one, and most of a deep drill-down) in slices after it,
+		 * walking the subtrees flow() left for later as they come. */
+		const later = [];
 		for (let i = 0; i < items.length; i++) {
-			(items[i].kind === 'frame' && items[i].px < 1 ? later : now).push(i);
+			if (items[i].kind === 'frame' && items[i].px < 1) later.push(i);
+			else addItem(g, items, i);
 		}
-		for (const i of now) addItem(g, items, i);
 		framesEl.parentNode.insertBefore(g, framesEl.nextSibling);
-		const view = state.view = { g: g, items: items, pending: later.length };
-		if (later.length) {
-			g.setAttribute('data-pending', String(later.length));
-			const slice = (k) => {
-				if (state.view !== view) return;
-				const end = Math.min(k + 2000, later.length);
-				const frag = document.createDocumentFragment();
-				for (let j = k; j < end; j++) addItem(frag, items, later[j]);
-				g.appendChild(frag);
-				view.pending = later.length - end;
-				if (end < later.length) {
-					g.setAttribute('data-pending', String(view.pending));
-					setTimeout(() => slice(end), 0);
-				} else {
-					g.removeAttribute('data-pending');
+		if (!later.length) return;
+		g.setAttribute('data-pending', '1');
+		let k = 0;
+		const slice = () => {
+			if (state.view !== view) return;
+			const frag = document.createDocumentFragment();
+			const t0 = performance.now();
+			while (k < later.length && performance.now() - t0 < 12) {
+				for (const stop = Math.min(k + 200, later.length); k < stop; k++) {
+					const it = items[later[k]];
+					if (it.rest && v.more) {
+						const m = v.more(it);
+						for (const x of m.items) later.push(items.push(x) - 1);
+						fit(m.rows);
+					}
+					addItem(frag, items, later[k]);
 				}
-			};
-			requestAnimationFrame(() => setTimeout(() => slice(0), 0));
-		}
+			}
+			g.appendChild(frag);
+			if (k < later.length) setTimeout(slice, 0);
+			else g.removeAttribute('data-pending');
+		};
+		requestAnimationFrame(() => setTimeout(slice, 0));
 	}
 
 	function addItem(parent, items, i) {
@@ -1056,30 +1103,40 @@
 			items.push(frameItem(D, f, full.x1, full.x2, D.depth[p], p === 0 ? fileTotal / cfg.factor : tot[p],
 				p === 0, fileTotal, 'anc'));
 		}
-		const fl = flow(D, z, cfg.before, minw);
-		for (const f of fl) {
-			items.push(frameItem(D, f, xpad + f.start * wpt, xpad + f.end * wpt, f.depth, f.end - f.start,
-				false, fileTotal, 'frame'));
+		const fl = flow(D, z, cfg.before, minw, 1 / wpt);
+		const add = (f, list) => {
+			const it = frameItem(D, f, xpad + f.start * wpt, xpad + f.end * wpt, f.depth, f.end - f.start,
+				false, fileTotal, 'frame');
+			if (f.rest !== undefined) it.rest = f;
+			list.push(it);
 			rows = Math.max(rows, f.depth + 1);
-			if (f.runs.length) {
-				let px = 0, d = '';
+			let px = 0;
+			for (let k = 0; k < f.runs.length; k += 2) px += f.runs[k + 1] - f.runs[k];
+			/* a box narrower than a pixel shows nothing (frames.c) */
+			if (f.runs.length && px * wpt >= 1) {
+				let d = '';
 				const y1 = rowY(f.depth + 1), y2 = y1 + fh - 1;
 				for (let k = 0; k < f.runs.length; k += 2) {
 					const x1 = xpad + f.runs[k] * wpt, x2 = xpad + f.runs[k + 1] * wpt;
-					px += x2 - x1;
 					d += 'M' + fixed(x1, 1) + ' ' + fixed(y1, 1) + 'h' + fixed(x2 - x1, 1) + 'v' +
 						fixed(y2 - y1, 1) + 'h' + fixed(x1 - x2, 1) + 'z';
 				}
-				if (px >= 1) {   /* a box narrower than a pixel shows nothing (frames.c) */
-					const pf = f.pf, ps = f.ps;
-					items.push({ kind: 'box', d: d, fill: 'rgb(190,190,190)', name: null,
-						title: () => pf + ' frame' + (pf === 1 ? '' : 's') + ' pruned (' +
-							countText(ps, false, fileTotal) + '%)' });
-					rows = Math.max(rows, f.depth + 2);
-				}
+				const pf = f.pf, ps = f.ps;
+				list.push({ kind: 'box', d: d, fill: 'rgb(190,190,190)', name: null,
+					title: () => pf + ' frame' + (pf === 1 ? '' : 's') + ' pruned (' +
+						countText(ps, false, fileTotal) + '%)' });
+				rows = Math.max(rows, f.depth + 2);
 			}
-		}
-		return { items: items, rows: rows };
+		};
+		for (const f of fl) add(f, items);
+		/* the frames under a frame left for later, as items; rows so far */
+		const more = (it) => {
+			const list = [];
+			for (const f of expand(D, cfg.before, minw, it.rest)) add(f, list);
+			it.rest = undefined;
+			return { items: list, rows: rows };
+		};
+		return { items: items, rows: rows, more: more };
 	}
 
 	/* A drill-down item; its attribute strings are made when it is drawn. */
@@ -1183,8 +1240,7 @@
 			clearView();
 			setExtraRows(0);
 		} else {
-			const v = z.node !== undefined ? trieView(data(), z.node) : tableView(z.frame);
-			drawView(v.items, v.rows);
+			drawView(z.node !== undefined ? trieView(data(), z.node) : tableView(z.frame));
 		}
 		state.note = zoomNote(z);
 		if (el.details) el.details.textContent = state.note || detailsIdle;
@@ -1535,8 +1591,27 @@
 			setTimeout(() => {
 				if (!cfg.flamechart) ranks(D);
 				setTimeout(() => names(D, 0), 0);
+				if (!cfg.flamechart) setTimeout(() => prepare(D, D.n - 1), 0);
 			}, 0);
 		}, 0);
+	}
+
+	/* Sibling entries and framesUnder() of every node, children first
+	 * (a child's index is above its parent's), a slice at a time. */
+	function prepare(D, k) {
+		if (!D.fu) D.fu = new Int32Array(D.n).fill(-1);
+		const stop = Math.max(0, k - 20000);
+		for (let i = k; i >= stop; i--) {
+			if (D.fu[i] >= 0) continue;
+			const e = entries(D, i);
+			let s = 0;
+			for (let j = 0; j < e.length; j++) {
+				if (e[j] < 0 && j + 1 < e.length && e[j + 1] === -1 - e[j]) j++;
+				s += 1 + (e[j] >= 0 ? D.fu[e[j]] : 0);
+			}
+			D.fu[i] = s;
+		}
+		if (stop > 0) setTimeout(() => prepare(D, stop - 1), 0);
 	}
 
 	/* Display names of the whole table, a slice at a time (search needs

@@ -89,8 +89,11 @@ static const uint8_t *translate(struct xen_state *s, const struct xen_vcpu *v, u
 	uint64_t vpage = va >> PAGE_SHIFT;
 	struct xen_tlb_slot *e = &s->tlb[vpage % XEN_TLB_SLOTS];
 	const uint8_t *page;
+	/* keyed by address space, not by root alone: a vCPU with paging off
+	 * translates 1:1 whatever its cr3 still holds */
+	uint64_t space = v->paging == XEN_PG_4LEVEL ? v->root : XEN_SPACE_PHYS;
 
-	if (e->tag == (vpage << 1 | 1) && e->root == v->root && e->page)
+	if (e->tag == (vpage << 1 | 1) && e->space == space && e->page)
 		return e->page;
 	switch (v->paging) {
 	case XEN_PG_NONE:  /* HVM with paging off: virtual == guest physical */
@@ -104,7 +107,7 @@ static const uint8_t *translate(struct xen_state *s, const struct xen_vcpu *v, u
 	}
 	if (page) {
 		e->tag = vpage << 1 | 1;
-		e->root = v->root;
+		e->space = space;
 		e->page = page;
 	}
 	return page;

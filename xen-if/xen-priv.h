@@ -48,9 +48,13 @@ struct xen_frame_slot {
 
 struct xen_tlb_slot {
 	uint64_t tag;            /* va page | 1; 0 = empty */
-	uint64_t root;
+	uint64_t space;          /* address space: the page-table root, or
+				  * XEN_SPACE_PHYS for paging off (a stale cr3
+				  * of a paging-off vCPU must not match) */
 	const uint8_t *page;
 };
+
+#define XEN_SPACE_PHYS UINT64_MAX  /* never a root: frames fit in 40 bits */
 
 struct xen_state {
 	struct uf_target *t;

@@ -17,20 +17,27 @@ UF_NOINLINE void app_test_1_round(void)
 	function_1();
 	function_2();
 	function_3();
+	UF_NOTAIL();
 }
 
 UF_NOINLINE void t2_function_3(void) { UF_BURN(2); }
 UF_NOINLINE void t2_function_4(void) { UF_BURN(2); }
 UF_NOINLINE void t2_function_5(void) { UF_BURN(1); }
-UF_NOINLINE void t2_function_1(void) { t2_function_3(); }
+UF_NOINLINE void t2_function_1(void)
+{
+	t2_function_3();
+	UF_NOTAIL();
+}
 UF_NOINLINE void t2_function_2(void)
 {
 	t2_function_4();
 	t2_function_5();
+	UF_NOTAIL();
 }
 
 UF_NOINLINE void app_test_2_round(void)
 {
 	t2_function_1();
 	t2_function_2();
+	UF_NOTAIL();
 }

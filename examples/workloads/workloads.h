@@ -8,8 +8,11 @@
  * fixed by the number of work units it runs.  The true shares are stated
  * in app-test-N.truth beside this file, which the tests read.
  *
- * Build with -O2 -fno-omit-frame-pointer; the functions are noinline so
- * the call chain main -> function_N survives optimisation.
+ * Built the way real projects build (-O2, no frame pointers; profilers
+ * unwind them through CFI); the functions are noinline so the call chain
+ * main -> function_N survives optimisation, and every call is followed
+ * by UF_NOTAIL() so a last call stays a call (GCC -O2 turns it into a
+ * jump, which no unwinder can see through: the caller's frame is gone).
  */
 #ifndef UF_EXAMPLES_WORKLOADS_H
 #define UF_EXAMPLES_WORKLOADS_H
@@ -23,6 +26,10 @@
 #endif
 
 extern volatile unsigned long uf_sink;
+
+/* After a call: keeps it from becoming a tail jump (an empty volatile asm
+ * must run after the call returns), at no cost. */
+#define UF_NOTAIL() __asm__ volatile("" ::: "memory")
 
 #define UF_BURN(units)                                              \
 	do {                                                            \

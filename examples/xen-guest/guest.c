@@ -114,6 +114,7 @@ void secondary_main(void);
 void secondary_main(void)
 {
 	run(2, 0);
+	UF_NOTAIL();   /* keep secondary_main on the stack (no tail jump) */
 }
 
 void guest_main(start_info_t *start_info);

@@ -23,7 +23,7 @@ static char *fold_text(const char *buf, size_t len, int fd, size_t *out_len, uin
 	struct fold_read_opts o = { .label = "fuzz" };
 	struct fold_read_stats st = { 0 };
 	struct uf_err err = { 0 };
-	struct fuzz_mem m = { 0 };
+	char *out = NULL;
 	int rc = !t ? -1
 	     : fd >= 0 ? fold_read_folded_range(t, fd, 0, len, &o, &st, &err)
 		       : fold_read_folded_mem(t, buf, len, &o, &st, &err);
@@ -34,14 +34,10 @@ static char *fold_text(const char *buf, size_t len, int fd, size_t *out_len, uin
 	if (fold_trie_check(t) != 0)
 		fuzz_fail("fold_trie_check failed after reading");
 	*bad = st.bad;
-	if (fold_trie_finish(t) == 0 && fuzz_mem_open(&m) == 0) {
-		if (fold_write_folded(t, m.f) != 0)
-			fuzz_fail("fold_write_folded failed");
-		fuzz_mem_close(&m);
-	}
+	if (fold_trie_finish(t) == 0)
+		out = fuzz_write_folded(t, out_len);
 	fold_trie_free(t);
-	*out_len = m.len;
-	return m.buf;
+	return out;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

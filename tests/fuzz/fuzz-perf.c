@@ -17,14 +17,7 @@
 
 static char *write_folded(fold_trie *t, size_t *len)
 {
-	struct fuzz_mem m = { 0 };
-	if (fold_trie_finish(t) != 0 || fuzz_mem_open(&m) != 0)
-		return NULL;
-	if (fold_write_folded(t, m.f) != 0)
-		fuzz_fail("fold_write_folded failed");
-	fuzz_mem_close(&m);
-	*len = m.len;
-	return m.buf;
+	return fold_trie_finish(t) == 0 ? fuzz_write_folded(t, len) : NULL;
 }
 
 /* Collapses the perf text (through a file when fd >= 0) to folded text. */

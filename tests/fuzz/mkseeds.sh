@@ -130,4 +130,27 @@ if command -v perf >/dev/null && [ -x build/examples/app-test-1 ]; then
 	done
 fi
 
+# ---- CFI: ELF files with .eh_frame (no frame pointers) and with only
+# .debug_frame (as Unikraft builds), x86-64 and AArch64
+mkdir -p $C/cfi-table $C/cfi-walk
+cc -O2 -fomit-frame-pointer -g0 -o $C/cfi-table/x86-eh-frame -x c - <<<"$prog"
+cc -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -g -gz=none -c -o $C/cfi-table/x86-debug-frame -x c - <<<"$prog"
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	aarch64-linux-gnu-gcc -O2 -g0 -c -o $C/cfi-table/aarch64-eh-frame -x c - <<<"$prog"
+fi
+python3 - $C <<'PY'
+import struct, sys, os
+C = sys.argv[1]
+# mode fp/auto/cfi x arch; regs pc sp fp lr; 3 rows: CFA = SP+16 RA at -8;
+# CFA = FP+16, RA at -8, FP at -16; an EXPR row; a stack with a chain
+rows = [(16, 1, 16, 2, -1, 0), (16, 2, 16, 2, -1, 2 | 2 << 2), (16, 3, 0, 3, 0, 0)]
+def row(delta, cfa, off, ra, ra8, rules):
+    return struct.pack('<HBhbbB', delta - 1, cfa, off, ra8, -2, rules if rules else ra)
+body = b''.join(row(*r) for r in rows)
+stack = struct.pack('<8Q', 0x400004, 0x7ffd00000020, 0x400014, 0, 0x7ffd00000040, 0x400024, 0, 0)
+for mode in range(3):
+    hdr = bytes([mode | 8 << 3]) + struct.pack('<4Q', 0x400002, 0x7ffd00000000, 0x7ffd00000010, 0) + bytes([len(rows)])
+    open(os.path.join(C, 'cfi-walk', 'chain-mode%d' % mode), 'wb').write(hdr + body + stack)
+PY
+
 echo "seeds: $(find $C -type f | wc -l) files, $(du -sh $C | cut -f1)"

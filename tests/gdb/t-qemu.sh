@@ -4,6 +4,10 @@
 #   - app-test-1 and app-test-2: >= 1000 samples, every function's share
 #     within +-3 percentage points of its .truth file, and the full call
 #     chain (long_entry;kmain;app_test_N_round;...) in the stacks;
+#   - the guest is built like Unikraft (-O2, no frame pointers,
+#     -fno-asynchronous-unwind-tables): its rules exist only in the .dbg's
+#     .debug_frame; >= 95 % of the walks are complete and rooted at
+#     long_entry;kmain, callers found through CFI;
 #   - QEMU killed mid-run: the output is still written, exit 0, and the
 #     message says the stub closed the connection;
 #   - Ctrl-C mid-run: output written, and the guest keeps running after we
@@ -24,6 +28,11 @@ make --no-print-directory -s -C "$UF_TOP/examples/qemu-guest" >/dev/null ||
 	{ fail gdb-qemu-build "examples/qemu-guest does not build"; exit 0; }
 DBG="$GUEST/qemu-guest.dbg"
 QPID=
+if readelf -S "$DBG" | grep -q '\.debug_frame' && ! readelf -S "$DBG" | grep -q '\.eh_frame'; then
+	pass "gdb guest: unwind rules only in .debug_frame (like Unikraft)"
+else
+	fail "gdb guest: .debug_frame" "$(readelf -S "$DBG" | grep -E 'frame' | tr '\n' ' ')"
+fi
 
 # boot APP: QEMU (TCG) with the gdbstub on $SOCK; $QPID is QEMU's own pid.
 boot() {
@@ -55,6 +64,13 @@ for app in app-test-1 app-test-2; do
 		echo "long_entry;kmain;app_test_2_round;t2_function_2;t2_function_5")
 	has_chain "$OUT.folded" "$top" && pass "gdb $app: whole chain from the entry point" ||
 		fail "gdb $app: whole chain" "no stack $top"
+	pct=$(complete_pct "$OUT.err"); root=$(rooted_at "$OUT.folded" "long_entry;kmain")
+	cfi=$(sed -n 's/.*callers \([0-9.]*\)% by CFI.*/\1/p' "$OUT.err")
+	if [ "${pct:-0}" -ge 95 ] && awk -v r="$root" -v c="${cfi:-0}" 'BEGIN { exit !(r >= 95 && c >= 50) }'; then
+		pass "gdb $app: $pct% of walks complete, $root% rooted at long_entry;kmain, $cfi% of callers by CFI"
+	else
+		fail "gdb $app: CFI walks" "$pct% complete, $root% rooted, ${cfi:-?}% by CFI: $(grep walks "$OUT.err")"
+	fi
 	grep -q '<svg' "$OUT.svg" && grep -q 'function_' "$OUT.svg" && pass "gdb $app: svg" ||
 		fail "gdb $app: svg" "no flame graph with the function names"
 	halt

@@ -14,6 +14,12 @@
 #                          (a loaded 2-core machine can starve the target
 #                          for long stretches, which clusters samples)
 #   proc_state PID         one-letter state from /proc (R S D t T Z, or -)
+#   rooted FOLDED          percent of samples whose stack holds main with
+#                          _start or __libc_start_main* as its root frame
+#   check_rooted NAME FOLDED   PASS when rooted >= 95 %
+#   rooted_at FOLDED ROOTS percent of samples whose stack starts with ROOTS
+#                          (a;b: the first frames, root side first)
+#   complete_pct ERR       percent of walks the summary in ERR calls complete
 EXAMPLES="${EXAMPLES:-$UF_TOP/build/examples}"
 TRUTH="$UF_TOP/examples/workloads"
 TOL="${UF_SHARE_TOL:-3}"
@@ -100,4 +106,34 @@ record_truth() {
 	fi
 	pass "$name: recorded"
 	check_truth "$name" "$OUT.folded" "$truth"
+}
+
+rooted() {
+	awk '{ n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
+	  k = split(stack, f, ";")
+	  if (f[1] != "_start" && f[1] !~ /^__libc_start_main/) next
+	  for (i = 2; i <= k; i++) if (f[i] == "main") { hit += n; break } }
+	END { if (total == 0) print "0"; else printf "%.1f\n", 100 * hit / total }' "$1"
+}
+
+check_rooted() {
+	local got
+	got=$(rooted "$2")
+	if awk -v g="$got" 'BEGIN { exit !(g >= 95) }'; then
+		pass "$1: $got% of samples rooted at _start/__libc_start_main and main"
+	else
+		fail "$1: rooted at main" "only $got% ($(sort -t' ' -k2 -nr "$2" | head -2 | tr '\n' '|'))"
+	fi
+}
+
+rooted_at() {
+	awk -v r="$2" '{ n = $NF; s = substr($0, 1, length($0) - length(n) - 1) ";"; total += n
+	  if (index(s, r ";") == 1) hit += n }
+	END { if (total == 0) print "0"; else printf "%.1f\n", 100 * hit / total }' "$1"
+}
+
+# walks (--unwind=M): N complete, N at max depth, N ended early (...)
+complete_pct() {
+	sed -n 's/.*walks (--unwind=[a-z]*): \([0-9]*\) complete, \([0-9]*\) at max depth, \([0-9]*\) ended early.*/\1 \2 \3/p' "$1" |
+		awk '{ t = $1 + $2 + $3; if (t) printf "%d\n", 100 * $1 / t; else print 0 }'
 }

@@ -5,14 +5,16 @@ source "$(dirname "$0")/../lib.sh"
 REF="$SHARED/flamegraph-ref"
 D="$UF_TOP/tests/data/render"
 
-# 1. flamegraph.pl's frames for every reference case
+# 1. flamegraph.pl's frames for every reference case (the one part that
+#    needs the oracle in ../shared; everything below runs on inputs the
+#    project generates, with a fixed seed, so a user's clone checks the same)
 if [ -f "$REF/cases.tsv" ]; then
 	python3 "$UF_TOP/tests/render/compat.py" "$UF" "$REF"
 else
 	skip "compat" "no ../shared/flamegraph-ref here (it comes with the project's shared folder)"
 fi
-EX="$REF/inputs/example-perf.folded"
-[ -f "$EX" ] || EX="$D/small.folded"
+EX="$TMP/profile.folded"   # 3000 stacks, ~250 KB, ~7400 call paths
+python3 "$UF_TOP/tests/gen-profile.py" 7 3000 > "$EX"
 
 # 2. byte-identical across runs and input line orders
 "$UF" render "$EX" -o "$TMP/a.svg" 2>/dev/null
@@ -105,11 +107,12 @@ check "fold merges, sorts, deduplicates, keeps fractions" cmp -s "$TMP/merged" "
 "$UF" fold "$TMP/a.svg" > "$TMP/back.folded"
 "$UF" fold "$EX" > "$TMP/orig.folded"
 check "render -> fold recovers the exact folded input" cmp -s "$TMP/back.folded" "$TMP/orig.folded"
-if [ -f "$REF/inputs/fractional.folded" ]; then
-	"$UF" render "$REF/inputs/fractional.folded" -o "$TMP/fr.svg" && "$UF" fold "$TMP/fr.svg" > "$TMP/fr.back"
-	"$UF" fold "$REF/inputs/fractional.folded" > "$TMP/fr.want"
-	check "fractional counts survive the SVG round trip" cmp -s "$TMP/fr.back" "$TMP/fr.want"
-fi
+python3 "$UF_TOP/tests/gen-profile.py" 3 500 --fractional > "$TMP/fractional.folded"
+"$UF" render "$TMP/fractional.folded" -o "$TMP/fr.svg" && "$UF" fold "$TMP/fr.svg" > "$TMP/fr.back"
+"$UF" fold "$TMP/fractional.folded" > "$TMP/fr.want"
+grep -q '\.[0-9]' "$TMP/fr.want" && check "fractional counts survive the SVG round trip" cmp -s "$TMP/fr.back" "$TMP/fr.want" ||
+	fail "fractional counts" "the generated input has no fractions"
+
 
 # 9. embedded data budget and --embed=none
 "$UF" render --embed-budget 2048 "$EX" -o "$TMP/small.svg" 2> "$TMP/err"

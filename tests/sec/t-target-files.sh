@@ -13,7 +13,7 @@ fi
 #    mapped inode through /proc/PID/map_files, never the FIFO)
 mkdir "$TMP/d1"
 "$TMP/fifo-lib" "$TMP/d1" 12 > "$TMP/ready1" & target=$!
-for _ in $(seq 100); do grep -q ready "$TMP/ready1" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -qs ready "$TMP/ready1" && break; sleep 0.1; done
 start=$SECONDS
 timeout -s KILL 20 "$UF" record -p $target -T 2 -F 49 -o "$TMP/p.svg" 2> "$TMP/err1"; rc=$?
 took=$((SECONDS - start))
@@ -41,5 +41,28 @@ else
 		pass "unprivileged record: FIFO refused, done in ${took} s (-T 3), summary names it"
 	else
 		fail "unprivileged record with a FIFO" "rc=$rc after ${took} s: $(tail -5 "$TMP/err2")"
+	fi
+fi
+
+# 3. issue 20 item 5: an ELF symbol holding a newline and ';' (a guest's
+#    or a process's names are the target's text) cannot forge folded lines
+if ! ${CC:-cc} -O2 -no-pie -fno-omit-frame-pointer -o "$TMP/evil" "$UF_TOP/tests/sec/evil-symbol.c" 2> "$TMP/err" ||
+   ! python3 - "$TMP/evil" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+old = b'evil\\nforged;stk 5\0'
+assert b.count(old) == 1, b.count(old)
+open(sys.argv[1], 'wb').write(b.replace(old, b'evil\n_forged;stk 5\0'))
+PY
+then
+	fail "symbol with a newline" "cannot build evil-symbol: $(cat "$TMP/err")"
+else
+	timeout -s KILL 30 "$UF" record -T 1 -F 99 --folded "$TMP/evil.folded" -- "$TMP/evil" 2 2> "$TMP/err3"; rc=$?
+	"$UF" fold "$TMP/evil.folded" > "$TMP/evil.again" 2>> "$TMP/err3"
+	if [ $rc -eq 0 ] && grep -q '^[^ ]*;evil\\x0a_forged\\x3bstk 5; [0-9]*$' "$TMP/evil.folded" &&
+	   ! grep -q '^_forged' "$TMP/evil.folded" && cmp -s "$TMP/evil.folded" "$TMP/evil.again"; then
+		pass "ELF symbol with newline and ';': escaped in the folded output, fold reads it back"
+	else
+		fail "symbol with a newline" "rc=$rc $(head -c 300 "$TMP/evil.folded") $(tail -2 "$TMP/err3")"
 	fi
 fi

@@ -100,7 +100,7 @@ static void sampler_samples_every_thread(void **state)
 	assert_int_equal(s.seq_len, 10);
 	for (size_t i = 1; i < s.seq_len; i++)
 		assert_true(s.seq[i].t_ns >= s.seq[i - 1].t_ns);
-	assert_int_equal(s.stats.walk.ends[SAMPLER_WALK_COMPLETE], 10);
+	assert_int_equal(s.stats.walk.ends[UNWIND_COMPLETE], 10);
 	sampler_release(&s);
 	replay_free(r);
 }

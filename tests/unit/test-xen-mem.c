@@ -207,9 +207,32 @@ static void xen_mem_paging_off_and_cap(void **state)
 	fix_done(f);
 }
 
+/* Two vCPUs in one window, one with paging off whose cr3 still holds the
+ * other's page-table root: their translations of one va must not mix
+ * (the cache was keyed by root alone). */
+static void xen_mem_paging_off_vcpu_own_space(void **state)
+{
+	struct fix *f = fix_new();
+	struct xen_vcpu off = { .online = true, .root = 1, .paging = XEN_PG_NONE };
+	char b[8];
+	memcpy(&mem[5][0x123], "phys-5", 7);
+	window(f);
+	assert_int_equal(xen_mem_read(&f->s, &off, 0x5123, b, 7), 7);
+	assert_string_equal(b, "phys-5");   /* 1:1: guest frame 5 */
+	assert_int_equal(rd(f, 0x5123, b, 7), 7);
+	assert_string_equal(b, "four-k");   /* through the tables: frame 10 */
+	window(f);
+	assert_int_equal(rd(f, 0x5123, b, 7), 7);
+	assert_string_equal(b, "four-k");
+	assert_int_equal(xen_mem_read(&f->s, &off, 0x5123, b, 7), 7);
+	assert_string_equal(b, "phys-5");
+	fix_done(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(xen_mem_paging_off_vcpu_own_space),
 		cmocka_unit_test(xen_mem_page_sizes),
 		cmocka_unit_test(xen_mem_unmapped_is_short),
 		cmocka_unit_test(xen_mem_maps_cached_across_windows),

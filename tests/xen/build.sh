@@ -12,6 +12,9 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$W/bin" "$W/guest" "$W/obj"
 make -s -C "$TOP/examples/xen-guest" O="$W/obj/guest"
 cp "$W"/obj/guest/xen-guest{,-pvh}.{elf,map} "$W/guest/"
+# the same guest with frame pointers, for the frame-pointer-vs-CFI figures
+make -s -C "$TOP/examples/xen-guest" O="$W/obj/guest-fp" FPFLAGS=1 "$W/obj/guest-fp/xen-guest.elf"
+cp "$W/obj/guest-fp/xen-guest.elf" "$W/guest/xen-guest-fp.elf"
 XLIBS=$(pkg-config --static --libs xencontrol xencall xenforeignmemory xenstore xentoollog)
 cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I"$TOP" -static \
   -o "$W/bin/xen-drive" "$TOP/tests/xen/xen-drive.c" "$TOP"/xen-if/{xen,mem,domain}.c "$TOP/util/err.c" \

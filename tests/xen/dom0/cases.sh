@@ -68,6 +68,7 @@ cfg uf-app2 pv xen-guest.elf "app-test-2" 1 destroy
 cfg uf-smp pv xen-guest.elf "app-test-1 smp" 2 destroy
 cfg uf-short pv xen-guest.elf "app-test-2 rounds=${UF_ROUNDS:-10000}" 1 preserve
 cfg uf-pvh pvh xen-guest-pvh.elf "app-test-1" 1 destroy
+cfg uf-fp pv xen-guest-fp.elf "app-test-1" 1 destroy
 
 # bad domain name: one-line error, exit 3
 $T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
@@ -79,6 +80,10 @@ su nobody -s /bin/sh -c "xen-drive -d no-such-domain -n 1" > /out/drive-nonroot.
 xl create -q /guest/uf-app1.cfg; rc create-app1 $?
 # backend counters in steady state, at a rate the guest can run between
 $T xen-drive -d uf-app1 -F 200 -n 600 -o /out/drive-count.folded > /out/drive-count.log 2>&1; rc drive-count $?
+# the guest has no frame pointers: CFI from the ELF's .debug_frame (walk
+# ends, and stopped time per sample against the frame-pointer build below)
+[ -x $UF ] && { $T $UF -d uf-app1 -x /guest/xen-guest.elf -F 50 -T 3 --unwind=auto \
+  --folded /out/unwind-auto.folded > /out/unwind-auto.log 2>&1; rc unwind-auto $?; }
 # SIGINT mid-run (saturated, so most likely inside a pause): the guest must
 # be left running and the output written
 if [ -x $UF ]; then
@@ -111,6 +116,14 @@ rc create $?
 echo "create-end $(now)"
 echo "short-after-create [$(state uf-short)]"
 tail -2 /var/log/xen/console/guest-uf-short.log
+
+# the frame-pointer build of the same guest, walked by frame pointers
+if [ -x $UF ]; then
+  xl create -q /guest/uf-fp.cfg; rc create-fp $?
+  $T $UF -d uf-fp -x /guest/xen-guest-fp.elf -F 50 -T 3 --unwind=fp \
+    --folded /out/unwind-fp.folded > /out/unwind-fp.log 2>&1; rc unwind-fp $?
+  xl destroy uf-fp
+fi
 
 # two vCPUs: vCPU 0 runs app-test-1, vCPU 1 app-test-2
 # (the share profile of both workloads, by -d)

@@ -1,0 +1,706 @@
+/*
+ * tests/unit/test-unwind.c — the unwind module: the frame-pointer walk on
+ * hand-made memory images served by the replay target (good chains,
+ * loops, huge depth, misaligned, wild and unmapped frame pointers, the top
+ * of memory, random garbage); the CFI walk on hand-made tables for x86-64
+ * and AArch64 (frameless leaves, FP fallback per frame, outermost frames,
+ * non-increasing and wrapping CFAs); and tables compiled from real ELF
+ * files (this test program through /proc/self/maps, x86-64 and AArch64
+ * programs compiled here, .eh_frame and .debug_frame-only builds).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sampler/replay.h"
+#include "sampler/sampler.h"
+#include "unwind/unwind.h"
+
+#define STACK 0x7ffff0000000ull
+
+struct fx {
+	struct replay_target *r;
+	struct uf_target t;
+	uint64_t pcs[SAMPLER_MAX_DEPTH];
+	size_t n;
+	struct unwind_stats st;
+};
+
+static struct fx *fx_new(void)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	f->r = replay_new();
+	replay_target_init(&f->t, f->r);
+	f->r->stopped = 1; /* the walker runs while stopped */
+	return f;
+}
+
+static void fx_free(struct fx *f)
+{
+	assert_int_equal(f->r->violations, 0);
+	replay_free(f->r);
+	free(f);
+}
+
+/* Writes a frame record {next, ret} at word index i of `mem`. */
+static void rec(uint64_t *mem, size_t i, uint64_t next, uint64_t ret)
+{
+	mem[i] = next;
+	mem[i + 1] = ret;
+}
+
+static int walk(struct fx *f, uint64_t pc, uint64_t sp, uint64_t fp, size_t max)
+{
+	struct uf_regs regs = { .pc = pc, .sp = sp, .fp = fp, .arch = UF_ARCH_X86_64 };
+	struct uf_err err = { 0 };
+	return unwind_walk(&f->t, 1, &regs, NULL, UNWIND_FP, f->pcs, max, &f->n, &f->st, &err);
+}
+
+static void unwind_fp_follows_chain(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[64] = { 0 };
+	rec(mem, 4, STACK + 16 * 8, 0x401111);  /* frame at +32 */
+	rec(mem, 16, STACK + 30 * 8, 0x402222);
+	rec(mem, 30, 0, 0x403333);
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 0x400000, STACK, STACK + 32, 512), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 4);
+	assert_true(f->pcs[0] == 0x400000 && f->pcs[1] == 0x401111);
+	assert_true(f->pcs[2] == 0x402222 && f->pcs[3] == 0x403333);
+	assert_int_equal(f->st.reads, 1); /* one window for the whole stack */
+	fx_free(f);
+}
+
+static void unwind_fp_zero_return_ends(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[8] = { 0 };
+	rec(mem, 0, STACK + 32, 0);
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 0x1234, STACK, STACK, 512), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 1);
+	fx_free(f);
+}
+
+static void unwind_fp_rejects_self_loop(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[8] = { 0 };
+	rec(mem, 2, STACK + 16, 0x401000); /* points to itself */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 0x400000, STACK, STACK + 16, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 2);
+	fx_free(f);
+}
+
+static void unwind_fp_rejects_backward_loop(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[16] = { 0 };
+	rec(mem, 0, STACK + 64, 0x401000);
+	rec(mem, 8, STACK, 0x402000); /* back to the first record */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 0x400000, STACK, STACK, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 3);
+	fx_free(f);
+}
+
+static void unwind_fp_rejects_overlapping_record(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[16] = { 0 };
+	rec(mem, 0, STACK + 8, 0x401000); /* next record overlaps this one */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 0x400000, STACK, STACK, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 2);
+	fx_free(f);
+}
+
+static void unwind_fp_caps_huge_depth(void **state)
+{
+	struct fx *f = fx_new();
+	size_t words = 2 * 100000;
+	uint64_t *mem = calloc(words, 8);
+	for (size_t i = 0; i + 2 < words; i += 2)
+		rec(mem, i, STACK + (i + 2) * 8, 0x400000 + i);
+	replay_map(f->r, STACK, mem, words * 8);
+	free(mem);
+	assert_int_equal(walk(f, 0x1, STACK, STACK, 512), UNWIND_DEPTH);
+	assert_int_equal(f->n, 512);
+	assert_true(f->st.reads <= 4); /* 511 records of 16 bytes: 8 KiB */
+	assert_int_equal(walk(f, 0x1, STACK, STACK, SAMPLER_MAX_DEPTH), UNWIND_DEPTH);
+	assert_int_equal(f->n, SAMPLER_MAX_DEPTH);
+	fx_free(f);
+}
+
+static void unwind_fp_bounds_reads(void **state)
+{
+	struct fx *f = fx_new();
+	/* one record per page: every read covers two frames at most */
+	size_t pages = 2 * UNWIND_MAX_READS + 100, words = pages * 512;
+	uint64_t *mem = calloc(words, 8);
+	for (size_t p = 0; p + 1 < pages; p++)
+		rec(mem, p * 512, STACK + (p + 1) * 4096, 0x500000 + p);
+	replay_map(f->r, STACK, mem, words * 8);
+	free(mem);
+	int end = walk(f, 0x1, STACK, STACK, SAMPLER_MAX_DEPTH);
+	assert_int_equal(end, UNWIND_UNREADABLE);
+	assert_true(f->st.reads <= UNWIND_MAX_READS);
+	assert_true(f->n >= UNWIND_MAX_READS / 2);
+	fx_free(f);
+}
+
+static void unwind_fp_rejects_misaligned(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[8] = { 0 };
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 0x400000, STACK, STACK + 3, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(f->pcs[0], 0x400000);
+	assert_int_equal(f->st.reads, 0);
+	fx_free(f);
+}
+
+static void unwind_fp_rejects_below_sp_and_wild(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[8] = { 0 };
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 1, STACK, STACK - 16, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(walk(f, 1, STACK, 0xdeadbeef0000ull, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(walk(f, 1, STACK, STACK + UNWIND_MAX_WINDOW, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(f->st.reads, 0);
+	fx_free(f);
+}
+
+static void unwind_fp_stops_at_unmapped(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[4] = { 0 };
+	rec(mem, 0, STACK + 1024 * 1024, 0x401000); /* next frame: unmapped, in window */
+	rec(mem, 2, 0, 0);
+	replay_map(f->r, STACK, mem, sizeof mem);
+	assert_int_equal(walk(f, 1, STACK, STACK, 512), UNWIND_UNREADABLE);
+	assert_int_equal(f->n, 2);
+	/* a record cut by the end of the mapping */
+	assert_int_equal(walk(f, 1, STACK, STACK + 24, 512), UNWIND_UNREADABLE);
+	assert_int_equal(f->n, 1);
+	/* nothing mapped at all */
+	assert_int_equal(walk(f, 1, STACK + 4096, STACK + 4096, 512), UNWIND_UNREADABLE);
+	fx_free(f);
+}
+
+static void unwind_fp_top_of_memory(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t top = 0xfffffffffffff000ull, mem[512];
+	for (size_t i = 0; i < 512; i += 2)
+		rec(mem, i, top + (i + 2) * 8, 0x401000);
+	mem[510] = top + 4088; /* a record that would end past 2^64 */
+	replay_map(f->r, top, mem, sizeof mem);
+	/* the record at 2^64 - 16 would make sp = fp + 16 wrap to 0: rejected */
+	assert_int_equal(walk(f, 1, top, top, 512), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 256);
+	fx_free(f);
+}
+
+static void unwind_fp_strips_aarch64_pac(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[4] = { 0 };
+	rec(mem, 0, 0, 0x002a000000401234ull);
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = 0x400000, .sp = STACK, .fp = STACK, .arch = UF_ARCH_AARCH64 };
+	struct uf_err err = { 0 };
+	assert_int_equal(unwind_walk(&f->t, 1, &regs, NULL, UNWIND_FP, f->pcs, 8, &f->n, NULL, &err),
+			 UNWIND_COMPLETE);
+	assert_int_equal(f->n, 2);
+	assert_int_equal(f->pcs[1], 0x401234);
+	fx_free(f);
+}
+
+static void unwind_fp_survives_garbage(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t *mem = malloc(64 * 1024);
+	srand(1234);
+	for (int round = 0; round < 200; round++) {
+		for (size_t i = 0; i < 8192; i++) {
+			uint64_t v = ((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 2) ^ (uint64_t)rand();
+			/* half the words point back into the image */
+			mem[i] = (rand() & 1) ? STACK + (v % (64 * 1024)) : v;
+		}
+		replay_free(f->r);
+		f->r = replay_new();
+		replay_target_init(&f->t, f->r);
+		f->r->stopped = 1;
+		replay_map(f->r, STACK, mem, 64 * 1024);
+		int end = walk(f, 1, STACK, STACK + (uint64_t)(rand() % 4096) * 8, 64);
+		assert_true(end >= 0 && end < UNWIND_NEND);
+		assert_true(f->n >= 1 && f->n <= 64);
+	}
+	free(mem);
+	fx_free(f);
+}
+
+
+/* ---- CFI walks on hand-made tables ---------------------------------------- */
+
+#define CODE 0x400000ull
+
+/* A table at CODE whose row i covers [CODE + 0x100 i, CODE + 0x100 (i+1)). */
+static struct unwind_space *space_of(const struct unwind_row *rows, size_t n, enum uf_arch arch)
+{
+	struct unwind_table *t = calloc(1, sizeof *t);
+	t->rows = calloc(n + 1, sizeof *t->rows);
+	for (size_t i = 0; i < n; i++) {
+		t->rows[i] = rows[i];
+		t->rows[i].start = (uint32_t)(i * 0x100);
+	}
+	t->rows[n] = (struct unwind_row){ .start = (uint32_t)(n * 0x100), .cfa = UNWIND_CFA_NONE };
+	t->nrows = (uint32_t)n + 1;
+	t->base = CODE;
+	t->end = CODE + n * 0x100;
+	t->arch = arch;
+	assert_int_equal(unwind_table_check(t), 0);
+	struct unwind_space *sp = unwind_space_new();
+	assert_int_equal(unwind_space_add_table(sp, CODE, CODE + 0x10000, 0, t), 0);
+	return sp;
+}
+
+static int cfi_walk(struct fx *f, const struct unwind_space *sp, enum unwind_mode mode,
+		    const struct uf_regs *regs, size_t max)
+{
+	struct uf_err err = { 0 };
+	memset(&f->st, 0, sizeof f->st);
+	return unwind_walk(&f->t, 1, regs, sp, mode, f->pcs, max, &f->n, &f->st, &err);
+}
+
+/* x86-64: frameless leaf (row 0), a function keeping rbp at CFA-16 with
+ * CFA = rbp + 16 (row 1), main with CFA = rsp + 24 (row 2), _start whose
+ * return address is undefined (row 3). */
+static const struct unwind_row x86_rows[] = {
+	{ .cfa = UNWIND_CFA_SP, .cfa_off = 8, .ra = UNWIND_RULE_OFFSET, .ra_off = -8 },
+	{ .cfa = UNWIND_CFA_FP, .cfa_off = 16, .ra = UNWIND_RULE_OFFSET, .ra_off = -8,
+	  .fp = UNWIND_RULE_OFFSET, .fp_off = -16 },
+	{ .cfa = UNWIND_CFA_SP, .cfa_off = 24, .ra = UNWIND_RULE_OFFSET, .ra_off = -8 },
+	{ .cfa = UNWIND_CFA_SP, .cfa_off = 8, .ra = UNWIND_RULE_UNDEF },
+};
+
+static void cfi_x86_whole_chain(void **state)
+{
+	struct fx *f = fx_new();
+	struct unwind_space *sp = space_of(x86_rows, 4, UF_ARCH_X86_64);
+	uint64_t mem[16] = { 0 };
+	mem[0] = CODE + 0x110;          /* leaf's return address, into row 1 */
+	mem[1] = 0;                     /* row 1: saved rbp (caller's), CFA-16 */
+	mem[2] = CODE + 0x220;          /* row 1: return address, CFA-8: row 2 */
+	mem[3] = 0x1111;                /* main's locals */
+	mem[4] = 0x2222;
+	mem[5] = CODE + 0x330;          /* main's return address: row 3 (_start) */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	/* rbp = STACK + 8: row 1's frame (CFA = rbp + 16 = STACK + 24) */
+	struct uf_regs regs = { .pc = CODE + 0x10, .sp = STACK, .fp = STACK + 8,
+				.arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, sp, UNWIND_AUTO, &regs, 64), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 4);
+	assert_true(f->pcs[1] == CODE + 0x110 && f->pcs[2] == CODE + 0x220 &&
+		    f->pcs[3] == CODE + 0x330);
+	assert_int_equal(f->st.steps_cfi, 3);
+	assert_int_equal(f->st.steps_fp, 0);
+	assert_int_equal(f->st.reads, 1);
+	/* the frame-pointer walk of the same stack skips the leaf's caller */
+	assert_int_equal(cfi_walk(f, sp, UNWIND_FP, &regs, 64), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 2);
+	assert_int_equal(f->pcs[1], CODE + 0x220);
+	unwind_space_free(sp);
+	fx_free(f);
+}
+
+/* A return address is looked up at addr - 1: a call as the last
+ * instruction of row 0 returns to the first byte of row 1. */
+static void cfi_return_address_minus_one(void **state)
+{
+	struct fx *f = fx_new();
+	const struct unwind_row rows[] = {
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 8, .ra = UNWIND_RULE_OFFSET, .ra_off = -8 },
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 8, .ra = UNWIND_RULE_UNDEF },
+	};
+	struct unwind_space *sp = space_of(rows, 2, UF_ARCH_X86_64);
+	uint64_t mem[4] = { CODE + 0x100, CODE + 0x50, 0, 0 };
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = CODE + 0x10, .sp = STACK, .arch = UF_ARCH_X86_64 };
+	/* frame 1 is looked up at CODE + 0xff (row 0 again): reads mem[1]; had
+	 * it used row 1 (RA undefined) the walk would end there */
+	assert_int_equal(cfi_walk(f, sp, UNWIND_CFI, &regs, 8), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 3);
+	assert_int_equal(f->pcs[2], CODE + 0x50);
+	unwind_space_free(sp);
+	fx_free(f);
+}
+
+/* Auto: frames without CFI use the frame pointer, then CFI again. */
+static void cfi_falls_back_per_frame(void **state)
+{
+	struct fx *f = fx_new();
+	struct unwind_space *sp = space_of(x86_rows, 4, UF_ARCH_X86_64);
+	uint64_t mem[16] = { 0 };
+	mem[0] = 0x900000;              /* leaf (row 0) returns into code without CFI */
+	rec(mem, 4, 0, CODE + 0x330);   /* its frame record at STACK + 32: back into _start */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = CODE + 0x10, .sp = STACK, .fp = STACK + 32,
+				.arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, sp, UNWIND_AUTO, &regs, 64), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 3);
+	assert_true(f->pcs[1] == 0x900000 && f->pcs[2] == CODE + 0x330);
+	assert_int_equal(f->st.steps_cfi, 1);
+	assert_int_equal(f->st.steps_fp, 1);
+	assert_int_equal(f->st.unmapped, 1);
+	/* CFI only: the frame without a row ends the walk */
+	assert_int_equal(cfi_walk(f, sp, UNWIND_CFI, &regs, 64), UNWIND_NOINFO);
+	assert_int_equal(f->n, 2);
+	unwind_space_free(sp);
+	fx_free(f);
+}
+
+/* A one-frame walk that stops because rbp is 0 is not complete. */
+static void cfi_zero_fp_at_leaf_is_noinfo(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t mem[4] = { 0 };
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = 0x900000, .sp = STACK, .fp = 0, .arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, NULL, UNWIND_AUTO, &regs, 64), UNWIND_NOINFO);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(cfi_walk(f, NULL, UNWIND_FP, &regs, 64), UNWIND_NOINFO);
+	assert_int_equal(f->st.ends[UNWIND_COMPLETE], 0);
+	fx_free(f);
+}
+
+/* A CFA that does not rise ends the walk (no loop). */
+static void cfi_rejects_non_increasing_cfa(void **state)
+{
+	struct fx *f = fx_new();
+	const struct unwind_row rows[] = {
+		/* CFA = rsp + 0 at a later frame, or below sp */
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 8, .ra = UNWIND_RULE_OFFSET, .ra_off = -8 },
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 0, .ra = UNWIND_RULE_OFFSET, .ra_off = -8 },
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = -64, .ra = UNWIND_RULE_OFFSET, .ra_off = 0 },
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 8, .ra = UNWIND_RULE_SAME },
+	};
+	struct unwind_space *sp = space_of(rows, 4, UF_ARCH_X86_64);
+	uint64_t mem[8] = { CODE + 0x110, CODE + 0x210, 0, 0 };
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = CODE + 0x10, .sp = STACK, .arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, sp, UNWIND_CFI, &regs, 64), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 2);
+	regs.pc = CODE + 0x210;   /* CFA below sp */
+	assert_int_equal(cfi_walk(f, sp, UNWIND_CFI, &regs, 64), UNWIND_BAD_FRAME);
+	regs.pc = CODE + 0x310;   /* x86-64 return address "same value": impossible */
+	assert_int_equal(cfi_walk(f, sp, UNWIND_CFI, &regs, 64), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 1);
+	unwind_space_free(sp);
+	fx_free(f);
+}
+
+/* Issue 20 item 7: sums near 2^64 never wrap into a long walk. */
+static void walk_sums_do_not_wrap(void **state)
+{
+	struct fx *f = fx_new();
+	uint64_t hi = 0xfffffffffffff000ull, mem[512] = { 0 };
+	mem[510] = hi + 0xff0;   /* a self-pointing record at 0xfffffffffffffff0 */
+	mem[511] = 0x401000;
+	replay_map(f->r, hi, mem, sizeof mem);
+	struct uf_regs regs = { .pc = 1, .sp = hi, .fp = 0xfffffffffffffff0ull,
+				.arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, NULL, UNWIND_FP, &regs, 8192), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(f->st.reads, 0);
+	/* CFI: CFA = sp + 8 past 2^64, and a return-address slot past 2^64 */
+	const struct unwind_row rows[] = {
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 32, .ra = UNWIND_RULE_OFFSET, .ra_off = -8 },
+		{ .cfa = UNWIND_CFA_FP, .cfa_off = 0x7fffffff, .ra = UNWIND_RULE_OFFSET,
+		  .ra_off = 0x7fff },
+	};
+	struct unwind_space *sp = space_of(rows, 2, UF_ARCH_X86_64);
+	regs = (struct uf_regs){ .pc = CODE, .sp = 0xfffffffffffffff0ull, .arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, sp, UNWIND_AUTO, &regs, 8192), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 1);
+	regs = (struct uf_regs){ .pc = CODE + 0x100, .sp = hi, .fp = 0xffffffff80000000ull,
+				 .arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, sp, UNWIND_AUTO, &regs, 8192), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 1);
+	/* CFA = rsp + 32 lands on 2^64 - 8: the slot at CFA - 8 is the last
+	 * whole word below 2^64 and is read; the next frame (no CFI, fp 0)
+	 * is the outermost */
+	regs = (struct uf_regs){ .pc = CODE, .sp = 0xffffffffffffffd8ull, .arch = UF_ARCH_X86_64 };
+	assert_int_equal(cfi_walk(f, sp, UNWIND_AUTO, &regs, 8192), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 2);
+	assert_int_equal(f->pcs[1], 0xfffffffffffffff0ull);
+	unwind_space_free(sp);
+	fx_free(f);
+}
+
+/* AArch64: a leaf keeps its return address in x30 (CFA = sp, RA "same"),
+ * its caller saved x29/x30 at CFA-16/CFA-8 with CFA = x29 + 16; pointer
+ * authentication bits are stripped. */
+static void cfi_aarch64_leaf_in_lr(void **state)
+{
+	struct fx *f = fx_new();
+	const struct unwind_row rows[] = {
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 0, .ra = UNWIND_RULE_SAME },
+		{ .cfa = UNWIND_CFA_FP, .cfa_off = 16, .ra = UNWIND_RULE_OFFSET, .ra_off = -8,
+		  .fp = UNWIND_RULE_OFFSET, .fp_off = -16 },
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 0, .ra = UNWIND_RULE_UNDEF },
+	};
+	struct unwind_space *sp = space_of(rows, 3, UF_ARCH_AARCH64);
+	uint64_t mem[8] = { 0 };
+	mem[2] = 0;                                  /* caller's x29 */
+	mem[3] = 0x002a000000000000ull | (CODE + 0x210); /* signed return address */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = CODE + 0x10, .sp = STACK, .fp = STACK + 16,
+				.lr = CODE + 0x120, .arch = UF_ARCH_AARCH64 };
+	assert_int_equal(cfi_walk(f, sp, UNWIND_AUTO, &regs, 64), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 3);
+	assert_true(f->pcs[1] == CODE + 0x120 && f->pcs[2] == CODE + 0x210);
+	/* "same" at a later frame would repeat x30: the CFA must rise */
+	const struct unwind_row loop[] = {
+		{ .cfa = UNWIND_CFA_SP, .cfa_off = 0, .ra = UNWIND_RULE_SAME },
+	};
+	struct unwind_space *sp2 = space_of(loop, 1, UF_ARCH_AARCH64);
+	regs.lr = CODE + 0x20;
+	assert_int_equal(cfi_walk(f, sp2, UNWIND_CFI, &regs, 64), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 2);
+	unwind_space_free(sp2);
+	unwind_space_free(sp);
+	fx_free(f);
+}
+
+static void mode_parse(void **state)
+{
+	enum unwind_mode m;
+	assert_int_equal(unwind_mode_parse("fp", &m), 0);
+	assert_int_equal(m, UNWIND_FP);
+	assert_int_equal(unwind_mode_parse("cfi", &m), 0);
+	assert_int_equal(m, UNWIND_CFI);
+	assert_int_equal(unwind_mode_parse("auto", &m), 0);
+	assert_int_equal(m, UNWIND_AUTO);
+	assert_true(unwind_mode_parse("dwarf", &m) < 0);
+}
+
+/* ---- tables from real ELF files ----------------------------------------- */
+
+/* A function with a known entry: CFA = rsp + 8, RA at CFA - 8. */
+__attribute__((noinline)) int unwind_probe(int x);
+__attribute__((noinline)) int unwind_probe(int x)
+{
+	return x * 7;
+}
+
+static void table_of_this_program(void **state)
+{
+	struct unwind_space *sp = unwind_space_new();
+	assert_int_equal(unwind_space_add_pid(sp, getpid()), 0);
+	uint64_t bias;
+	const struct unwind_table *t = unwind_space_find(sp, (uint64_t)(uintptr_t)unwind_probe, &bias);
+	assert_non_null(t);
+	assert_int_equal(unwind_table_check(t), 0);
+	const struct unwind_row *r = unwind_table_find(t, (uint64_t)(uintptr_t)unwind_probe - bias);
+	assert_non_null(r);
+	assert_int_equal(r->cfa, UNWIND_CFA_SP);
+	assert_int_equal(r->cfa_off, 8);
+	assert_int_equal(r->ra, UNWIND_RULE_OFFSET);
+	assert_int_equal(r->ra_off, -8);
+	/* libc too (its own mapping, its own bias) */
+	t = unwind_space_find(sp, (uint64_t)(uintptr_t)qsort, &bias);
+	assert_non_null(t);
+	assert_true(t->nrows > 1000 && t->nfde_eh > 100);
+	assert_non_null(unwind_table_find(t, (uint64_t)(uintptr_t)qsort - bias));
+	/* the bucket index finds what a plain search finds, at every address */
+	assert_non_null(t->index);
+	struct unwind_table plain = *t;
+	plain.index = NULL;
+	for (uint64_t a = t->base > 64 ? t->base - 64 : 0; a < t->end + 64; a += 3)
+		assert_ptr_equal(unwind_table_find(t, a), unwind_table_find(&plain, a));
+	size_t mods, with, rows, bytes;
+	unwind_space_stats(sp, &mods, &with, &rows, &bytes);
+	assert_true(mods >= 2 && with >= 2 && rows > 1000 && bytes >= rows * 16);
+	/* the same maps again add nothing */
+	assert_int_equal(unwind_space_add_pid(sp, getpid()), 0);
+	size_t mods2;
+	unwind_space_stats(sp, &mods2, &with, &rows, &bytes);
+	assert_int_equal(mods2, mods);
+	unwind_space_free(sp);
+}
+
+/* Compiles `src` with `cc` and `flags` into dir/name; 0 when it worked. */
+static int compile(const char *cc, const char *flags, const char *src, const char *out)
+{
+	char cmd[1024], cpath[512];
+	snprintf(cpath, sizeof cpath, "%s.c", out);
+	FILE *fp = fopen(cpath, "w");
+	if (!fp)
+		return -1;
+	fputs(src, fp);
+	fclose(fp);
+	snprintf(cmd, sizeof cmd, "%s %s -o %s %s 2>/dev/null", cc, flags, out, cpath);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Address of symbol `name` in ELF `path` (nm), 0 when absent. */
+static uint64_t sym_addr(const char *path, const char *name)
+{
+	char cmd[600], line[256];
+	unsigned long long a;
+	char type, nm[200];
+	uint64_t found = 0;
+	snprintf(cmd, sizeof cmd, "nm %s", path);
+	FILE *p = popen(cmd, "r");
+	while (p && fgets(line, sizeof line, p))
+		if (sscanf(line, "%llx %c %199s", &a, &type, nm) == 3 && !strcmp(nm, name))
+			found = a;
+	if (p)
+		pclose(p);
+	return found;
+}
+
+static const char *leaf_src =
+	"long leaf(long x);\nlong mid(long x);\nvoid entry(void);\n"
+	"__attribute__((noinline)) long leaf(long x) { return x * 3 + 1; }\n"
+	"__attribute__((noinline)) long mid(long x) { long a = leaf(x); long b = leaf(x + 1); "
+	"__asm__ volatile(\"\" ::: \"memory\"); return a * b + x; }\n"
+	"volatile long sink;\nvoid entry(void) { sink = mid(sink); for (;;) ; }\n";
+
+static void table_x86_eh_and_debug_frame(void **state)
+{
+	char dir[] = "/tmp/uf-unwind-XXXXXX", a[64], b[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof a, "%s/eh", dir);
+	snprintf(b, sizeof b, "%s/dbg", dir);
+	/* -fno-ipa-ra: mid must save a register across its calls (a push) */
+	if (compile("cc", "-O2 -fno-ipa-ra -fomit-frame-pointer -nostdlib -static -Wl,-e,entry",
+		    leaf_src, a) ||
+	    compile("cc", "-O2 -fno-ipa-ra -g -fomit-frame-pointer -fno-asynchronous-unwind-tables "
+		    "-nostdlib "
+		    "-static -Wl,-e,entry", leaf_src, b))
+		skip();
+	struct uf_err err = { 0 };
+	struct unwind_table *te = unwind_table_open(a, &err), *td = unwind_table_open(b, &err);
+	assert_non_null(te);
+	assert_non_null(td);
+	assert_true(te->nfde_eh >= 3 && te->nfde_debug == 0);
+	assert_true(td->nfde_debug >= 3 && td->nfde_eh == 0); /* rules only in .debug_frame */
+	for (int k = 0; k < 2; k++) {
+		const char *path = k ? b : a;
+		struct unwind_table *t = k ? td : te;
+		assert_int_equal(unwind_table_check(t), 0);
+		const struct unwind_row *r = unwind_table_find(t, sym_addr(path, "leaf"));
+		assert_non_null(r);
+		assert_true(r->cfa == UNWIND_CFA_SP && r->cfa_off == 8 && r->ra_off == -8);
+		/* somewhere in mid the CFA is above rsp + 8 (it pushed or reserved) */
+		uint64_t m = sym_addr(path, "mid"), e = sym_addr(path, "entry");
+		int deeper = 0;
+		for (uint64_t pc = m; pc < e && pc < m + 64; pc++) {
+			r = unwind_table_find(t, pc);
+			deeper |= r && r->cfa == UNWIND_CFA_SP && r->cfa_off > 8;
+		}
+		assert_true(deeper);
+	}
+	unwind_table_free(te);
+	unwind_table_free(td);
+	assert_null(unwind_table_open(dir, &err)); /* a directory */
+	assert_null(unwind_table_open("/dev/null", &err));
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* AArch64 (cross-compiled here): the leaf's RA stays in x30; mid saves
+ * x29/x30 and the walk through the real rows reaches entry. */
+static void table_aarch64(void **state)
+{
+	char dir[] = "/tmp/uf-unwind-XXXXXX", a[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof a, "%s/arm", dir);
+	if (compile("aarch64-linux-gnu-gcc", "-O2 -g -nostdlib -static -Wl,-e,entry", leaf_src, a))
+		skip();
+	struct uf_err err = { 0 };
+	struct unwind_table *t = unwind_table_open(a, &err);
+	assert_non_null(t);
+	assert_int_equal(t->arch, UF_ARCH_AARCH64);
+	assert_int_equal(unwind_table_check(t), 0);
+	uint64_t leaf = sym_addr(a, "leaf"), mid = sym_addr(a, "mid"), entry = sym_addr(a, "entry");
+	const struct unwind_row *r = unwind_table_find(t, leaf);
+	assert_non_null(r);
+	assert_true(r->cfa == UNWIND_CFA_SP && r->cfa_off == 0 && r->ra == UNWIND_RULE_SAME);
+	/* the row at mid's first call's return address */
+	const struct unwind_row *rm = NULL;
+	for (uint64_t pc = mid; pc < mid + 64 && !rm; pc += 4) {
+		r = unwind_table_find(t, pc);
+		if (r && r->ra == UNWIND_RULE_OFFSET && r->fp == UNWIND_RULE_OFFSET)
+			rm = r;
+	}
+	assert_non_null(rm);
+	/* replay: sampled in leaf, x30 = the return address of mid's first
+	 * call (stp; mov x1, x0; mov x29, sp; bl leaf) */
+	uint64_t ret = mid + 16, cfa, mem[8] = { 0 };
+	r = unwind_table_find(t, ret - 1);
+	assert_non_null(r);
+	assert_int_equal(r->ra, UNWIND_RULE_OFFSET);
+	struct fx *f = fx_new();
+	cfa = (r->cfa == UNWIND_CFA_SP ? STACK : STACK) + (uint64_t)(int64_t)r->cfa_off;
+	assert_true(cfa > STACK && cfa - STACK <= 48);
+	mem[(cfa + (uint64_t)(int64_t)r->ra_off - STACK) / 8] = entry + 8;
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct unwind_space *sp = unwind_space_new();
+	assert_int_equal(unwind_space_add_table(sp, 0, UINT64_MAX, 0, t), 0);
+	struct uf_regs regs = { .pc = leaf, .sp = STACK, .fp = STACK, .lr = ret,
+				.arch = UF_ARCH_AARCH64 };
+	cfi_walk(f, sp, UNWIND_CFI, &regs, 3);
+	assert_true(f->n >= 3);
+	assert_true(f->pcs[1] == ret && f->pcs[2] == entry + 8);
+	unwind_space_free(sp);
+	fx_free(f);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(unwind_fp_follows_chain),
+		cmocka_unit_test(unwind_fp_zero_return_ends),
+		cmocka_unit_test(unwind_fp_rejects_self_loop),
+		cmocka_unit_test(unwind_fp_rejects_backward_loop),
+		cmocka_unit_test(unwind_fp_rejects_overlapping_record),
+		cmocka_unit_test(unwind_fp_caps_huge_depth),
+		cmocka_unit_test(unwind_fp_bounds_reads),
+		cmocka_unit_test(unwind_fp_rejects_misaligned),
+		cmocka_unit_test(unwind_fp_rejects_below_sp_and_wild),
+		cmocka_unit_test(unwind_fp_stops_at_unmapped),
+		cmocka_unit_test(unwind_fp_top_of_memory),
+		cmocka_unit_test(unwind_fp_strips_aarch64_pac),
+		cmocka_unit_test(unwind_fp_survives_garbage),
+		cmocka_unit_test(cfi_x86_whole_chain),
+		cmocka_unit_test(cfi_return_address_minus_one),
+		cmocka_unit_test(cfi_falls_back_per_frame),
+		cmocka_unit_test(cfi_zero_fp_at_leaf_is_noinfo),
+		cmocka_unit_test(cfi_rejects_non_increasing_cfa),
+		cmocka_unit_test(walk_sums_do_not_wrap),
+		cmocka_unit_test(cfi_aarch64_leaf_in_lr),
+		cmocka_unit_test(mode_parse),
+		cmocka_unit_test(table_of_this_program),
+		cmocka_unit_test(table_x86_eh_and_debug_frame),
+		cmocka_unit_test(table_aarch64),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,537 @@
+/*
+ * unwind/table.c — one ELF file's CFI compiled into sorted 16-byte rows
+ * (unwind.h, "Tables").
+ *
+ * libdw executes the CFA programs (dwarf_cfi_addrframe) but offers no way
+ * to list the address ranges that have CFI, so the FDEs are enumerated
+ * here with dwarf_next_cfi and their initial location decoded by hand
+ * (the pointer encoding named by the CIE's 'R' augmentation in .eh_frame,
+ * plain addresses in .debug_frame).  Every range is then asked of libdw
+ * row by row: dwarf_frame_info gives the row's [start, end), the CFA and
+ * register rules become one struct unwind_row.  Trade-off: libdw
+ * re-executes an FDE's program from its start for each row (quadratic in
+ * the rows of one FDE, which are few), in exchange for never interpreting
+ * DWARF CFA instructions ourselves.
+ *
+ * Where .eh_frame and .debug_frame both describe an address, .eh_frame
+ * wins (it is what the program itself would unwind with); overlapping
+ * ranges are clipped so rows never overlap.
+ *
+ * Invariants:
+ *  1. The file is untrusted: every pointer into section data is checked
+ *     against the section's end; counts are capped (UNWIND_MAX_FDES,
+ *     UNWIND_MAX_ROWS); ranges past 4 GiB above the table base are dropped.
+ *  2. Output rows are sorted by start, contiguous rows with equal rules
+ *     are merged, a NONE row closes every covered run.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unwind/unwind.h"
+#include "util/vec.h"
+
+#define SRC_EH 0
+#define SRC_DEBUG 1
+
+struct range {
+	uint64_t lo, hi;
+	int src;
+};
+
+struct ranges {
+	struct range *v;
+	size_t n, cap;
+};
+
+struct rows {
+	struct unwind_row *v;
+	size_t n, cap;
+};
+
+/* Per-architecture DWARF register numbers. */
+struct regnos {
+	int sp, fp, ra;
+};
+
+/* The CFI sections of one file, as libdw reads them. */
+struct sources {
+	Dwarf *dw;                 /* for .debug_frame */
+	Dwarf_CFI *cfi[2];         /* [SRC_EH], [SRC_DEBUG] */
+};
+
+/* The CIE last looked up, so FDEs sharing it decode without a re-read. */
+struct cie_cache {
+	Dwarf_Off off;
+	int enc;     /* pointer encoding, -1 = unusable */
+	int valid;
+};
+
+static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *err);
+static int open_sources(Elf *elf, struct sources *src, struct ranges *rg);
+static void close_sources(struct sources *src);
+static int check_elf(Elf *elf, enum uf_arch *arch);
+static Elf_Scn *find_section(Elf *elf, const char *name);
+static int list_fdes(Elf *elf, Elf_Scn *scn, int src, struct ranges *out);
+static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr, int src,
+		     const Dwarf_FDE *fde, struct cie_cache *cc, struct range *r);
+static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off);
+static int read_encoded(int enc, const uint8_t **p, const uint8_t *end, uint64_t *v);
+static int enc_skip(int enc, const uint8_t **p, const uint8_t *end);
+static size_t clip_ranges(struct ranges *r);
+static int compile_range(Dwarf_CFI *cfi, const struct range *rg, uint64_t base,
+			 const struct regnos *rn, struct rows *out, uint32_t *nexpr);
+static void compile_row(Dwarf_Frame *fr, const struct regnos *rn, struct unwind_row *row);
+static int reg_rule(Dwarf_Frame *fr, int regno, int self, int16_t *off);
+static int push_row(struct rows *out, const struct unwind_row *row);
+static int cmp_range(const void *a, const void *b);
+
+struct unwind_table *unwind_table_open(const char *path, struct uf_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		uf_err_set(err, UF_EINPUT, path, "%s", strerror(errno));
+		return NULL;
+	}
+	struct unwind_table *t = unwind_table_open_fd(fd, path, err);
+	close(fd);
+	return t;
+}
+
+struct unwind_table *unwind_table_open_fd(int fd, const char *label, struct uf_err *err)
+{
+	struct stat sb;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		uf_err_set(err, UF_EINPUT, label, "not a regular file");
+		return NULL;
+	}
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		uf_err_set(err, UF_EINPUT, label, "not an ELF file");
+		return NULL;
+	}
+	struct unwind_table *t = build(elf, label, err);
+	elf_end(elf);
+	return t;
+}
+
+void unwind_table_free(struct unwind_table *t)
+{
+	if (!t)
+		return;
+	free(t->index);
+	free(t->rows);
+	free(t);
+}
+
+int unwind_table_index(struct unwind_table *t)
+{
+	uint64_t span = t->end - t->base;
+	unsigned shift = 6;
+	if (t->nrows < 64)
+		return 0; /* a plain search is as fast */
+	while ((span >> shift) > 2ull * t->nrows + 16)
+		shift++;
+	uint32_t n = (uint32_t)(span >> shift) + 1, r = 0;
+	uint32_t *ix = malloc(((size_t)n + 1) * sizeof *ix);
+	if (!ix)
+		return -ENOMEM;
+	for (uint32_t b = 0; b <= n; b++) { /* last row starting at or before the bucket */
+		uint64_t at = (uint64_t)b << shift;
+		while (r + 1 < t->nrows && t->rows[r + 1].start <= at)
+			r++;
+		ix[b] = r;
+	}
+	free(t->index);
+	t->index = ix;
+	t->nindex = n;
+	t->shift = shift;
+	return 0;
+}
+
+const struct unwind_row *unwind_table_find(const struct unwind_table *t, uint64_t vaddr)
+{
+	if (!t || t->nrows == 0 || vaddr < t->base || vaddr >= t->end)
+		return NULL;
+	uint32_t off = (uint32_t)(vaddr - t->base), lo = 0, hi = t->nrows;
+	if (t->index && (off >> t->shift) < t->nindex) {
+		lo = t->index[off >> t->shift];
+		hi = t->index[(off >> t->shift) + 1] + 1;
+	}
+	while (hi - lo > 1) { /* last row with start <= off; rows[0].start == 0 */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (t->rows[mid].start <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return t->rows[lo].cfa == UNWIND_CFA_NONE ? NULL : &t->rows[lo];
+}
+
+int unwind_table_check(const struct unwind_table *t)
+{
+	if (t->nrows == 0)
+		return 0;
+	if (t->rows[t->nrows - 1].cfa != UNWIND_CFA_NONE ||
+	    t->base + t->rows[t->nrows - 1].start != t->end)
+		return 1;
+	for (uint32_t i = 1; i < t->nrows; i++)
+		if (t->rows[i].start <= t->rows[i - 1].start || t->rows[i].cfa > UNWIND_CFA_EXPR)
+			return 1;
+	return 0;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *err)
+{
+	struct unwind_table *t = calloc(1, sizeof *t);
+	struct ranges rg = { 0 };
+	struct rows rows = { 0 };
+	struct sources src = { 0 };
+	const char *why = "out of memory";
+	if (!t)
+		goto fail;
+	if (check_elf(elf, &t->arch) < 0) {
+		why = "not a 64-bit little-endian x86-64 or AArch64 ELF file";
+		goto fail;
+	}
+	struct regnos rn = t->arch == UF_ARCH_AARCH64 ? (struct regnos){ 31, 29, 30 }
+						      : (struct regnos){ 7, 6, 16 };
+	if (open_sources(elf, &src, &rg) < 0)
+		goto fail;
+	size_t n = clip_ranges(&rg);
+	if (n)
+		t->base = rg.v[0].lo;
+	for (size_t i = 0; i < n && rg.v[i].hi - t->base <= UINT32_MAX; i++) {
+		if (compile_range(src.cfi[rg.v[i].src], &rg.v[i], t->base, &rn, &rows, &t->nexpr) < 0)
+			goto fail;
+		*(rg.v[i].src == SRC_EH ? &t->nfde_eh : &t->nfde_debug) += 1;
+	}
+	t->rows = rows.v;
+	t->nrows = (uint32_t)rows.n;
+	t->end = rows.n ? t->base + rows.v[rows.n - 1].start : 0;
+	unwind_table_index(t);
+	free(rg.v);
+	close_sources(&src);
+	return t;
+fail:
+	uf_err_set(err, UF_EINPUT, label, "%s", why);
+	free(rows.v);
+	free(rg.v);
+	close_sources(&src);
+	free(t);
+	return NULL;
+}
+
+/* libdw's view of .eh_frame and of .debug_frame (either may be absent),
+ * and the FDE ranges of both.  0 or -ENOMEM. */
+static int open_sources(Elf *elf, struct sources *src, struct ranges *rg)
+{
+	Elf_Scn *eh = find_section(elf, ".eh_frame"), *dbg = find_section(elf, ".debug_frame");
+	if (eh && (src->cfi[SRC_EH] = dwarf_getcfi_elf(elf)) != NULL &&
+	    list_fdes(elf, eh, SRC_EH, rg) < 0)
+		return -ENOMEM;
+	if (dbg && (src->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) != NULL &&
+	    (src->cfi[SRC_DEBUG] = dwarf_getcfi(src->dw)) != NULL &&
+	    list_fdes(elf, dbg, SRC_DEBUG, rg) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static void close_sources(struct sources *src)
+{
+	if (src->cfi[SRC_EH])
+		dwarf_cfi_end(src->cfi[SRC_EH]);
+	if (src->dw)
+		dwarf_end(src->dw); /* also ends cfi[SRC_DEBUG] */
+}
+
+static int check_elf(Elf *elf, enum uf_arch *arch)
+{
+	GElf_Ehdr eh;
+	size_t n;
+	const char *id = elf_getident(elf, &n);
+	if (elf_kind(elf) != ELF_K_ELF || !id || n < EI_NIDENT || id[EI_CLASS] != ELFCLASS64 ||
+	    id[EI_DATA] != ELFDATA2LSB || !gelf_getehdr(elf, &eh))
+		return -1;
+	if (eh.e_machine == EM_X86_64)
+		*arch = UF_ARCH_X86_64;
+	else if (eh.e_machine == EM_AARCH64)
+		*arch = UF_ARCH_AARCH64;
+	else
+		return -1;
+	return 0;
+}
+
+static Elf_Scn *find_section(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
+		GElf_Shdr sh;
+		const char *nm;
+		if (gelf_getshdr(s, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(nm, name))
+			return s;
+	}
+	return NULL;
+}
+
+/* Appends the [lo, hi) of every usable FDE in section `scn`.  0 or -ENOMEM. */
+static int list_fdes(Elf *elf, Elf_Scn *scn, int src, struct ranges *out)
+{
+	GElf_Shdr sh;
+	Elf_Data *d = gelf_getshdr(scn, &sh) ? elf_getdata(scn, NULL) : NULL;
+	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	struct cie_cache cc = { 0 };
+	if (!d || !d->d_buf || !ident)
+		return 0;
+	Dwarf_Off off = 0, next;
+	for (size_t count = 0; off < d->d_size && count < UNWIND_MAX_FDES; count++, off = next) {
+		Dwarf_CFI_Entry e;
+		int rc = dwarf_next_cfi(ident, d, src == SRC_EH, off, &next, &e);
+		if (rc == 1)
+			break;
+		if (rc < 0 && (next == (Dwarf_Off)-1 || next <= off))
+			break;
+		if (rc < 0 || dwarf_cfi_cie_p(&e))
+			continue;
+		struct range r;
+		if (fde_range(ident, d, sh.sh_addr, src, &e.fde, &cc, &r) < 0)
+			continue;
+		if (uf_vec_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v) < 0)
+			return -ENOMEM;
+		out->v[out->n++] = r;
+	}
+	return 0;
+}
+
+/* Decodes an FDE's initial location and address range.  0 or -1 (skip). */
+static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr, int src,
+		     const Dwarf_FDE *fde, struct cie_cache *cc, struct range *r)
+{
+	if (!cc->valid || cc->off != fde->CIE_pointer) {
+		cc->off = fde->CIE_pointer;
+		cc->enc = cie_encoding(ident, d, src, fde->CIE_pointer);
+		cc->valid = 1;
+	}
+	const uint8_t *base = d->d_buf, *p = fde->start, *end = fde->end;
+	const uint8_t *dend = base + d->d_size;
+	uint64_t lo, len;
+	if (cc->enc < 0 || p < base || end > dend || p > end)
+		return -1;
+	uint64_t field = sec_addr + (uint64_t)(p - base);
+	if (read_encoded(cc->enc, &p, end, &lo) < 0 || read_encoded(cc->enc & 0x0f, &p, end, &len) < 0)
+		return -1;
+	if ((cc->enc & 0x70) == DW_EH_PE_pcrel)
+		lo += field;
+	if (len == 0 || len > (1ull << 32) || lo + len < lo)
+		return -1;
+	*r = (struct range){ lo, lo + len, src };
+	return 0;
+}
+
+/* The FDE pointer encoding of the CIE at `off`: from the 'R' letter of a
+ * "z..." augmentation in .eh_frame, absolute 8-byte addresses otherwise.
+ * -1 when the CIE cannot be read or its augmentation is not understood. */
+static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off)
+{
+	Dwarf_CFI_Entry e;
+	Dwarf_Off next;
+	if (dwarf_next_cfi(ident, d, src == SRC_EH, off, &next, &e) != 0 || !dwarf_cfi_cie_p(&e))
+		return -1;
+	const char *aug = e.cie.augmentation;
+	if (!aug || !aug[0])
+		return DW_EH_PE_absptr;
+	if (aug[0] != 'z' || !e.cie.augmentation_data)
+		return -1;
+	const uint8_t *p = e.cie.augmentation_data, *end = p + e.cie.augmentation_data_size;
+	int enc = DW_EH_PE_absptr;
+	for (const char *a = aug + 1; *a; a++) {
+		if (*a == 'R' && p < end)
+			enc = *p++;
+		else if (*a == 'L' && p < end)
+			p++;
+		else if (*a == 'P' && p < end) {
+			int penc = *p++;
+			if (enc_skip(penc, &p, end) < 0)
+				return -1;
+		} else if (*a != 'S' && *a != 'B' && *a != 'G')
+			return -1;
+	}
+	return enc;
+}
+
+static int enc_skip(int enc, const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v;
+	return read_encoded(enc & 0x0f, p, end, &v);
+}
+
+/* Reads one value in pointer-encoding format `enc & 0x0f` (little-endian,
+ * 64-bit absptr); sign-extends the sdata forms.  0 or -1. */
+static int read_encoded(int enc, const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	static const unsigned char size[16] = { 8, 0, 2, 4, 8, 0, 0, 0, 0, 0, 2, 4, 8 };
+	int fmt = enc & 0x0f, app = enc & 0x70;
+	if (enc == DW_EH_PE_omit || (app != 0 && app != DW_EH_PE_pcrel))
+		return -1;
+	if (fmt == DW_EH_PE_uleb128 || fmt == DW_EH_PE_sleb128) {
+		uint64_t x = 0;
+		unsigned sh = 0;
+		uint8_t b = 0x80;
+		while (*p < end && (b & 0x80) && sh < 64) {
+			b = *(*p)++;
+			x |= (uint64_t)(b & 0x7f) << sh;
+			sh += 7;
+		}
+		if (b & 0x80)
+			return -1;
+		if (fmt == DW_EH_PE_sleb128 && sh < 64 && (b & 0x40))
+			x |= ~0ull << sh;
+		*v = x;
+		return 0;
+	}
+	unsigned n = size[fmt];
+	if (n == 0 || end - *p < (ptrdiff_t)n)
+		return -1;
+	uint64_t x = 0;
+	for (unsigned i = 0; i < n; i++)
+		x |= (uint64_t)(*p)[i] << (8 * i);
+	if (fmt >= DW_EH_PE_sdata2 && n < 8 && (x >> (8 * n - 1)) & 1)
+		x |= ~0ull << (8 * n);
+	*p += n;
+	*v = x;
+	return 0;
+}
+
+/* Sorts the ranges (.eh_frame first at equal starts), drops empty and
+ * covered ones and clips overlaps.  Returns how many remain. */
+static size_t clip_ranges(struct ranges *r)
+{
+	size_t k = 0;
+	if (r->n)
+		qsort(r->v, r->n, sizeof *r->v, cmp_range);
+	for (size_t i = 0; i < r->n; i++) {
+		struct range x = r->v[i];
+		if (k && x.lo < r->v[k - 1].hi)
+			x.lo = r->v[k - 1].hi;
+		if (x.lo < x.hi)
+			r->v[k++] = x;
+	}
+	r->n = k;
+	return k;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->src - y->src;
+}
+
+/* Rows of one range, then a NONE row at its end (replaced by the next
+ * range's first row when that starts right there).  0 or -ENOMEM. */
+static int compile_range(Dwarf_CFI *cfi, const struct range *rg, uint64_t base,
+			 const struct regnos *rn, struct rows *out, uint32_t *nexpr)
+{
+	uint64_t addr = rg->lo;
+	if (out->n && out->v[out->n - 1].cfa == UNWIND_CFA_NONE &&
+	    out->v[out->n - 1].start == (uint32_t)(addr - base))
+		out->n--; /* the previous range ends where this one starts */
+	while (addr < rg->hi && out->n < UNWIND_MAX_ROWS) {
+		Dwarf_Frame *fr;
+		Dwarf_Addr s, e;
+		if (dwarf_cfi_addrframe(cfi, addr, &fr) != 0)
+			break;
+		struct unwind_row row = { .start = (uint32_t)(addr - base) };
+		compile_row(fr, rn, &row);
+		if (dwarf_frame_info(fr, &s, &e, NULL) < 0 || e <= addr || e > rg->hi)
+			e = rg->hi;
+		free(fr);
+		*nexpr += row.cfa == UNWIND_CFA_EXPR;
+		if (push_row(out, &row) < 0)
+			return -ENOMEM;
+		addr = e;
+	}
+	struct unwind_row none = { .start = (uint32_t)(rg->hi - base), .cfa = UNWIND_CFA_NONE };
+	return push_row(out, &none);
+}
+
+/* CFA rule, return-address rule and frame-pointer rule of one row; a
+ * rule the row cannot hold makes it an EXPR row (walkers fall back). */
+static void compile_row(Dwarf_Frame *fr, const struct regnos *rn, struct unwind_row *row)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	row->cfa = UNWIND_CFA_EXPR;
+	if (dwarf_frame_cfa(fr, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx &&
+	    (int64_t)ops[0].number2 >= INT32_MIN && (int64_t)ops[0].number2 <= INT32_MAX) {
+		if (ops[0].number == (Dwarf_Word)rn->sp)
+			row->cfa = UNWIND_CFA_SP;
+		else if (ops[0].number == (Dwarf_Word)rn->fp)
+			row->cfa = UNWIND_CFA_FP;
+		row->cfa_off = (int32_t)(int64_t)ops[0].number2;
+	}
+	row->ra = (uint8_t)reg_rule(fr, rn->ra, rn->ra, &row->ra_off);
+	row->fp = (uint8_t)reg_rule(fr, rn->fp, rn->fp, &row->fp_off);
+	if (row->ra == UNWIND_RULE_EXPR)
+		row->cfa = UNWIND_CFA_EXPR;
+	if (row->fp == UNWIND_RULE_UNDEF)   /* unknown: keep the value we have */
+		row->fp = UNWIND_RULE_SAME;
+}
+
+/* Rule for register `regno`: SAME, UNDEF, OFFSET (*off set) or EXPR.
+ * "Saved in register `self`" counts as SAME (AArch64 x30). */
+static int reg_rule(Dwarf_Frame *fr, int regno, int self, int16_t *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0)
+		return UNWIND_RULE_EXPR;
+	if (nops == 0)
+		return ops ? UNWIND_RULE_UNDEF : UNWIND_RULE_SAME;
+	if (nops == 1 && ops[0].atom == DW_OP_regx && ops[0].number == (Dwarf_Word)self)
+		return UNWIND_RULE_SAME;
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return UNWIND_RULE_EXPR;
+	int64_t v = 0;
+	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+		v = (int64_t)ops[1].number;
+	else if (nops != 1)
+		return UNWIND_RULE_EXPR;
+	if (v < INT16_MIN || v > INT16_MAX)
+		return UNWIND_RULE_EXPR;
+	*off = (int16_t)v;
+	return UNWIND_RULE_OFFSET;
+}
+
+/* Appends a row, merging it into the previous one when the rules match. */
+static int push_row(struct rows *out, const struct unwind_row *row)
+{
+	if (out->n) {
+		struct unwind_row *p = &out->v[out->n - 1];
+		if (p->cfa == row->cfa && p->cfa_off == row->cfa_off && p->ra == row->ra &&
+		    p->ra_off == row->ra_off && p->fp == row->fp && p->fp_off == row->fp_off)
+			return 0;
+		if (p->start == row->start) {
+			*p = *row;
+			return 0;
+		}
+	}
+	if (uf_vec_grow(&out->v, &out->cap, out->n + 1, sizeof *out->v) < 0)
+		return -ENOMEM;
+	out->v[out->n++] = *row;
+	return 0;
+}

@@ -1,0 +1,224 @@
+/*
+ * unwind/walk.c — the stack walker: CFI rows where a table covers the PC,
+ * frame records elsewhere (unwind.h, "Walk").
+ *
+ * Memory comes through one window, a copy of target memory that starts
+ * at the word needed and ends one page past that word's page, so a
+ * typical stack (a few hundred bytes from sp up) costs one target read and
+ * a deep one a read per page.  Trade-off: a window may copy bytes never
+ * used; copying is cheaper than a round trip per frame on every backend.
+ * The walk runs while the target is stopped: per frame it costs a module
+ * search and a row search (no allocation, no libdw), next to the target
+ * reads the frame-pointer walk needs as well.
+ *
+ * Invariants:
+ *  1. Each step raises sp strictly (CFA > sp, or CFA == sp only for
+ *     frame 0; a frame record must lie at or above sp and becomes
+ *     sp = fp + 16), and every frame stays below sp0 + UNWIND_MAX_WINDOW.
+ *  2. Every address sum is checked for wrap-around before it is used.
+ *  3. At most `max` frames and UNWIND_MAX_READS reads per walk; target
+ *     bytes are read only through window_word, bounds-checked.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "unwind/unwind.h"
+
+/* A copy of target memory [base, base + len). */
+struct window {
+	uint64_t base;
+	size_t len;
+	unsigned char buf[2 * UNWIND_CHUNK];
+};
+
+/* Everything one walk needs. */
+struct walker {
+	struct uf_target *t;
+	uint32_t id;
+	struct window w;
+	unsigned reads;
+	struct unwind_stats *st;
+	struct uf_err *err;
+	enum uf_arch arch;
+	uint64_t sp0;            /* sp at the sample: the stack window's floor */
+};
+
+/* Registers carried from frame to frame. */
+struct frame {
+	uint64_t pc, sp, fp, lr;
+};
+
+#define STEP_OK (-100)       /* internal: a caller frame was found */
+
+static int step_cfi(struct walker *k, const struct unwind_row *row, int first, struct frame *f);
+static int step_fp(struct walker *k, int first, struct frame *f);
+static int word(struct walker *k, uint64_t addr, uint64_t *v);
+static int window_load(struct walker *k, uint64_t addr);
+static int add_off(uint64_t base, int64_t off, uint64_t *out);
+static uint64_t strip_pac(enum uf_arch arch, uint64_t addr);
+
+int unwind_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r,
+		const struct unwind_space *space, enum unwind_mode mode, uint64_t *pcs,
+		size_t max, size_t *n, struct unwind_stats *st, struct uf_err *err)
+{
+	struct walker k = { .t = t, .id = id, .st = st, .err = err, .arch = r->arch, .sp0 = r->sp };
+	struct frame f = { strip_pac(r->arch, r->pc), r->sp, r->fp, strip_pac(r->arch, r->lr) };
+	int end = UNWIND_DEPTH;
+	*n = 0;
+	if (max == 0)
+		return UNWIND_DEPTH;
+	pcs[(*n)++] = f.pc;
+	while (*n < max) {
+		const struct unwind_row *row = NULL;
+		uint64_t bias = 0;
+		if (mode != UNWIND_FP) {
+			const struct unwind_table *tab = unwind_space_find(space, f.pc - (*n > 1), &bias);
+			row = tab ? unwind_table_find(tab, f.pc - (*n > 1) - bias) : NULL;
+			if (!tab && bias == UINT64_MAX && st)
+				st->unmapped++;
+			if (row && row->cfa == UNWIND_CFA_EXPR)
+				row = NULL;
+		}
+		if (row)
+			end = step_cfi(&k, row, *n == 1, &f);
+		else if (mode == UNWIND_CFI)
+			end = UNWIND_NOINFO;
+		else
+			end = step_fp(&k, *n == 1, &f);
+		if (end != STEP_OK)
+			break;
+		if (st)
+			row ? st->steps_cfi++ : st->steps_fp++;
+		f.pc = strip_pac(r->arch, f.pc);
+		if (f.pc == 0) {
+			end = UNWIND_COMPLETE;
+			break;
+		}
+		pcs[(*n)++] = f.pc;
+		end = UNWIND_DEPTH;
+	}
+	if (end < 0 && end != STEP_OK)
+		return end;
+	if (st) {
+		st->ends[end]++;
+		st->frames += *n;
+	}
+	return end;
+}
+
+int unwind_mode_parse(const char *s, enum unwind_mode *out)
+{
+	static const char *const names[] = { "auto", "cfi", "fp" };
+	for (int i = 0; i < 3; i++) {
+		if (!strcmp(s, names[i])) {
+			*out = (enum unwind_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* One caller through a CFI row: CFA, then the return address and the
+ * saved frame pointer relative to it.  STEP_OK with f updated, or an end. */
+static int step_cfi(struct walker *k, const struct unwind_row *row, int first, struct frame *f)
+{
+	uint64_t cfa, ra = f->lr, fp = f->fp, addr;
+	if (row->ra == UNWIND_RULE_UNDEF)
+		return UNWIND_COMPLETE;
+	if (row->ra == UNWIND_RULE_SAME && k->arch != UF_ARCH_AARCH64)
+		return UNWIND_BAD_FRAME;
+	if (add_off(row->cfa == UNWIND_CFA_SP ? f->sp : f->fp, row->cfa_off, &cfa) < 0 ||
+	    cfa < f->sp || (cfa == f->sp && !first) || cfa - k->sp0 > UNWIND_MAX_WINDOW)
+		return UNWIND_BAD_FRAME;
+	int rc;
+	if (row->ra == UNWIND_RULE_OFFSET) {
+		if (add_off(cfa, row->ra_off, &addr) < 0)
+			return UNWIND_BAD_FRAME;
+		if ((rc = word(k, addr, &ra)) != STEP_OK)
+			return rc;
+	}
+	if (row->fp == UNWIND_RULE_OFFSET) {
+		if (add_off(cfa, row->fp_off, &addr) < 0)
+			return UNWIND_BAD_FRAME;
+		if ((rc = word(k, addr, &fp)) != STEP_OK)
+			return rc;
+	}
+	*f = (struct frame){ ra, cfa, fp, ra };
+	return STEP_OK;
+}
+
+/* One caller through the frame record at fp.  A zero fp ends the walk:
+ * complete after at least one unwound frame, no information at frame 0. */
+static int step_fp(struct walker *k, int first, struct frame *f)
+{
+	uint64_t next, ra;
+	int rc;
+	if (f->fp == 0)
+		return first ? UNWIND_NOINFO : UNWIND_COMPLETE;
+	if ((f->fp & 7) || f->fp < f->sp || f->fp > UINT64_MAX - 16 ||
+	    f->fp - k->sp0 > UNWIND_MAX_WINDOW - 16)
+		return UNWIND_BAD_FRAME;
+	if ((rc = word(k, f->fp, &next)) != STEP_OK || (rc = word(k, f->fp + 8, &ra)) != STEP_OK)
+		return rc;
+	*f = (struct frame){ ra, f->fp + 16, next, ra };
+	return STEP_OK;
+}
+
+/* The 8-byte word at addr, from the window or a fresh one starting
+ * there.  STEP_OK, UNWIND_UNREADABLE, UNWIND_BAD_FRAME (wraps) or <0. */
+static int word(struct walker *k, uint64_t addr, uint64_t *v)
+{
+	struct window *w = &k->w;
+	if (addr > UINT64_MAX - 8)
+		return UNWIND_BAD_FRAME;
+	if (w->len < 8 || addr < w->base || addr - w->base > w->len - 8) {
+		if (k->reads >= UNWIND_MAX_READS)
+			return UNWIND_UNREADABLE;
+		int rc = window_load(k, addr);
+		if (rc < 0)
+			return rc;
+		if (w->len < 8)
+			return UNWIND_UNREADABLE;
+	}
+	memcpy(v, w->buf + (addr - w->base), 8);
+	return STEP_OK;
+}
+
+/* Copies [addr, end of addr's page + one page) from the target.  A short
+ * read (unmapped page) leaves a shorter window; 0 bytes is not an error. */
+static int window_load(struct walker *k, uint64_t addr)
+{
+	struct window *w = &k->w;
+	uint64_t want = UNWIND_CHUNK - (addr & (UNWIND_CHUNK - 1)) + UNWIND_CHUNK;
+	uint64_t room = addr ? -addr : UINT64_MAX; /* bytes below 2^64 */
+	if (want > room)
+		want = room;
+	k->reads++;
+	if (k->st)
+		k->st->reads++;
+	w->base = addr;
+	w->len = 0;
+	ssize_t got = k->t->ops->read(k->t, k->id, addr, w->buf, want, k->err);
+	if (got < 0)
+		return (int)got;
+	w->len = (uint64_t)got <= want ? (size_t)got : (size_t)want;
+	return 0;
+}
+
+/* *out = base + off, or -1 when that leaves [0, 2^64). */
+static int add_off(uint64_t base, int64_t off, uint64_t *out)
+{
+	if (off >= 0 ? base > UINT64_MAX - (uint64_t)off : base < (uint64_t)-off)
+		return -1;
+	*out = base + (uint64_t)off;
+	return 0;
+}
+
+/* AArch64 return addresses may carry pointer-authentication bits above
+ * the 48-bit virtual address; x86-64 addresses are used as they are. */
+static uint64_t strip_pac(enum uf_arch arch, uint64_t addr)
+{
+	if (arch == UF_ARCH_AARCH64 && (addr >> 55) == 0)
+		return addr & ((1ull << 48) - 1);
+	return addr;
+}
