@@ -57,6 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f1)
 		return 0;
 	char *f2 = fold_text(f1, n1, -1, &n2, &bad2);
+	if (fuzz_oracle() && !f2)
+		fuzz_fail("our own folded output does not fold again");
 	if (fuzz_oracle() && f2 && bad2 != 0)
 		fuzz_fail("fold output has %llu line(s) fold rejects", (unsigned long long)bad2);
 	if (fuzz_oracle() && f2 && (n1 != n2 || memcmp(f1, f2, n1) != 0))

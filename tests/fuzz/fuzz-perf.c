@@ -80,6 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f1)
 		return 0;
 	char *f2 = refold(f1, n1, &n2, &bad);
+	if (fuzz_oracle() && !f2)
+		fuzz_fail("our own folded output does not fold again");
 	if (fuzz_oracle() && f2 && bad)
 		fuzz_fail("collapsed output has %llu line(s) fold rejects", (unsigned long long)bad);
 	if (fuzz_oracle() && f2 && (n1 != n2 || memcmp(f1, f2, n1)))
