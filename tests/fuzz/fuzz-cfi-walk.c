@@ -3,13 +3,16 @@
  * hostile rules and hostile memory: the table is made from the input as
  * well as the stack, through the replay target (sampler/replay.c).
  *
- * Input: byte 0: mode (auto, cfi, fp), architecture, depth cap; bytes
- * 1..32: pc, sp, fp, lr; byte 33: number of rows N; N rows of 8 bytes
- * (start delta, CFA kind and offset, RA and FP rules and offsets), made
- * into a valid table (sorted, non-overlapping) for code at 0x400000; the
- * rest is the stack image, at sp rounded down to 16 (sp mostly near the
- * image).  Oracles: walk-oracle.h's bounds (reads, frames, CPU time), no
- * read while the target runs.
+ * Input: byte 0: mode (auto, cfi, fp), architecture, depth cap, and
+ * whether the stack ends at 2^64 (every CFA and record sum there wraps
+ * unless checked); bytes 1..32: pc, sp, fp, lr; byte 33: number of rows
+ * N; N rows of 8 bytes (start delta, CFA kind and offset, RA and FP rules
+ * and offsets), made into a valid table (sorted, non-overlapping) for
+ * code at 0x400000; the rest is the stack image (sp and fp mostly inside
+ * it, pc in the table's code).  Oracles: the walker's caps (reads,
+ * frames), CPU time per walk, no read while the target runs, and below
+ * 2^64 no more caller frames than bytes left above sp (each step raises
+ * sp, none may wrap).
  */
 #include "tests/fuzz/walk-oracle.h"
 
@@ -51,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(reg, data + 1, sizeof reg);
 	enum uf_arch arch = data[0] & 4 ? UF_ARCH_AARCH64 : UF_ARCH_X86_64;
 	enum unwind_mode mode = (enum unwind_mode)(data[0] & 3) % 3;
-	size_t max = 1 + (data[0] >> 3) * 8;
+	size_t max = 1 + ((data[0] >> 3) & 15) * 8;
 	const uint8_t *img = data + 34 + 8 * nrows;
 	size_t len = size - 34 - 8 * nrows;
 	struct unwind_space *s = unwind_space_new();
@@ -62,12 +65,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t end = t->end;
 	if (unwind_space_add_table(s, CODE, end > CODE ? end : CODE + 1, 0, t) != 0)
 		abort();
-	replay_map(r, STACK, img, len);
+	uint64_t stack = data[0] & 0x80 ? (0 - (uint64_t)len) & ~15ull : STACK;
+	replay_map(r, stack, img, len);
 	struct uf_regs regs = { .pc = reg[0], .sp = reg[1], .fp = reg[2], .lr = reg[3],
 				.arch = arch };
 	if (!(regs.sp & 1)) {   /* mostly in the image and the code */
-		regs.sp = STACK + regs.sp % (len + 64);
-		regs.fp = STACK + regs.fp % (len + 4096);
+		regs.sp = stack + regs.sp % (len + 64);
+		regs.fp = stack + regs.fp % (len + 4096);
 		regs.pc = CODE + regs.pc % (end - CODE + 16);
 	}
 	struct uf_target tg;
@@ -84,6 +88,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    r->violations)
 		fuzz_fail("walk: end %d, %zu frames (max %zu), %llu reads", e, n, max,
 			  (unsigned long long)st.reads);
+	/* frame 0 may keep sp (CFA == sp), every later step raises it */
+	if (fuzz_oracle() && regs.sp != 0 && n >= 2 && n - 2 > 0 - regs.sp)
+		fuzz_fail("%zu frames with %llu bytes above sp: a sum wrapped past 2^64", n,
+			  (unsigned long long)(0 - regs.sp));
 	if (fuzz_oracle() && cpu > WALK_MAX_CPU_NS)
 		fuzz_fail("walk took %llu ms of CPU", (unsigned long long)(cpu / 1000000));
 	unwind_space_free(s);
