@@ -138,8 +138,12 @@ examples:
 	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples; fi
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0755 build/uniprof-flame $(DESTDIR)$(PREFIX)/bin/uniprof-flame
+	install -m 0644 uniprof-flame.1 $(DESTDIR)$(PREFIX)/share/man/man1/uniprof-flame.1
+	install -m 0644 scripts/uniprof-flame.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/uniprof-flame
 
 clean:
 	rm -rf build

@@ -36,7 +36,9 @@ static int usage(FILE *to)
 {
 	fprintf(to,
 		"usage: uniprof-flame [record options] -o OUT.svg  (-p PID | -d DOMAIN | -c CFG | --gdb ADDR | -- CMD...)\n"
-		"       uniprof-flame <command> [options]\n\ncommands:\n");
+		"       uniprof-flame [record options] -o OUT.svg -x GUEST.dbg --qemu -- qemu-system-ARCH ARGS...\n"
+		"       uniprof-flame <command> [options]\n"
+		"       uniprof-flame --version   (version and the targets built in)\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(to, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(to, "\n'uniprof-flame <command> --help' lists a command's options.\n");

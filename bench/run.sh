@@ -20,6 +20,12 @@
 #   BENCH_PROFILE=1     afterwards, `perf record` one 1M render; top 10 symbols
 #   BENCH_PROFILE=callgrind   instead, callgrind on one 100k render: instruction
 #                       counts, which a busy machine does not disturb
+#   FLAMEGRAPH_PL=PATH  flamegraph.pl to compare with (default: the first of
+#                       ~/.cache/uniprof-flame/FlameGraph/flamegraph.pl,
+#                       ~/.cache/uf-flamegraph/flamegraph.pl); one run per input
+#   BENCH_PERL_MAX=BYTES  run flamegraph.pl only on inputs up to this size
+#                       (default 50000000: it needs ~0.5 s/MB and ~25x the input in RAM)
+#   INFERNO=PATH        inferno-flamegraph to compare with (default: from PATH)
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -30,6 +36,7 @@ CC=${CC:-cc}
 RUNS=${BENCH_RUNS:-20}
 EXAMPLE=$SHARED/flamegraph-ref/inputs/example-perf.folded
 GEN_VERSION=1
+SHAPES_VERSION=1
 SEED_100K=3 SEED_1M=2 SEED_TREE=7 N_TREE=2000
 
 mkdir -p "$OUT/logs"
@@ -49,20 +56,33 @@ build_tool() { # NAME: build/bench/NAME from bench/NAME.c when out of date
 
 # ---- inputs --------------------------------------------------------------
 
-# gen_group NAME OUTPUT... -- GEN-ARGS...: runs gen-folded unless NAME.stamp
-# matches the generator's source and arguments and every OUTPUT exists.
+# gen_group NAME OUTPUT... -- GEN-ARGS...: runs gen-folded (GEN=gen-shapes:
+# that one) unless NAME.stamp matches the generator's source and arguments
+# and every OUTPUT exists.
 gen_group() {
-	local name=$1 stamp f ok=1 outs=()
+	local name=$1 stamp f ok=1 outs=() gen=${GEN:-gen-folded}
 	shift
 	while [ "$1" != -- ]; do outs+=("$1"); shift; done
 	shift
-	stamp="v$GEN_VERSION $(sha256sum "$TOP/bench/gen-folded.c" | cut -c1-16) $*"
+	stamp="v$GEN_VERSION.$SHAPES_VERSION $(sha256sum "$TOP/bench/$gen.c" | cut -c1-16) $*"
 	for f in "${outs[@]}"; do [ -s "$OUT/$f" ] || ok=0; done
 	[ $ok = 1 ] && [ "$(cat "$OUT/$name.stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	rm -f "$OUT/$name.stamp"
 	note "generating $name into $OUT (once)"
-	(cd "$OUT" && ./gen-folded "$@" >&2) || return 1
+	(cd "$OUT" && "./$gen" "$@" >&2) || return 1
 	echo "$stamp" >"$OUT/$name.stamp"
+}
+
+# The shapes of issue 11 (bench/gen-shapes.c), fixed seeds.
+gen_shapes() {
+	GEN=gen-shapes gen_group little-100k little-100k.folded -- little 100000 11 little-100k.folded &&
+	GEN=gen-shapes gen_group tree-64k tree-64k.folded -- tree 64000 2 tree-64k.folded &&
+	GEN=gen-shapes gen_group tree-64k-b tree-64k-b.folded -- tree 64000 3 tree-64k-b.folded &&
+	GEN=gen-shapes gen_group tree-100k tree-100k.folded -- tree 100000 2 tree-100k.folded &&
+	GEN=gen-shapes gen_group names-1m names-1m.folded -- names 1000000 17 names-1m.folded || return 1
+	[ "${BENCH_QUICK:-0}" = 1 ] && return 0
+	GEN=gen-shapes gen_group deep-10k deep-10k.folded -- deep 10000 13 deep-10k.folded &&
+	GEN=gen-shapes gen_group little-1m little-1m.folded -- little 1000000 12 little-1m.folded
 }
 
 gen_inputs() {
@@ -165,11 +185,12 @@ main() {
 		note "no binary at $BIN; run 'make' first"
 		return 0
 	fi
-	if ! build_tool gen-folded || ! build_tool rusage; then
+	if ! build_tool gen-folded || ! build_tool rusage || ! build_tool gen-shapes; then
 		note "cannot build bench tools"
 		return 0
 	fi
 	gen_inputs || { note "input generation failed"; return 0; }
+	gen_shapes || { note "shape generation failed"; return 0; }
 	echo "uniprof-flame bench: $BIN ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?'))," \
 		"$(nproc) cores, $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "wall, cpu (user+sys) = medians of RUNS runs, fork+exec included; min = fastest wall;" \
@@ -203,6 +224,7 @@ main() {
 		r1m=$M_WALL
 	fi
 	bench_diff "$r100" "${r1m:-}"
+	bench_shapes
 	fold_phases
 	other_benches
 	case ${BENCH_PROFILE:-0} in
@@ -210,6 +232,82 @@ main() {
 	callgrind) profile_callgrind ;;
 	esac
 	return 0
+}
+
+# ---- issue 11: every input shape, beside flamegraph.pl and inferno -------
+
+find_flamegraph_pl() {
+	local f
+	for f in "${FLAMEGRAPH_PL:-}" "$HOME/.cache/uniprof-flame/FlameGraph/flamegraph.pl" \
+		"$HOME/.cache/uf-flamegraph/flamegraph.pl"; do
+		[ -n "$f" ] && [ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
+# other_tool NAME INPUT CMD...: one run of another renderer (stdout to a
+# file); prints "Nx / Mx" (its wall / ours, its RSS / ours) or why not.
+other_tool() {
+	local name=$1 input=$2 w r st c
+	shift 2
+	if ! "$OUT/rusage" "$TMP/rep-$name" sh -c '"$@" >"'"$TMP"'/other.svg" 2>/dev/null' sh "$@"; then
+		echo "failed"
+		return
+	fi
+	read -r w r st c <"$TMP/rep-$name"
+	rm -f "$TMP/other.svg"
+	if [ "$st" != 0 ]; then echo "failed (exit $st)"; return; fi
+	awk -v w="$w" -v r="$r" -v mw="$M_WALL" -v mr="$M_RSS" \
+		'BEGIN { printf "%.1fx time, %.2fx rss (%.2f s, %.0f MiB)", w / mw, r / 1024 / mr, w, r / 1024 }'
+}
+
+# shape_row LABEL INPUT RUNS TARGET MAX_WALL MAX_RSS SUBCMD [ARGS]: our row,
+# then flamegraph.pl's and inferno's factors for render rows.
+shape_row() {
+	local label=$1 input=$2 runs=$3 target=$4 mw=$5 mr=$6 sub=$7 pl inf size
+	shift 7
+	[ -s "$input" ] || { echo "$label (skipped: $input not found)"; return; }
+	size=$(size_of "$input")
+	warm "$input" "$@"
+	row "$label" "$size" "$runs" "$target" "$mw" "$mr" "$BIN" "$sub" "$input" "$@" -o "$TMP/out.svg"
+	[ "$sub" = render ] || return 0
+	if ! pl=$(find_flamegraph_pl); then
+		SHAPE_PL="not present"
+	elif [ "$size" -gt "${BENCH_PERL_MAX:-50000000}" ]; then
+		SHAPE_PL="skipped (input over BENCH_PERL_MAX)"
+	else
+		SHAPE_PL=$(other_tool pl "$input" perl "$pl" "$input")
+	fi
+	inf=${INFERNO:-$(command -v inferno-flamegraph 2>/dev/null)}
+	if [ -z "$inf" ]; then
+		SHAPE_INF="not installed"
+	else
+		SHAPE_INF=$(other_tool inferno "$input" "$inf" "$input")
+	fi
+	printf '  %-12s vs flamegraph.pl: %s; vs inferno: %s\n' "" "$SHAPE_PL" "$SHAPE_INF"
+}
+
+bench_shapes() {
+	local ex=$EXAMPLE t64
+	echo
+	echo "issue 11 shapes (bench/gen-shapes.c): render, fold and diff; under each render row, the other"
+	echo "renderers' wall time and peak RSS as a multiple of ours (one run each; >1x = we are faster/smaller)"
+	printf '%-14s %10s %4s %9s %9s %9s %9s %10s  %-26s %s\n' input size runs "wall s" "min s" \
+		"cpu s" "RSS MiB" output target verdict
+	shape_row example-perf "$ex" "$RUNS" "<= 0.003 s" 0.003 "" render
+	shape_row tree-64k "$OUT/tree-64k.folded" 10 "<= 0.07 s" 0.07 "" render
+	t64=$M_WALL
+	shape_row fold-tree-64k "$OUT/tree-64k.folded" 10 "<= render (same speed)" "$t64" "" fold
+	shape_row diff-tree-64k "$OUT/tree-64k-b.folded" 10 "<= render tree-64k" "$t64" "" diff \
+		"$OUT/tree-64k.folded"
+	shape_row tree-100k "$OUT/tree-100k.folded" 5 "(none)" "" "" render
+	shape_row little-100k "$OUT/little-100k.folded" 5 "<= 0.17 s" 0.17 "" render
+	shape_row fold-little-100k "$OUT/little-100k.folded" 5 "(same speed)" "" "" fold
+	shape_row names-1m "$OUT/names-1m.folded" 5 "(none)" "" "" render
+	[ "${BENCH_QUICK:-0}" = 1 ] && return 0
+	shape_row deep-10k "$OUT/deep-10k.folded" 3 "(none)" "" "" render
+	shape_row little-1m "$OUT/little-1m.folded" 3 "<= 1.8 s, <= 768 MiB" 1.8 768 render
+	shape_row fold-little-1m "$OUT/little-1m.folded" 3 "(same speed)" "" "" fold
 }
 
 # other_benches: every other bench/*.sh (other areas' figures, e.g. symtab);

@@ -24,7 +24,8 @@ static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame diff [options] BEFORE AFTER [-o OUT.svg]\n\n"
 	      "Draws AFTER's flame graph coloured by the change from BEFORE: red grew, blue shrank,\n"
-	      "purple new, green gone.  Inputs: folded text, or SVGs (ours exactly, others approximately).\n\n"
+	      "purple new, green gone.  Inputs: folded text, `perf script` text, or SVGs (ours exactly,\n"
+	      "others approximately), gzip or not.\n\n"
 	      "  -o, --output FILE     write here (default: stdout)\n"
 	      "      --delta=total|self  colour by the change of a frame's total (default) or of its\n"
 	      "                        self samples (flamegraph.pl's differential colours)\n"

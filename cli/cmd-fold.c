@@ -54,7 +54,8 @@ static int fold_diff(int n, char **paths, int normalize, const char *out,
 static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame fold [options] [FILE...|-] [-o OUT.folded]\n\n"
-	      "Merges folded stacks or uniprof-flame SVGs into sorted, deduplicated folded text.\n\n"
+	      "Merges folded stacks, `perf script` text or uniprof-flame SVGs (gzip or not) into\n"
+	      "sorted, deduplicated folded text (or pprof, speedscope: see --format).\n\n"
 	      "  -o, --output FILE   write here (default: stdout)\n"
 	      "      --reverse       input stacks are leaf first\n"
 	      "      --symbols FILE  inputs are uniprof raw traces; symbolize with FILE\n"
@@ -146,7 +147,8 @@ int cmd_fold(int argc, char **argv)
  * flamegraph.pl --flamechart draws from, so the order survives. */
 static int write_lines(const fold_trie *t, FILE *fp, uint32_t *path)
 {
-	for (size_t i = 0; i < t->seq_len;) {
+	int rc = 0;
+	for (size_t i = 0; i < t->seq_len && rc == 0;) {
 		uint32_t node = t->seq_node[i], k = t->depth[node];
 		double c = 0, b = 0;
 		for (; i < t->seq_len && t->seq_node[i] == node; i++) {
@@ -155,22 +157,10 @@ static int write_lines(const fold_trie *t, FILE *fp, uint32_t *path)
 		}
 		for (uint32_t n = node, d = k; d > 0; n = t->parent[n])
 			path[--d] = n;
-		for (uint32_t d = 0; d < k; d++) {
-			size_t len;
-			const char *nm = fold_node_name(t, path[d], &len);
-			if (d)
-				fputc(';', fp);
-			fwrite(nm, 1, len, fp);
-		}
-		char num[96];
-		if (t->base) {
-			fold_format_count(num, sizeof num, b);
-			fprintf(fp, " %s", num);
-		}
-		fold_format_count(num, sizeof num, c);
-		fprintf(fp, " %s\n", num);
+		/* the folded writer's rules: names escaped, read back unchanged */
+		rc = fold_write_stack_line(t, fp, path, k, t->base ? &b : NULL, c);
 	}
-	return ferror(fp) ? -EIO : 0;
+	return rc ? rc : ferror(fp) ? -EIO : 0;
 }
 
 static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err)
@@ -183,7 +173,13 @@ static int write_sequence(const fold_trie *t, const char *path, struct uf_err *e
 	else if (rc == 0)
 		rc = uf_outfile_commit(&out, err);
 	if (rc && !err->cls)
-		uf_err_set(err, UF_EINPUT, path, rc == -ENOMEM ? "out of memory" : "write failed");
+		uf_err_set(err, UF_EINPUT, path, "%s",
+			   rc == -ENOMEM  ? "out of memory"
+			   : rc == -EDOM  ? "a stack ends in a frame with an empty name, which folded "
+					    "text cannot carry"
+			   : rc == -ERANGE ? "a count does not fit in the 63 characters folded text "
+					     "allows"
+					   : "write failed");
 	free(stack);
 	return rc;
 }

@@ -47,6 +47,7 @@
 #include "sampler/sampler.h"
 #include "symtab/symtab.h"
 #include "cli/io-opts.h"
+#include "cli/record-pprof.h"
 #include "unwind/unwind.h"
 #include "util/outfile.h"
 
@@ -84,7 +85,7 @@ struct record {
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY, OPT_UNWIND, OPT_QEMU };
+       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
@@ -96,6 +97,7 @@ static const struct option own_opts[] = {
 	{ "per-vcpu", no_argument, 0, OPT_PERTHREAD },
 	{ "exe", required_argument, 0, 'x' },
 	{ "output", required_argument, 0, 'o' },
+	{ "format", required_argument, 0, OPT_FORMAT },
 	{ "frequency", required_argument, 0, 'F' },
 	{ "time", required_argument, 0, 'T' },
 	{ "max-depth", required_argument, 0, OPT_MAXDEPTH },
@@ -207,9 +209,7 @@ int cmd_record(int argc, char **argv)
  * status. */
 static int parse(struct record *r, int argc, char **argv)
 {
-	struct option *base = cli_options_merge(own_opts);
-	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_FORMAT_ONLY) : NULL;
-	free(base);
+	struct option *opts = cli_options_merge(own_opts);
 	if (!opts)
 		return cli_usage("", "record: out of memory");
 	sampler_opts_init(&r->so);
@@ -245,11 +245,13 @@ static int parse(struct record *r, int argc, char **argv)
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
 		case '?': rc = UF_EXIT_USAGE; break; /* the message is out */
-		default: {
-			int h = cli_io_opt(&r->io, c, optarg);
-			if ((h == 0 ? cli_render_opt(&r->ro, c, optarg) : h) != 1)
+		case OPT_FORMAT:
+			if (cli_io_format(&r->io, optarg, 0) != 1)
 				rc = UF_EXIT_USAGE;
-		}
+			break;
+		default:
+			if (cli_render_opt(&r->ro, c, optarg) != 1)
+				rc = UF_EXIT_USAGE;
 		}
 	}
 	free(opts);
@@ -629,8 +631,18 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
 	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
-	if (!rc && r->out_svg)
+	if (!rc && r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_PPROF) {
+		/* from the addresses: mappings, build ids, file:line */
+		struct cli_pprof_src ps = {
+			.s = &r->s, .maps = r->maps, .exe_tab = r->exe_tab, .exe = r->exe,
+			.resolve = resolve, .resolve_ctx = r,
+			.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
+			.period_ns = r->io.period_ns,
+		};
+		rc = cli_write_record_pprof(&ps, r->out_svg, err);
+	} else if (!rc && r->out_svg) {
 		rc = cli_write_profile(t, &r->ro, &r->io, CLI_OUT_SVG, r->out_svg, err);
+	}
 	fold_trie_free(t);
 	return rc;
 }

@@ -18,8 +18,9 @@
 static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame render [options] [FILE...|-] [-o OUT.svg]\n\n"
-	      "Draws folded stacks (flamegraph.pl's format, or an SVG written by uniprof-flame)\n"
-	      "as an interactive SVG flame graph.  Reads stdin when no FILE is given.\n\n"
+	      "Draws folded stacks (flamegraph.pl's format), `perf script` text or an SVG written by\n"
+	      "uniprof-flame, gzip or not, as an interactive SVG flame graph.  Reads stdin when no\n"
+	      "FILE is given.\n\n"
 	      "  -o, --output FILE   write here (default: stdout; \"-\" is stdout)\n"
 	      "  -h, --help          this help\n\n",
 	      to);

@@ -14,118 +14,24 @@
 #include "cli/inputs.h"
 #include "cli/io-opts.h"
 
-/* Big folded files are parsed in two halves on two threads, each into
- * its own trie, then merged: the parse dominates render time and the
- * machines we run on have two cores.  Flame charts (which need input
- * order), SVGs and streams take the single-threaded path. */
-#define SPLIT_MIN_BYTES (32u << 20)
-
-struct half_job {
-	fold_trie *t;
-	int fd;
-	uint64_t off, len;
-	struct fold_read_opts o;
-	struct fold_read_stats st;
-	struct uf_err err;
-	int rc;
-};
-
-static void *read_half(void *arg)
-{
-	struct half_job *j = arg;
-	j->rc = fold_read_folded_range(j->t, j->fd, j->off, j->len, &j->o, &j->st, &j->err);
-	return NULL;
-}
-
-/* Whether fold_detect_format (the readers' own detector) calls the
- * regular file fd of `size` bytes folded text: only then may it be cut. */
-static int is_folded(int fd, uint64_t size)
-{
-	size_t have = 0, want = 4096;
-	char *buf = malloc(FOLD_DETECT_MAX); /* diff runs two of these at once */
-	enum fold_format f = FOLD_FMT_UNKNOWN;
-	while (buf) {
-		ssize_t got = pread(fd, buf + have, want - have, (off_t)have);
-		if (got <= 0)
-			break;
-		have += (size_t)got;
-		f = fold_detect_format(buf, have, have >= size);
-		if (f != FOLD_FMT_MORE)
-			break;
-		want = have * 2 < FOLD_DETECT_MAX ? have * 2 : FOLD_DETECT_MAX;
-	}
-	free(buf);
-	return f == FOLD_FMT_FOLDED;
-}
-
-/* Where to cut fd's bytes: just after a newline near the middle; 0 when
- * the file should not be split. */
-static uint64_t split_point(int fd, uint64_t size)
-{
-	char buf[65536];
-	if (size < SPLIT_MIN_BYTES || !is_folded(fd, size))
-		return 0;
-	ssize_t got = pread(fd, buf, sizeof buf, (off_t)(size / 2));
-	char *nl = got > 0 ? memchr(buf, '\n', (size_t)got) : NULL;
-	return nl ? size / 2 + (uint64_t)(nl - buf) + 1 : 0;
-}
-
-/* Reads a big regular file in two halves; returns 1 when it did not
- * apply (the caller reads the file as usual). */
-static int read_split(fold_trie *t, const char *path, const struct fold_read_opts *o,
-		      struct fold_read_stats *st, struct uf_err *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat sb;
-	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
-	uint64_t cut = split_point(fd, (uint64_t)sb.st_size);
-	pthread_t th;
-	struct half_job a = { t, fd, 0, cut, *o, { 0 }, { 0 }, 0 };
-	struct half_job b = { fold_trie_new(), fd, cut, (uint64_t)sb.st_size - cut, *o, { 0 }, { 0 }, 0 };
-	/* about one new call path per 128 input bytes in big profiles */
-	if (cut && b.t && (fold_trie_reserve(a.t, (uint32_t)((uint64_t)sb.st_size / 128)) ||
-			   fold_trie_reserve(b.t, (uint32_t)(b.len / 128)))) {
-		fold_trie_free(b.t);
-		close(fd);
-		return 1;
-	}
-	if (!cut || !b.t || pthread_create(&th, NULL, read_half, &b) != 0) {
-		fold_trie_free(b.t);
-		close(fd);
-		return 1;
-	}
-	read_half(&a);
-	pthread_join(th, NULL);
-	close(fd);
-	int rc = a.rc ? a.rc : b.rc;
-	if (rc)
-		*err = a.rc ? a.err : b.err;
-	else if ((rc = fold_trie_merge(t, b.t)) != 0)
-		uf_err_set(err, UF_EINPUT, path, "out of memory");
-	*st = a.st;
-	st->lines += b.st.lines;
-	st->bad += b.st.bad;
-	st->truncated += b.st.truncated;
-	if (!a.st.bad && b.st.bad)
-		snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu", path,
-			 (unsigned long long)(a.st.lines + b.st.first_bad_line));
-	fold_trie_free(b.t);
-	return rc;
-}
-
+/* Folded files are read by fold/'s sorted path, which uses both cores
+ * itself (fold/sorted.c). */
 static int read_one(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		    struct fold_read_stats *st, struct uf_err *err)
 {
-	if (strcmp(path, "-") != 0 && !t->keep_seq && !o->force_perf) {
-		int rc = read_split(t, path, o, st, err);
-		if (rc != 1)
-			return rc;
-	}
 	return fold_read_path(t, path, o, st, err);
+}
+
+/* Warnings for what reading skipped (stats summed over the inputs). */
+static void warn_stats(const struct fold_read_stats *total)
+{
+	if (total->bad)
+		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total->bad,
+			 total->bad == 1 ? "" : "s", total->first_bad);
+	if (total->truncated)
+		cli_warn("%llu stack%s deeper than %d frames truncated",
+			 (unsigned long long)total->truncated, total->truncated == 1 ? "" : "s",
+			 FOLD_MAX_DEPTH);
 }
 
 int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_err *err)
@@ -168,13 +74,7 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 			   (unsigned long long)total.bad, total.bad == 1 ? "" : "s", total.first_bad);
 		return -EINVAL;
 	}
-	if (total.bad)
-		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total.bad,
-			 total.bad == 1 ? "" : "s", total.first_bad);
-	if (total.truncated)
-		cli_warn("%llu stack%s deeper than %d frames truncated",
-			 (unsigned long long)total.truncated, total.truncated == 1 ? "" : "s",
-			 FOLD_MAX_DEPTH);
+	warn_stats(&total);
 	if (fold_trie_finish(t)) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;
@@ -210,6 +110,23 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	*out = NULL;
 	if (!a.t || !b.t) {
 		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		goto out;
+	}
+	/* two folded files: one sorted read into one differential trie */
+	struct fold_read_stats st[2] = { { 0 }, { 0 } };
+	const struct cli_io_opts *io = cli_inputs_config();
+	rc = io && io->force_perf ? 1 : fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
+	if (rc != 1) {
+		if (rc == 0) { /* a refused file's error already says it all */
+			warn_stats(&st[0]);
+			warn_stats(&st[1]);
+		}
+		if (rc == 0 && (rc = fold_trie_finish(b.t)) != 0)
+			uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		if (rc == 0) {
+			*out = b.t;
+			b.t = NULL;
+		}
 		goto out;
 	}
 	pthread_t th;

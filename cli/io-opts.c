@@ -33,8 +33,6 @@ struct option *cli_io_options_merge(const struct option *own, enum cli_io_which 
 	size_t a = 0, b = sizeof io_options / sizeof io_options[0] - 1;
 	if (which == CLI_IO_NO_ADDRS)
 		b--;
-	else if (which == CLI_IO_FORMAT_ONLY)
-		b = 1; /* --format is first */
 	while (own[a].name)
 		a++;
 	struct option *all = calloc(a + b + 1, sizeof *all);
@@ -45,27 +43,32 @@ struct option *cli_io_options_merge(const struct option *own, enum cli_io_which 
 	return all;
 }
 
-int cli_io_opt(struct cli_io_opts *io, int c, const char *arg)
+int cli_io_format(struct cli_io_opts *io, const char *arg, int inputs)
 {
 	static const struct { const char *name; int out; } formats[] = {
 		{ "svg", CLI_OUT_SVG }, { "folded", CLI_OUT_FOLDED }, { "pprof", CLI_OUT_PPROF },
 		{ "speedscope", CLI_OUT_SPEEDSCOPE },
 	};
-	switch (c) {
-	case O_FORMAT:
-		if (strcmp(arg, "perf") == 0) {
-			io->force_perf = 1;
+	if (inputs && strcmp(arg, "perf") == 0) {
+		io->force_perf = 1;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		if (strcmp(arg, formats[i].name) == 0) {
+			io->out = (enum cli_out_format)formats[i].out;
 			return 1;
 		}
-		for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-			if (strcmp(arg, formats[i].name) == 0) {
-				io->out = (enum cli_out_format)formats[i].out;
-				return 1;
-			}
-		}
-		fprintf(stderr, "uniprof-flame: --format: unknown format '%s' (perf, svg, folded, "
-				"pprof, speedscope)\n", arg);
-		return -1;
+	}
+	fprintf(stderr, "uniprof-flame: '--format': unknown format '%s' (%ssvg, folded, pprof, "
+			"speedscope)\n", arg, inputs ? "perf, " : "");
+	return -1;
+}
+
+int cli_io_opt(struct cli_io_opts *io, int c, const char *arg)
+{
+	switch (c) {
+	case O_FORMAT:
+		return cli_io_format(io, arg, 1);
 	case O_PID: io->perf.pid = 1; return 1;
 	case O_TID: io->perf.tid = 1; return 1;
 	case O_KERNEL: io->perf.kernel = 1; return 1;

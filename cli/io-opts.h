@@ -34,12 +34,16 @@ struct cli_io_opts {
 	double period_ns;
 };
 
-/* Which of the shared options a command takes: all; all but --addrs
- * (fold has its own); only --format (record: -p/--pid is its target). */
-enum cli_io_which { CLI_IO_ALL, CLI_IO_NO_ADDRS, CLI_IO_FORMAT_ONLY };
+/* Which of the shared options a command takes: all, or all but --addrs
+ * (fold has its own).  record takes only --format, in its own table
+ * (-p/--pid is its target there), through cli_io_format(). */
+enum cli_io_which { CLI_IO_ALL, CLI_IO_NO_ADDRS };
 /* The shared table (zero-terminated): `own` options first, then these.
  * Returns a malloc'd table, NULL on OOM. */
 struct option *cli_io_options_merge(const struct option *own, enum cli_io_which which);
+/* --format NAME: 1, or -1 (printed) for an unknown name or, without
+ * `inputs`, for `perf`. */
+int cli_io_format(struct cli_io_opts *io, const char *arg, int inputs);
 /* Handles code `c`: 1 handled, 0 not ours, -1 bad value (printed). */
 int cli_io_opt(struct cli_io_opts *io, int c, const char *arg);
 /* For --help: the input options, and the output format line. */

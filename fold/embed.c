@@ -251,8 +251,16 @@ static int needs_escape(unsigned char c)
 	       c == '"' || c == '\'' || c == ']';
 }
 
+/* Bytes fold_format_count writes for v; whole counts (nearly all) are
+ * measured without formatting them: this runs once per node. */
 static size_t digits(double v)
 {
+	if (v >= 0 && v < 1e15 && v == floor(v)) {
+		size_t n = 1;
+		for (uint64_t u = (uint64_t)v; u >= 10; u /= 10)
+			n++;
+		return n;
+	}
 	char buf[EMBED_MAX_COUNT + 1];
 	int n = fold_format_count(buf, sizeof buf, v);
 	return n < 0 ? EMBED_MAX_COUNT : (size_t)n;

@@ -59,7 +59,9 @@ typedef struct fold_trie {
 	uint64_t *noff;          /* offset of name id in nbuf */
 	uint32_t *nlen;          /* byte length of name id */
 	uint32_t nnames, nnames_cap;
-	uint32_t *nslots;        /* open addressing: name id + 1, 0 = empty */
+	uint64_t *nslots;        /* open addressing: hash's top 32 bits << 32 | name id + 1,
+				    0 = empty (the tag skips most wrong candidates; 8 bytes
+				    a slot: a million names cost 16 MiB of table) */
 	uint32_t nslots_mask;
 
 	/* nodes, structure of arrays */
@@ -75,6 +77,8 @@ typedef struct fold_trie {
 		uint32_t id;     /* node id + 1, 0 = empty */
 	} *slots;
 	uint32_t slots_mask;
+	int index_stale;         /* slots do not cover every node (sorted reader);
+				    fold_trie_child rebuilds them on first use */
 
 	double max_line_delta;   /* largest |after - before| of one input line */
 
@@ -263,6 +267,18 @@ int fold_perf_sniff(const char *buf, size_t len, int eof);
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		   struct fold_read_stats *st, struct uf_err *err);
 
+/* Reads two folded-text files into the empty trie t as one differential
+ * (one sort of both files' lines, no per-file trie): the drawn counts are
+ * AFTER's (BEFORE's when swap), the BEFORE counts the other file's, scaled
+ * by total(drawn)/total(other) when normalize.  The same trie as reading
+ * each and fold_trie_diff_into(), without building two.  Returns 1 when
+ * it does not apply (stdin, or a file that is not folded text: an SVG,
+ * gzip, perf script), so the caller reads the files one by one; 0; or <0
+ * with *err ("no valid stacks" names the file).  st[0], st[1]: BEFORE's
+ * and AFTER's reading statistics. */
+int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, int normalize,
+			 int swap, struct fold_read_stats st[2], struct uf_err *err);
+
 /* ---- writers --------------------------------------------------------- */
 
 /* Writes folded lines in flamegraph.pl's sorted order, one per distinct
@@ -271,6 +287,12 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
  * -EIO, -EDOM (a stack ends in an empty name) or -ERANGE (a count
  * longer than FOLD_MAX_COUNT_CHARS). */
 int fold_write_folded(const fold_trie *t, FILE *out);
+/* One folded line by the same rules: the names of path[0..n) (node ids,
+ * root first; n == 0 is the empty stack), then BEFORE (when non-NULL)
+ * and AFTER.  For writers that choose their own line order (fold
+ * --flamechart).  Returns 0, -ENOMEM, -EIO, -EDOM or -ERANGE. */
+int fold_write_stack_line(const fold_trie *t, FILE *out, const uint32_t *path, uint32_t n,
+			  const double *before, double after);
 /* Formats a count as the shortest text that reads back exactly, never
  * with an exponent; returns its length, or -ERANGE when the exact text
  * does not fit in size - 1 bytes (buf then holds an approximation, for

@@ -5,6 +5,8 @@
 #ifndef UF_FOLD_INTERNAL_H
 #define UF_FOLD_INTERNAL_H
 
+#include <string.h>
+
 #include "fold/fold.h"
 
 /* The fd reader, with `plen` bytes already read from fd placed first. */
@@ -31,6 +33,92 @@ int fold_svg_frames_add(struct fold_svg_frames *fs, fold_trie *t, const char *ti
 int fold_svg_frames_build(struct fold_svg_frames *fs, fold_trie *t, struct uf_err *err,
 			  const char *label);
 void fold_svg_frames_release(struct fold_svg_frames *fs);
+
+/* One folded line, parsed (read-folded.c): the stack is s[0..len) with
+ * trailing ';' removed; `before` is meaningful when `two`. */
+struct fold_line {
+	size_t len;
+	int two;
+	double after, before;
+};
+/* Parses line s[0..n) (no newline); returns 0, 1 for a blank line, -1 for
+ * an invalid one. */
+int fold_parse_line(const char *s, size_t n, struct fold_line *fl);
+
+/* The sorted fast path (sorted.c): reads folded text held in memory into
+ * t.  Same result as the streaming reader; t must be empty, not keep a
+ * sequence, and o->reverse unset (fold_read_folded_mem checks). */
+enum fold_src_role {
+	FOLD_SRC_PLAIN,      /* counts as the streaming reader adds them */
+	FOLD_SRC_BASE,       /* the first count column goes to BEFORE only */
+	FOLD_SRC_DRAWN,      /* the first count column goes to the drawn count only */
+};
+#define FOLD_SRC_MAX 2
+struct fold_src {
+	const char *buf;     /* folded text, borrowed */
+	size_t len;
+	const struct fold_read_opts *o;
+	struct fold_read_stats *st;
+	enum fold_src_role role;
+	double sum;          /* out: first-column counts of its good lines */
+	int valid;           /* out: it had a line that makes a stack or a count */
+	int two;             /* internal: it had two count columns */
+};
+/* Reads up to FOLD_SRC_MAX sources into one trie (roles other than PLAIN
+ * make it differential).  Returns 0, <0 with *err, or 1 without touching
+ * t or the stats when it declines: an input holds a backslash, so names
+ * may be "\xHH"-escaped and two spellings decode to one name (the caller
+ * then reads with the streaming reader, which looks names up). */
+int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err);
+int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
+			 struct fold_read_stats *st, struct uf_err *err);
+/* rank[2*name + t] = position of name + (t ? ';' : ' ') in byte order,
+ * a prefix first (flamegraph.pl's sort of whole lines, per sibling);
+ * rank has 2 * nnames entries.  Returns 0 or -ENOMEM. */
+int fold_sort_names(const fold_trie *t, uint32_t *rank);
+/* Inputs from this size are indexed on two threads; sorts of this many
+ * lines use two threads. */
+#define FOLD_SORTED_SPLIT (1u << 20)
+#define FOLD_SORTED_THREAD_LINES 20000u
+
+/* Appends a child that the caller knows is new (sorted input); marks the
+ * (parent, name) index stale.  FOLD_NONE on OOM or past FOLD_MAX_NODES. */
+uint32_t fold_trie_append(fold_trie *t, uint32_t parent, uint32_t name);
+/* Turns the trie differential: BEFORE counts start equal to the drawn
+ * ones.  Returns 0 or -ENOMEM. */
+int fold_trie_make_diff(fold_trie *t);
+
+/* The name table's hash: 8-byte words folded from the start, the length
+ * mixed in last, so a scanner can hash a frame while it looks for the
+ * frame's end (sorted.c) and get the value fold_trie_intern computes. */
+#define FOLD_NH_SEED 0x243f6a8885a308d3ull
+#define FOLD_NH_K1 0xa0761d6478bd642full
+#define FOLD_NH_K2 0xe7037ed1a0b428dbull
+static inline uint64_t fold_nh_mix(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+static inline uint64_t fold_nh_final(uint64_t h, uint64_t tail, size_t len)
+{
+	return fold_nh_mix(h ^ tail ^ ((uint64_t)len << 56), FOLD_NH_K2);
+}
+static inline uint64_t fold_name_hash(const char *p, size_t len)
+{
+	uint64_t h = FOLD_NH_SEED, v;
+	size_t n = len;
+	while (n >= 8) {
+		memcpy(&v, p, 8);
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		p += 8;
+		n -= 8;
+	}
+	v = 0;
+	memcpy(&v, p, n);
+	return fold_nh_final(h, v, len);
+}
+/* fold_trie_intern with the name's fold_name_hash() already known. */
+uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h);
 
 /* gzip input (fold/gzip.c): a thread inflates src into a socket whose
  * read end fold_gz_fd() gives; fold_gz_finish() closes that end, joins

@@ -8,19 +8,29 @@
  * empty frames are dropped.  Two deliberate differences: a trailing '\r'
  * is removed (CRLF files), and blank lines are skipped, not counted bad.
  *
- * Input is streamed through one buffer (no mmap of the whole file, no
- * sort), so memory stays with the trie.  Consecutive lines often share a
- * prefix (sorted input, perf's order): the frames the previous line
- * resolved are reused up to the first differing byte, which skips most
- * hash lookups on such input.
+ * Two paths.  Into an empty trie, without --reverse or a kept sequence
+ * (flame charts), and with no backslash in it (names with "\xHH"
+ * escapes need lookups), the input is held whole (a regular file is mapped; a
+ * stream is read into memory up to FOLD_SLURP_MAX bytes) and handed to
+ * the sorted reader (sorted.c): lines sorted, each merged with its
+ * predecessor, nodes appended without a lookup, on two threads.  Peak
+ * memory is then input + trie.  Otherwise (and for the rest of a stream
+ * past FOLD_SLURP_MAX) lines are streamed through one buffer, memory
+ * staying with the trie; consecutive lines often share a prefix (sorted
+ * input, perf's order), so the frames the previous line resolved are
+ * reused up to the first differing byte, which skips most hash lookups.
+ * Both paths build the same trie (tests/unit/test-fold.c compares them).
  *
  * Caps: FOLD_MAX_LINE bytes a line (longer lines are bad), FOLD_MAX_NAME
  * bytes a frame (bad line), FOLD_MAX_DEPTH frames (the rest dropped and
  * counted in stats->truncated).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fold/fold.h"
@@ -28,6 +38,7 @@
 #include "util/vec.h"
 
 #define CHUNK (256u << 10)
+#define FOLD_SLURP_MAX (256u << 20)
 
 struct reader {
 	fold_trie *t;
@@ -48,6 +59,7 @@ static int reader_init(struct reader *r, fold_trie *t, const struct fold_read_op
 static void reader_release(struct reader *r);
 static int read_line(struct reader *r, const char *s, size_t len);
 static int parse_count(const char *s, size_t len, size_t *tok_start, double *v);
+static int sorted_ok(const fold_trie *t, const struct fold_read_opts *o);
 static void note_bad(struct reader *r);
 static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf);
 static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint32_t *leaf);
@@ -57,6 +69,20 @@ int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			 const struct fold_read_opts *o, struct fold_read_stats *st,
 			 struct uf_err *err)
 {
+	if (sorted_ok(t, o)) {
+		int rc = fold_read_sorted_mem(t, buf, len, o, st, err);
+		if (rc != 1) /* 1: declined (escaped names), stream it */
+			return rc;
+	} else if (o->reverse == 0 && !t->keep_seq && len >= FOLD_SORTED_SPLIT) {
+		/* a big input into a non-empty trie: sorted into its own, merged */
+		fold_trie *tmp = fold_trie_new();
+		int rc = tmp ? fold_read_sorted_mem(tmp, buf, len, o, st, err) : -ENOMEM;
+		if (rc == 0 && (rc = fold_trie_merge(t, tmp)) != 0)
+			uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+		fold_trie_free(tmp);
+		if (rc != 1)
+			return rc;
+	}
 	struct reader r;
 	if (reader_init(&r, t, o, st)) {
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
@@ -111,12 +137,77 @@ static ssize_t source_read(struct source *s, char *buf, size_t n)
 static int read_stream(fold_trie *t, struct source *src, const char *prefix, size_t plen,
 		       const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
 
+static int read_whole(fold_trie *t, int fd, const char *prefix, size_t plen,
+		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
+
 int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_t plen,
 				 const struct fold_read_opts *o, struct fold_read_stats *st,
 				 struct uf_err *err)
 {
+	if (!o->reverse && !t->keep_seq)
+		return read_whole(t, fd, prefix, plen, o, st, err);
 	struct source src = { fd, -1, 0 };
 	return read_stream(t, &src, prefix, plen, o, st, err);
+}
+
+/* A regular file is mapped and read by the sorted path.  A stream is read
+ * into memory up to FOLD_SLURP_MAX bytes: all of it, then sorted; past
+ * that, what was read is sorted and the rest streamed, so memory stays
+ * bounded on an endless pipe. */
+static int read_whole(fold_trie *t, int fd, const char *prefix, size_t plen,
+		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
+{
+	struct stat sb;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && lseek(fd, 0, SEEK_CUR) == (off_t)plen &&
+	    (uint64_t)sb.st_size >= plen) {
+		size_t size = (size_t)sb.st_size;
+		if (size == 0)
+			return 0;
+		char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (map != MAP_FAILED) {
+			int rc = fold_read_folded_mem(t, map, size, o, st, err);
+			munmap(map, size);
+			return rc;
+		}
+	}
+	size_t cap = plen > CHUNK ? plen * 2 : CHUNK, have = plen;
+	char *buf = malloc(cap);
+	if (!buf) {
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(buf, prefix, plen);
+	int rc = 0, eof = 0;
+	while (!eof && have < FOLD_SLURP_MAX) {
+		if (have == cap && uf_vec_grow(&buf, &cap, cap * 2, 1)) {
+			rc = -ENOMEM;
+			uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+			break;
+		}
+		ssize_t got = read(fd, buf + have, cap - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = -errno;
+			uf_err_set(err, UF_EINPUT, o->label, "read failed: %s", strerror(errno));
+			break;
+		}
+		eof = got == 0;
+		have += (size_t)got;
+	}
+	size_t head = have;
+	if (rc == 0 && !eof) { /* stop at the last full line; stream the rest */
+		const char *nl = memrchr(buf, '\n', have);
+		head = nl ? (size_t)(nl + 1 - buf) : 0;
+	}
+	if (rc == 0 && head)
+		rc = fold_read_folded_mem(t, buf, head, o, st, err);
+	if (rc == 0 && !eof) {
+		struct source src = { fd, -1, 0 };
+		rc = read_stream(t, &src, buf + head, have - head, o, st, err);
+	}
+	free(buf);
+	return rc;
 }
 
 int fold_read_folded_range(fold_trie *t, int fd, uint64_t off, uint64_t len,
@@ -192,40 +283,137 @@ static int read_stream(fold_trie *t, struct source *src, const char *prefix, siz
 	return rc;
 }
 
+/* ---- two files as one differential -------------------------------------- */
+
+/* Maps a regular file that holds folded text (as fold_read_path's
+ * detector tells); 1 when it is something else or not a regular file. */
+static int map_folded(const char *path, const char **buf, size_t *len, struct uf_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0) {
+		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", strerror(errno));
+		return -errno;
+	}
+	int rc = 1;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (m != MAP_FAILED) {
+			*buf = m;
+			*len = (size_t)sb.st_size;
+			size_t n = *len < FOLD_DETECT_MAX ? *len : FOLD_DETECT_MAX;
+			rc = fold_detect_format(*buf, n, n == *len) == FOLD_FMT_FOLDED ? 0 : 1;
+			if (rc)
+				munmap(m, *len);
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, int normalize,
+			 int swap, struct fold_read_stats st[2], struct uf_err *err)
+{
+	const char *buf[2] = { 0 };
+	size_t len[2] = { 0 };
+	const char *path[2] = { before, after };
+	if (!sorted_ok(t, &(struct fold_read_opts){ 0 }) || !strcmp(before, "-") || !strcmp(after, "-"))
+		return 1;
+	int rc = map_folded(before, &buf[0], &len[0], err);
+	if (rc == 0 && (rc = map_folded(after, &buf[1], &len[1], err)) != 0) {
+		munmap((void *)buf[0], len[0]);
+		buf[0] = NULL;
+	}
+	if (rc)
+		return rc;
+	struct fold_read_opts o[2] = { { .label = before }, { .label = after } };
+	struct fold_src src[2];
+	for (int i = 0; i < 2; i++)
+		src[i] = (struct fold_src){ .buf = buf[i], .len = len[i], .o = &o[i], .st = &st[i],
+					    .role = (i == 1) != (swap != 0) ? FOLD_SRC_DRAWN : FOLD_SRC_BASE };
+	rc = fold_read_sorted(t, src, 2, err);
+	for (int i = 0; i < 2; i++)
+		munmap((void *)buf[i], len[i]);
+	if (rc == 1) /* declined: escaped names; the caller reads them one by one */
+		return 1;
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		if (src[i].valid)
+			continue;
+		rc = -EINVAL;
+		if (st[i].bad) /* as cli_read_inputs says it */
+			uf_err_set(err, UF_EINPUT, path[i], "no valid stacks (%llu invalid line%s, the first at %s)",
+				   (unsigned long long)st[i].bad, st[i].bad == 1 ? "" : "s", st[i].first_bad);
+		else
+			uf_err_set(err, UF_EINPUT, path[i], "no valid stacks");
+	}
+	if (rc)
+		return rc;
+	/* BEFORE scaled to the drawn total, as fold_trie_diff_into does */
+	double drawn = 0, base = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		drawn += t->self[i];
+		base += t->base[i];
+	}
+	double scale = normalize ? drawn / base : 1;
+	t->max_line_delta = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		t->base[i] *= scale;
+		double d = t->self[i] - t->base[i];
+		if (d < 0)
+			d = -d;
+		if (d > t->max_line_delta)
+			t->max_line_delta = d;
+	}
+	return 0;
+}
+
 /* ---- one line --------------------------------------------------------- */
 
-static int read_line(struct reader *r, const char *s, size_t len)
+int fold_parse_line(const char *s, size_t len, struct fold_line *fl)
 {
-	r->st->lines++;
 	if (len && s[len - 1] == '\r')
 		len--;
 	size_t i = 0;
 	while (i < len && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	if (i == len)
-		return 0; /* blank */
-	size_t tok;
-	double after, before = 0;
-	if (parse_count(s, len, &tok, &after)) {
+		return 1; /* blank */
+	size_t tok, tok2;
+	fl->before = 0;
+	fl->two = 0;
+	if (parse_count(s, len, &tok, &fl->after))
+		return -1;
+	len = tok - 1; /* the stack ends before the separating whitespace */
+	if (parse_count(s, len, &tok2, &fl->before) == 0) {
+		fl->two = 1;
+		len = tok2 - 1;
+	}
+	while (len > 0 && s[len - 1] == ';') /* split drops trailing empty frames */
+		len--;
+	fl->len = len;
+	return 0;
+}
+
+static int read_line(struct reader *r, const char *s, size_t len)
+{
+	r->st->lines++;
+	struct fold_line fl;
+	int p = fold_parse_line(s, len, &fl);
+	if (p == 1)
+		return 0;
+	if (p) {
 		note_bad(r);
 		return 0;
 	}
-	len = tok - 1; /* the stack ends before the separating whitespace */
-	int two = 0;
-	size_t tok2;
-	if (parse_count(s, len, &tok2, &before) == 0) {
-		two = 1;
-		len = tok2 - 1;
-	}
 	uint32_t leaf;
-	int rc = r->o->reverse ? add_stack_reversed(r, s, len, &leaf) : add_stack(r, s, len, &leaf);
+	int rc = r->o->reverse ? add_stack_reversed(r, s, fl.len, &leaf) : add_stack(r, s, fl.len, &leaf);
 	if (rc == 1) {
 		note_bad(r);
 		return 0;
 	}
 	if (rc)
 		return rc;
-	return two ? fold_trie_add2(r->t, leaf, before, after) : fold_trie_add(r->t, leaf, after);
+	return fl.two ? fold_trie_add2(r->t, leaf, fl.before, fl.after) : fold_trie_add(r->t, leaf, fl.after);
 }
 
 static int is_space(char c)
@@ -397,6 +585,12 @@ static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint3
 }
 
 /* ---- setup ------------------------------------------------------------ */
+
+/* The sorted path builds a trie from nothing and knows no line order. */
+static int sorted_ok(const fold_trie *t, const struct fold_read_opts *o)
+{
+	return !o->reverse && !t->keep_seq && t->nnodes == 1 && t->self[0] == 0 && !t->base;
+}
 
 static int reader_init(struct reader *r, fold_trie *t, const struct fold_read_opts *o,
 		       struct fold_read_stats *st)

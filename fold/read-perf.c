@@ -53,7 +53,7 @@
 #define CHUNK (256u << 10)
 #define EVENT_MAX 256             /* longest event name kept for the filter */
 #define SPLIT_MIN_BYTES (16u << 20)
-#define SPLIT_SEARCH (8u << 20)   /* how far past the middle to look for a cut */
+#define SPLIT_SEARCH (1u << 20)   /* how far past the middle to look for a cut */
 
 /* Frame line -> its names.  Real captures repeat the same few thousand
  * frame lines (same address, symbol and dso) millions of times; one hash
@@ -113,10 +113,13 @@ static void reader_release(struct perf_reader *r);
 static int perf_line(struct perf_reader *r, const char *s, size_t len);
 static int header_line(struct perf_reader *r, const char *s, size_t len, size_t comm_len,
 		       size_t pid, size_t pid_len, size_t tid, size_t tid_len);
+static int header_event(struct perf_reader *r, const char *s, size_t len, double *period);
 static int frame_line(struct perf_reader *r, const char *s, const struct frame_parts *fp);
 static int commit(struct perf_reader *r);
 static void push_group(struct perf_reader *r, const uint32_t *g, size_t n);
 static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t h);
+static int64_t cache_find(const struct line_cache *c, const char *s, size_t len, uint64_t h,
+			  int java);
 static int header_match(const char *s, size_t len, size_t *comm_len, size_t *pid,
 			size_t *pid_len, size_t *tid, size_t *tid_len);
 static int event_match(const char *s, size_t len, size_t *period, size_t *period_len,
@@ -262,16 +265,11 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len)
 	int cacheable = len <= CACHE_MAX_LINE;
 	if (cacheable) {
 		h = uf_hash_bytes(s, len) ^ (uint64_t)r->java;
-		const struct line_cache *c = &r->cache;
-		for (uint32_t i = c->slots ? (uint32_t)h & c->mask : 0; c->slots && c->slots[i];
-		     i = (i + 1) & c->mask) {
-			uint32_t e = c->slots[i] - 1;
-			if (c->hash[e] == h && c->klen[e] == len && c->java[e] == r->java &&
-			    memcmp(c->keys + c->koff[e], s, len) == 0) {
-				if (r->have_pname && !r->scan_only)
-					push_group(r, c->groups + c->goff[e], c->gn[e]);
-				return 0;
-			}
+		int64_t e = cache_find(&r->cache, s, len, h, r->java);
+		if (e >= 0) {
+			if (r->have_pname && !r->scan_only)
+				push_group(r, r->cache.groups + r->cache.goff[e], r->cache.gn[e]);
+			return 0;
 		}
 	}
 	struct frame_parts fp;
@@ -290,28 +288,49 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len)
 	return 0;
 }
 
+/* The cache entry of line s (hash h), or -1. */
+static int64_t cache_find(const struct line_cache *c, const char *s, size_t len, uint64_t h,
+			  int java)
+{
+	if (!c->slots)
+		return -1;
+	for (uint32_t i = (uint32_t)h & c->mask; c->slots[i]; i = (i + 1) & c->mask) {
+		uint32_t e = c->slots[i] - 1;
+		if (c->hash[e] == h && c->klen[e] == len && c->java[e] == java &&
+		    memcmp(c->keys + c->koff[e], s, len) == 0)
+			return e;
+	}
+	return -1;
+}
+
+/* Doubles the slot table when half full.  Returns 0 or -ENOMEM. */
+static int cache_rehash(struct line_cache *c)
+{
+	if (c->slots && (uint64_t)(c->n + 1) * 2 <= (uint64_t)c->mask + 1)
+		return 0;
+	uint32_t cap = c->slots ? (c->mask + 1) * 2 : 4096;
+	uint32_t *ns = calloc(cap, sizeof *ns);
+	if (!ns)
+		return -ENOMEM;
+	for (uint32_t e = 0; e < c->n; e++) {
+		uint32_t i = (uint32_t)c->hash[e] & (cap - 1);
+		while (ns[i])
+			i = (i + 1) & (cap - 1);
+		ns[i] = e + 1;
+	}
+	free(c->slots);
+	c->slots = ns;
+	c->mask = cap - 1;
+	return 0;
+}
+
 /* Remembers the names of line s (best effort: a full cache or no memory
  * only means the next occurrence is tidied again). */
 static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t h)
 {
 	struct line_cache *c = &r->cache;
-	if (c->keys_len + len > CACHE_MAX_BYTES)
+	if (c->keys_len + len > CACHE_MAX_BYTES || cache_rehash(c))
 		return;
-	if ((uint64_t)(c->n + 1) * 2 > (uint64_t)c->mask + 1 || !c->slots) {
-		uint32_t cap = c->slots ? (c->mask + 1) * 2 : 4096;
-		uint32_t *ns = calloc(cap, sizeof *ns);
-		if (!ns)
-			return;
-		for (uint32_t e = 0; e < c->n; e++) {
-			uint32_t i = (uint32_t)c->hash[e] & (cap - 1);
-			while (ns[i])
-				i = (i + 1) & (cap - 1);
-			ns[i] = e + 1;
-		}
-		free(c->slots);
-		c->slots = ns;
-		c->mask = cap - 1;
-	}
 	size_t cap = c->cap, c2 = c->cap, c3 = c->cap, c4 = c->cap, c5 = c->cap, c6 = c->cap;
 	if (uf_vec_grow(&c->hash, &cap, c->n + 1, sizeof *c->hash) ||
 	    uf_vec_grow(&c->koff, &c2, c->n + 1, sizeof *c->koff) ||
@@ -347,29 +366,10 @@ static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t
 static int header_line(struct perf_reader *r, const char *s, size_t len, size_t comm_len,
 		       size_t pid, size_t pid_len, size_t tid, size_t tid_len)
 {
-	size_t per = 0, per_len = 0, ev, ev_len;
-	double period = 0;
-	if (event_match(s, len, &per, &per_len, &ev, &ev_len) == 0) {
-		if (!r->event_set) {
-			r->event_set = r->defaulted = 1;
-			r->event_len = ev_len < EVENT_MAX ? ev_len : EVENT_MAX;
-			memcpy(r->event, s + ev, r->event_len);
-			memcpy(r->st->perf_event, r->event, r->event_len < sizeof r->st->perf_event - 1
-								? r->event_len
-								: sizeof r->st->perf_event - 1);
-			if (r->scan_only)
-				return 1; /* found: stop scanning */
-		} else if (ev_len != r->event_len || memcmp(s + ev, r->event, ev_len) != 0) {
-			r->st->perf_other++;
-			return 0; /* $pname keeps its value, as in the script */
-		}
-		for (size_t i = 0; i < per_len; i++)
-			period = period * 10 + (s[per + i] - '0');
-	}
-	if (r->scan_only)
-		return 0;
-	if (per_len == 0 || (per_len == 1 && s[per] == '0'))
-		period = 1; /* Perl: `not $period` for undef, "" and "0" */
+	double period;
+	int ev = header_event(r, s, len, &period);
+	if (ev != 0 || r->scan_only)
+		return ev > 0 ? 1 : 0; /* found (scan), or another event: $pname unchanged */
 	r->period = period;
 	/* tid missing or "0": the script shows pid "?" and the first number as tid */
 	int no_tid = tid_len == 0 || (tid_len == 1 && s[tid] == '0');
@@ -377,8 +377,7 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 		tid = pid, tid_len = pid_len;
 		pid = 0, pid_len = 0;
 	}
-	size_t need = comm_len + pid_len + tid_len + 4;
-	if (uf_vec_grow(&r->pname, &r->pname_cap, need, 1))
+	if (uf_vec_grow(&r->pname, &r->pname_cap, comm_len + pid_len + tid_len + 4, 1))
 		return -ENOMEM;
 	char *p = r->pname;
 	memcpy(p, s, comm_len);
@@ -404,6 +403,37 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 	 * the oracle's --pid/--tid outputs ("java-PID" untidied) were made by
 	 * the script before its commit e54f142 widened this to /^java/ */
 	r->java = n == 4 && memcmp(p, "java", 4) == 0;
+	return 0;
+}
+
+/* The event filter and the period of a header: 0 keep (*period set), -1
+ * another event than the filter's, 1 the first event was just found
+ * while only scanning for it. */
+static int header_event(struct perf_reader *r, const char *s, size_t len, double *period)
+{
+	size_t per = 0, per_len = 0, ev, ev_len;
+	*period = 1; /* Perl: `not $period` for undef, "" and "0" */
+	if (event_match(s, len, &per, &per_len, &ev, &ev_len) != 0)
+		return 0;
+	size_t keep = ev_len < EVENT_MAX ? ev_len : EVENT_MAX; /* longer names: compared by prefix */
+	if (!r->event_set) {
+		r->event_set = r->defaulted = 1;
+		r->event_len = ev_len;
+		memcpy(r->event, s + ev, keep);
+		size_t show = keep < sizeof r->st->perf_event - 1 ? keep : sizeof r->st->perf_event - 1;
+		memcpy(r->st->perf_event, r->event, show);
+		r->st->perf_event[show] = 0;
+		if (r->scan_only)
+			return 1;
+	} else if (ev_len != r->event_len || memcmp(s + ev, r->event, keep) != 0) {
+		r->st->perf_other++;
+		return -1;
+	}
+	if (per_len > 1 || (per_len == 1 && s[per] != '0')) {
+		*period = 0;
+		for (size_t i = 0; i < per_len; i++)
+			*period = *period * 10 + (s[per + i] - '0');
+	}
 	return 0;
 }
 
@@ -442,8 +472,9 @@ static int commit(struct perf_reader *r)
 
 /* ---- the regexes ------------------------------------------------------ */
 
-/* The regex ^(\S.+?)\s+(\d+) \/ * (\d+)*\s+ (no spaces): the shortest comm of at least two bytes
- * followed by blanks, digits, slashes, digits and a blank.  Every start
+/* The header regex ^(\S.+?)\s+(\d+)\/ *(\d+)*\s+ (read without the
+ * space): the shortest comm of at least two bytes followed by blanks,
+ * digits, slashes, digits and a blank.  Every start
  * of one blank run gives the same answer, so each run is tried once.
  * Returns 0 on a match; tid_len is 0 when the third group is unset. */
 static int header_match(const char *s, size_t len, size_t *comm_len, size_t *pid,
@@ -648,40 +679,63 @@ static int is_jit_map(const char *m, size_t n)
 	return 0;
 }
 
+/* "[unknown]" as the script rewrites it: "[dso basename]", or
+ * "[unknown]" without a DSO; with --addrs "[name <pc>]".  Writes to w and
+ * returns the length (at most mod_len + pc_len + 12 bytes). */
+static size_t unknown_name(const struct perf_reader *r, char *w, const char *s,
+			   const struct frame_parts *fp)
+{
+	const char *mod = s + fp->mod;
+	size_t mlen = fp->mod_len, o = 0;
+	w[o++] = '[';
+	if (mlen == 9 && memcmp(mod, "[unknown]", 9) == 0) {
+		memcpy(w + o, "unknown", 7);
+		o += 7;
+	} else {
+		const char *sl = memrchr(mod, '/', mlen);
+		size_t from = sl ? (size_t)(sl - mod) + 1 : 0;
+		memcpy(w + o, mod + from, mlen - from);
+		o += mlen - from;
+	}
+	if (r->addrs) {
+		w[o++] = ' ';
+		w[o++] = '<';
+		memcpy(w + o, s + fp->pc, fp->pc_len);
+		o += fp->pc_len;
+		w[o++] = '>';
+	}
+	w[o++] = ']';
+	return o;
+}
+
+/* The annotation the script appends, or NULL: "_[i]" for the inlined
+ * names after the first of a line, "_[k]" kernel, "_[j]" JIT. */
+static const char *annotation(const struct perf_reader *r, const char *name, size_t n,
+			      const char *mod, size_t mlen, int inlined)
+{
+	if (inlined)
+		return has(name, n, "_[i]") ? NULL : "_[i]";
+	if (r->kernel && mlen && (mod[0] == '[' || (mlen >= 7 && !memcmp(mod + mlen - 7, "vmlinux", 7))) &&
+	    !has(mod, mlen, "unknown"))
+		return "_[k]";
+	if (r->jit && is_jit_map(mod, mlen) && !has(name, n, "_[j]"))
+		return "_[j]";
+	return NULL;
+}
+
 /* One name of a frame line; returns 0 (id set), 1 (name over the cap)
  * or -ENOMEM. */
 static int tidy_one(struct perf_reader *r, const char *f, size_t flen, const char *s,
 		    const struct frame_parts *fp, int inlined, uint32_t *id)
 {
-	const char *mod = s + fp->mod;
-	size_t mlen = fp->mod_len;
-	if (uf_vec_grow(&r->buf, &r->buf_cap, 2 * (flen + mlen + fp->pc_len) + 64, 1))
+	if (uf_vec_grow(&r->buf, &r->buf_cap, 2 * (flen + fp->mod_len + fp->pc_len) + 64, 1))
 		return -ENOMEM;
 	char *b = r->buf;
 	if (flen == 9 && memcmp(f, "[unknown]", 9) == 0) {
-		/* [basename of dso], or [unknown]; with --addrs "[name <pc>]" */
-		char *w = b + flen + mlen + fp->pc_len + 16;
-		size_t o = 0;
-		w[o++] = '[';
-		if (mlen == 9 && memcmp(mod, "[unknown]", 9) == 0) {
-			memcpy(w + o, "unknown", 7);
-			o += 7;
-		} else {
-			const char *sl = memrchr(mod, '/', mlen);
-			size_t from = sl ? (size_t)(sl - mod) + 1 : 0;
-			memcpy(w + o, mod + from, mlen - from);
-			o += mlen - from;
-		}
-		if (r->addrs) {
-			w[o++] = ' ';
-			w[o++] = '<';
-			memcpy(w + o, s + fp->pc, fp->pc_len);
-			o += fp->pc_len;
-			w[o++] = '>';
-		}
-		w[o++] = ']';
+		/* built past where tidy_generic writes, then tidied from there */
+		char *w = b + flen + fp->mod_len + fp->pc_len + 16;
+		flen = unknown_name(r, w, s, fp);
 		f = w;
-		flen = o;
 	}
 	size_t n = tidy_generic(b, f, flen);
 	char *name = b;
@@ -689,16 +743,7 @@ static int tidy_one(struct perf_reader *r, const char *f, size_t flen, const cha
 		name++;
 		n--;
 	}
-	const char *suffix = NULL;
-	if (inlined) {
-		if (!has(name, n, "_[i]"))
-			suffix = "_[i]";
-	} else if (r->kernel && mlen && (mod[0] == '[' || (mlen >= 7 && !memcmp(mod + mlen - 7, "vmlinux", 7))) &&
-		   !has(mod, mlen, "unknown")) {
-		suffix = "_[k]";
-	} else if (r->jit && is_jit_map(mod, mlen) && !has(name, n, "_[j]")) {
-		suffix = "_[j]";
-	}
+	const char *suffix = annotation(r, name, n, s + fp->mod, fp->mod_len, inlined);
 	if (suffix) {
 		memcpy(name + n, suffix, 4);
 		n += 4;
@@ -722,6 +767,35 @@ static void note_bad(struct perf_reader *r)
 
 /* ---- streaming -------------------------------------------------------- */
 
+/* Reads up to the free space of buf from fd (off < 0: read(); else
+ * pread() of what is left of the range [*off, *off + *left)). */
+static ssize_t fill(int fd, int64_t *off, uint64_t *left, char *buf, size_t room)
+{
+	if (*off < 0)
+		return read(fd, buf, room);
+	size_t want = room < *left ? room : (size_t)*left;
+	ssize_t got = want ? pread(fd, buf, want, (off_t)*off) : 0;
+	if (got > 0)
+		*off += got, *left -= (uint64_t)got;
+	return got;
+}
+
+/* Feeds the complete lines of buf[*pos, have) to the reader. */
+static int feed_lines(struct perf_reader *r, char *buf, size_t have, size_t *pos, int *skipping)
+{
+	char *nl;
+	int rc = 0;
+	while (rc == 0 && (nl = memchr(buf + *pos, '\n', have - *pos)) != NULL) {
+		size_t n = (size_t)(nl - (buf + *pos));
+		if (*skipping)
+			*skipping = 0;
+		else
+			rc = perf_line(r, buf + *pos, n);
+		*pos += n + 1;
+	}
+	return rc;
+}
+
 /* Reads lines from fd (off < 0: read(); else pread() of [off, off+left))
  * after the `plen` bytes of prefix. */
 static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left,
@@ -737,15 +811,7 @@ static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left
 	if (plen)
 		memcpy(buf, prefix, plen);
 	for (;;) {
-		ssize_t got;
-		if (off < 0) {
-			got = read(fd, buf + have, cap - have);
-		} else {
-			size_t want = cap - have < left ? cap - have : (size_t)left;
-			got = want ? pread(fd, buf + have, want, (off_t)off) : 0;
-			if (got > 0)
-				off += got, left -= (uint64_t)got;
-		}
+		ssize_t got = fill(fd, &off, &left, buf + have, cap - have);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -755,16 +821,7 @@ static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left
 		}
 		have += (size_t)got;
 		size_t pos = 0;
-		char *nl;
-		while (rc == 0 && (nl = memchr(buf + pos, '\n', have - pos)) != NULL) {
-			size_t n = (size_t)(nl - (buf + pos));
-			if (skipping)
-				skipping = 0;
-			else
-				rc = perf_line(r, buf + pos, n);
-			pos += n + 1;
-		}
-		if (rc)
+		if ((rc = feed_lines(r, buf, have, &pos, &skipping)) != 0)
 			break;
 		if (got == 0) { /* the last line may lack its newline */
 			if (have > pos && !skipping)
@@ -773,16 +830,14 @@ static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left
 		}
 		memmove(buf, buf + pos, have - pos);
 		have -= pos;
-		if (have == cap) {
-			if (cap >= FOLD_MAX_LINE) { /* over-long line: drop it */
-				r->st->lines++;
-				note_bad(r);
-				skipping = 1;
-				have = 0;
-			} else if (uf_vec_grow(&buf, &cap, cap * 2, 1)) {
-				rc = -ENOMEM;
-				break;
-			}
+		if (have == cap && cap >= FOLD_MAX_LINE) { /* over-long line: drop it */
+			r->st->lines++;
+			note_bad(r);
+			skipping = 1;
+			have = 0;
+		} else if (have == cap && uf_vec_grow(&buf, &cap, cap * 2, 1)) {
+			rc = -ENOMEM;
+			break;
 		}
 	}
 	if (rc == 1)
@@ -828,6 +883,54 @@ static uint64_t split_point(int fd, uint64_t size)
 	return cut < size ? cut : 0;
 }
 
+/* Invariant 3: a sequential scan finds the file's first event, which both
+ * halves then filter on.  Returns 0 or a negative errno. */
+static int share_first_event(struct half *a, struct half *b, int fd, uint64_t size,
+			     struct uf_err *err)
+{
+	struct fold_read_stats scan_st = { 0 };
+	struct perf_reader *s = &b->r;
+	s->scan_only = 1;
+	s->st = &scan_st;
+	int rc = read_stream(s, fd, 0, size, NULL, 0, err);
+	s->scan_only = 0;
+	s->st = &b->st;
+	a->r.event_set = b->r.event_set;
+	a->r.defaulted = b->r.defaulted;
+	a->r.event_len = b->r.event_len;
+	memcpy(a->r.event, b->r.event, sizeof a->r.event);
+	memcpy(a->st.perf_event, scan_st.perf_event, sizeof a->st.perf_event);
+	return rc;
+}
+
+/* Reads both halves (b on a thread), merges b's trie into a's, sums the
+ * statistics into *st. */
+static int run_halves(struct half *a, struct half *b, fold_trie *t, fold_trie *tb,
+		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
+{
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, read_half, b) == 0;
+	read_half(a);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		read_half(b);
+	int rc = a->rc ? a->rc : b->rc;
+	if (rc)
+		*err = a->rc ? a->err : b->err;
+	else if ((rc = fold_trie_merge(t, tb)) != 0)
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+	*st = a->st;
+	st->lines += b->st.lines;
+	st->bad += b->st.bad;
+	st->truncated += b->st.truncated;
+	st->perf_other += b->st.perf_other;
+	if (!a->st.bad && b->st.bad)
+		snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu", o->label,
+			 (unsigned long long)(a->st.lines + b->st.first_bad_line));
+	return rc;
+}
+
 /* Returns 1 when the split does not apply (caller reads as a stream). */
 static int read_split(fold_trie *t, int fd, uint64_t size, const struct fold_read_opts *o,
 		      struct fold_read_stats *st, struct uf_err *err)
@@ -836,60 +939,22 @@ static int read_split(fold_trie *t, int fd, uint64_t size, const struct fold_rea
 	if (!cut)
 		return 1;
 	struct half *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
-	int rc = 1;
-	if (!a || !b || reader_init(&a->r, t, o, &a->st))
-		goto out;
 	fold_trie *tb = fold_trie_new();
-	if (!tb || reader_init(&b->r, tb, o, &b->st)) {
-		fold_trie_free(tb);
-		reader_release(&a->r);
+	int rc = 1;
+	if (!a || !b || !tb || reader_init(&a->r, t, o, &a->st) || reader_init(&b->r, tb, o, &b->st))
 		goto out;
-	}
-	/* invariant 3: both halves filter on the first event of the file */
-	rc = 0;
-	if (!a->r.event_set) {
-		struct fold_read_stats scan_st = { 0 };
-		struct perf_reader *s = &b->r;
-		s->scan_only = 1;
-		s->st = &scan_st;
-		rc = read_stream(s, fd, 0, size, NULL, 0, err);
-		s->scan_only = 0;
-		s->st = &b->st;
-		a->r.event_set = b->r.event_set;
-		a->r.defaulted = b->r.defaulted;
-		a->r.event_len = b->r.event_len;
-		memcpy(a->r.event, b->r.event, b->r.event_len);
-		memcpy(a->st.perf_event, scan_st.perf_event, sizeof a->st.perf_event);
-	}
+	rc = a->r.event_set ? 0 : share_first_event(a, b, fd, size, err);
 	a->fd = b->fd = fd;
 	a->off = 0, a->len = cut;
 	b->off = cut, b->len = size - cut;
-	pthread_t th;
-	int threaded = rc <= 0 && pthread_create(&th, NULL, read_half, b) == 0;
-	if (rc <= 0) {
-		read_half(a);
-		if (!threaded)
-			read_half(b);
-		else
-			pthread_join(th, NULL);
-		rc = a->rc ? a->rc : b->rc;
-		if (rc)
-			*err = a->rc ? a->err : b->err;
-		else if ((rc = fold_trie_merge(t, tb)) != 0)
-			uf_err_set(err, UF_EINPUT, o->label, "out of memory");
-		*st = a->st;
-		st->lines += b->st.lines;
-		st->bad += b->st.bad;
-		st->truncated += b->st.truncated;
-		st->perf_other += b->st.perf_other;
-		if (!a->st.bad && b->st.bad)
-			snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu", o->label,
-				 (unsigned long long)(a->st.lines + b->st.first_bad_line));
-	}
-	reader_release(&a->r);
-	reader_release(&b->r);
-	fold_trie_free(tb);
+	if (rc == 0)
+		rc = run_halves(a, b, t, tb, o, st, err);
 out:
+	if (a)
+		reader_release(&a->r);
+	if (b)
+		reader_release(&b->r);
+	fold_trie_free(tb);
 	free(a);
 	free(b);
 	return rc;
@@ -913,8 +978,8 @@ static int reader_init(struct perf_reader *r, fold_trie *t, const struct fold_re
 		r->addrs = po->addrs;
 		if (po->event && po->event[0]) {
 			r->event_set = 1;
-			r->event_len = strlen(po->event) < EVENT_MAX ? strlen(po->event) : EVENT_MAX - 1;
-			memcpy(r->event, po->event, r->event_len);
+			r->event_len = strlen(po->event);
+			memcpy(r->event, po->event, r->event_len < EVENT_MAX ? r->event_len : EVENT_MAX);
 		}
 	}
 	r->ring = malloc(FOLD_MAX_DEPTH * sizeof *r->ring);

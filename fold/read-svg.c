@@ -39,6 +39,7 @@ struct gstate {
 	char *title;
 	double x, y, w;
 	int has_rect;
+	int pruned;            /* our grey "N frames pruned" box: not a function */
 };
 
 static double attr_num(const struct fold_xml *X, xmlTextReaderPtr r, const char *name, int *ok)
@@ -58,10 +59,14 @@ static int collect_frame_part(const struct fold_xml *X, xmlTextReaderPtr r, stru
 {
 	int rc = 0;
 	if (!strcmp(name, "g")) {
-		if (g->depth >= 0 && g->title && g->has_rect)
+		if (g->depth >= 0 && g->title && g->has_rect && !g->pruned)
 			rc = fold_svg_frames_add(fs, t, g->title, g->x, g->y, g->w);
 		free(g->title);
 		*g = (struct gstate){ .depth = depth };
+		/* its samples stay in the parent's self time (self = N - children) */
+		xmlChar *cls = X->get_attribute(r, BAD_CAST "class");
+		g->pruned = cls && !strcmp((const char *)cls, "pruned");
+		X->free(cls);
 	} else if (!strcmp(name, "title") && depth == g->depth + 1 && !g->title) {
 		xmlChar *s = X->read_string(r);
 		g->title = s ? strdup((const char *)s) : NULL;
@@ -102,7 +107,7 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 	while (rc == 0 && (ret = X->read(r)) == 1) {
 		int type = X->node_type(r), depth = X->depth(r);
 		if (type == XML_READER_TYPE_END_ELEMENT && depth == g.depth) {
-			if (g.title && g.has_rect)
+			if (g.title && g.has_rect && !g.pruned)
 				rc = fold_svg_frames_add(&fs, t, g.title, g.x, g.y, g.w);
 			rc = rc < 0 ? rc : 0;
 			free(g.title);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "fold/internal.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/vec.h"
@@ -25,6 +26,7 @@ static int rehash_names(fold_trie *t, uint32_t nslots);
 static int rehash_nodes(fold_trie *t, uint32_t nslots);
 static int seq_push(fold_trie *t, uint32_t node, double count, double before);
 static uint64_t node_key_hash(uint32_t parent, uint32_t name);
+static int reindex(fold_trie *t);
 
 /* ---- lifetime -------------------------------------------------------- */
 
@@ -52,6 +54,8 @@ int fold_trie_reserve(fold_trie *t, uint32_t nodes)
 {
 	if (nodes > FOLD_MAX_NODES / 2)
 		nodes = FOLD_MAX_NODES / 2;
+	if (t->index_stale)
+		return nodes > t->nodes_cap ? grow_nodes_to(t, nodes) : 0;
 	uint32_t slots = t->slots_mask + 1;
 	while ((uint64_t)nodes * 8 > (uint64_t)slots * 5 && slots < (1u << 31))
 		slots *= 2;
@@ -87,16 +91,52 @@ void fold_trie_free(fold_trie *t)
 
 uint32_t fold_trie_intern(fold_trie *t, const char *s, size_t len)
 {
+	return fold_trie_intern_h(t, s, len, fold_name_hash(s, len));
+}
+
+/* Equal bytes?  Inline: names are short, a call to memcmp costs more.
+ * Words, then the last word overlapping, then halves for short tails. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		uint32_t u, v, w, z;
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		memcpy(&w, a + n - 4, 4);
+		memcpy(&z, b + n - 4, 4);
+		return u == v && w == z;
+	}
+	while (n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
+uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h)
+{
 	if (len > FOLD_MAX_NAME)
 		return FOLD_NONE;
-	uint64_t h = uf_hash_bytes(s, len);
 	uint32_t i = (uint32_t)h & t->nslots_mask;
+	uint64_t tag = h & 0xffffffff00000000ull;
 	for (;; i = (i + 1) & t->nslots_mask) {
-		uint32_t id = t->nslots[i];
-		if (!id)
+		uint64_t v = t->nslots[i];
+		if (!v)
 			break;
-		id--;
-		if (t->nlen[id] == len && memcmp(t->nbuf + t->noff[id], s, len) == 0)
+		uint32_t id = (uint32_t)v - 1;
+		if ((v & 0xffffffff00000000ull) == tag && t->nlen[id] == len &&
+		    same_bytes(t->nbuf + t->noff[id], s, len))
 			return id;
 	}
 	if (grow_names(t))
@@ -114,7 +154,7 @@ uint32_t fold_trie_intern(fold_trie *t, const char *s, size_t len)
 			return FOLD_NONE; /* the name is stored; the table stays valid */
 		return id;
 	}
-	t->nslots[i] = id + 1;
+	t->nslots[i] = tag | (id + 1);
 	return id;
 }
 
@@ -122,6 +162,12 @@ uint32_t fold_trie_intern(fold_trie *t, const char *s, size_t len)
 
 uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name)
 {
+	if (t->index_stale) { /* no index yet: a scan (tests and checks only) */
+		for (uint32_t i = parent + 1; i < t->nnodes; i++)
+			if (t->parent[i] == parent && t->name[i] == name)
+				return i;
+		return FOLD_NONE;
+	}
 	uint32_t i = (uint32_t)node_key_hash(parent, name) & t->slots_mask;
 	for (;; i = (i + 1) & t->slots_mask) {
 		const struct fold_slot *s = &t->slots[i];
@@ -134,6 +180,8 @@ uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name)
 
 uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 {
+	if (t->index_stale && reindex(t))
+		return FOLD_NONE;
 	uint32_t i = (uint32_t)node_key_hash(parent, name) & t->slots_mask;
 	for (;; i = (i + 1) & t->slots_mask) {
 		const struct fold_slot *s = &t->slots[i];
@@ -158,6 +206,22 @@ uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 	return id;
 }
 
+uint32_t fold_trie_append(fold_trie *t, uint32_t parent, uint32_t name)
+{
+	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
+		return FOLD_NONE;
+	uint32_t id = t->nnodes++;
+	t->parent[id] = parent;
+	t->name[id] = name;
+	t->depth[id] = t->depth[parent] + 1;
+	t->self[id] = 0;
+	if (t->base)
+		t->base[id] = 0;
+	t->index_stale = 1;
+	t->finished = 0;
+	return id;
+}
+
 int fold_trie_add(fold_trie *t, uint32_t node, double count)
 {
 	t->self[node] += count;
@@ -169,18 +233,8 @@ int fold_trie_add(fold_trie *t, uint32_t node, double count)
 
 int fold_trie_add2(fold_trie *t, uint32_t node, double before, double after)
 {
-	if (!t->base) {
-		t->base = malloc((size_t)t->nodes_cap * sizeof *t->base);
-		if (!t->base)
-			return -ENOMEM;
-		memcpy(t->base, t->self, (size_t)t->nnodes * sizeof *t->base);
-		if (t->keep_seq && t->seq_cap) {
-			t->seq_base = malloc(t->seq_cap * sizeof *t->seq_base);
-			if (!t->seq_base)
-				return -ENOMEM;
-			memcpy(t->seq_base, t->seq_count, t->seq_len * sizeof *t->seq_base);
-		}
-	}
+	if (!t->base && fold_trie_make_diff(t))
+		return -ENOMEM;
 	t->self[node] += after;
 	t->base[node] += before;
 	double d = after - before;
@@ -190,6 +244,23 @@ int fold_trie_add2(fold_trie *t, uint32_t node, double before, double after)
 		t->max_line_delta = d;
 	t->finished = 0;
 	return t->keep_seq ? seq_push(t, node, after, before) : 0;
+}
+
+int fold_trie_make_diff(fold_trie *t)
+{
+	if (t->base)
+		return 0;
+	t->base = malloc((size_t)t->nodes_cap * sizeof *t->base);
+	if (!t->base)
+		return -ENOMEM;
+	memcpy(t->base, t->self, (size_t)t->nnodes * sizeof *t->base);
+	if (t->keep_seq && t->seq_cap) {
+		t->seq_base = malloc(t->seq_cap * sizeof *t->seq_base);
+		if (!t->seq_base)
+			return -ENOMEM;
+		memcpy(t->seq_base, t->seq_count, t->seq_len * sizeof *t->seq_base);
+	}
+	return 0;
 }
 
 void fold_trie_keep_sequence(fold_trie *t)
@@ -251,7 +322,7 @@ int fold_trie_check(const fold_trie *t)
 			return 2;
 		if (t->depth[i] != t->depth[t->parent[i]] + 1 || t->name[i] >= t->nnames)
 			return 2;
-		if (fold_trie_find(t, t->parent[i], t->name[i]) != i)
+		if (!t->index_stale && fold_trie_find(t, t->parent[i], t->name[i]) != i)
 			return 2;
 	}
 	if (t->finished) {
@@ -315,15 +386,16 @@ static int grow_nodes_to(fold_trie *t, size_t want)
 
 static int rehash_names(fold_trie *t, uint32_t nslots)
 {
-	uint32_t *s = calloc(nslots, sizeof *s);
+	uint64_t *s = calloc(nslots, sizeof *s);
 	if (!s)
 		return -ENOMEM;
 	uint32_t mask = nslots - 1;
 	for (uint32_t id = 0; id < t->nnames; id++) {
-		uint32_t i = (uint32_t)uf_hash_bytes(t->nbuf + t->noff[id], t->nlen[id]) & mask;
+		uint64_t h = fold_name_hash(t->nbuf + t->noff[id], t->nlen[id]);
+		uint32_t i = (uint32_t)h & mask;
 		while (s[i])
 			i = (i + 1) & mask;
-		s[i] = id + 1;
+		s[i] = (h & 0xffffffff00000000ull) | (id + 1);
 	}
 	free(t->nslots);
 	t->nslots = s;
@@ -346,6 +418,19 @@ static int rehash_nodes(fold_trie *t, uint32_t nslots)
 	uf_big_free(t->slots, t->slots ? ((size_t)t->slots_mask + 1) * sizeof *t->slots : 0);
 	t->slots = s;
 	t->slots_mask = mask;
+	return 0;
+}
+
+/* Builds the (parent, name) index a sorted read left out, at most 5/8 full. */
+static int reindex(fold_trie *t)
+{
+	uint32_t slots = 1024;
+	while ((uint64_t)t->nnodes * 8 > (uint64_t)slots * 5 && slots < (1u << 31))
+		slots *= 2;
+	slots *= 2; /* room to grow before the next rehash */
+	if (rehash_nodes(t, slots))
+		return -ENOMEM;
+	t->index_stale = 0;
 	return 0;
 }
 

@@ -87,6 +87,41 @@ int fold_format_count(char *buf, size_t size, double v)
 	return -ERANGE;
 }
 
+int fold_write_stack_line(const fold_trie *t, FILE *out, const uint32_t *path, uint32_t n,
+			  const double *before, double after)
+{
+	char num[FOLD_MAX_COUNT_CHARS + 1], base[FOLD_MAX_COUNT_CHARS + 1];
+	if (fold_format_count(num, sizeof num, after) < 0 ||
+	    (before && fold_format_count(base, sizeof base, *before) < 0))
+		return -ERANGE;
+	for (uint32_t d = 0; d < n; d++) {
+		size_t len;
+		const char *nm = fold_node_name(t, path[d], &len);
+		if (d + 1 == n && len == 0)
+			return -EDOM;
+		if (d)
+			fputc(';', out);
+		if (fold_name_needs_escape(nm, len)) {
+			char *e = malloc(4 * len);
+			if (!e)
+				return -ENOMEM;
+			fwrite(e, 1, fold_name_escape(e, nm, len), out);
+			free(e);
+		} else {
+			fwrite(nm, 1, len, out);
+		}
+		if (d + 1 == n && fold_name_leaf_ambiguous(nm, len))
+			fputc(';', out);
+	}
+	if (before) {
+		fputc(' ', out);
+		fputs(base, out);
+	}
+	fputc(' ', out);
+	fputs(num, out);
+	return fputc('\n', out) == EOF ? -EIO : 0;
+}
+
 int fold_write_folded(const fold_trie *t, FILE *out)
 {
 	if (!t->finished)

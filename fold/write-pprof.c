@@ -299,7 +299,8 @@ uint64_t fold_pprof_location(struct fold_pprof *b, uint64_t mapping, uint64_t ad
 	return l->id;
 }
 
-int fold_pprof_sample(struct fold_pprof *b, const uint64_t *loc_ids, size_t n, const int64_t *values)
+int fold_pprof_sample(struct fold_pprof *b, const uint64_t *loc_ids, size_t n,
+		      const int64_t *values)
 {
 	if (uf_vec_grow(&b->ids, &b->ids_cap, b->nids + n, sizeof *b->ids) ||
 	    uf_vec_grow(&b->vals, &b->vals_cap, b->nvals + (size_t)b->nvalues, sizeof *b->vals) ||
@@ -352,61 +353,96 @@ static void gz_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
 	}
 }
 
+/* The pointer arrays protobuf-c wants, around the builder's flat ones. */
+struct packing {
+	PValueType *tp[MAX_VALUES];
+	PSample *smp, **smpp;
+	PLocation **locp;
+	PLine **linep;
+	PFunction **fnp;
+	PMapping **mapp;
+	char **strs;
+};
+
+static void packing_free(struct packing *k)
+{
+	free(k->smp);
+	free(k->smpp);
+	free(k->locp);
+	free(k->linep);
+	free(k->fnp);
+	free(k->mapp);
+	free(k->strs);
+}
+
+static void fill_samples(struct fold_pprof *b, struct packing *k, PProfile *p)
+{
+	for (size_t i = 0; i < b->nsamples; i++) {
+		perftools__profiles__sample__init(&k->smp[i]);
+		k->smp[i].n_location_id = b->sample_off[i + 1] - b->sample_off[i];
+		k->smp[i].location_id = b->ids + b->sample_off[i];
+		k->smp[i].n_value = (size_t)b->nvalues;
+		k->smp[i].value = b->vals + i * (size_t)b->nvalues;
+		k->smpp[i] = &k->smp[i];
+	}
+	p->n_sample = b->nsamples;
+	p->sample = k->smpp;
+}
+
+/* Points p at the builder's data.  Returns 0 or -ENOMEM. */
+static int fill_profile(struct fold_pprof *b, struct packing *k, PProfile *p)
+{
+	k->smp = calloc(b->nsamples ? b->nsamples : 1, sizeof *k->smp);
+	k->smpp = malloc((b->nsamples ? b->nsamples : 1) * sizeof *k->smpp);
+	k->locp = malloc((b->nloc ? b->nloc : 1) * sizeof *k->locp);
+	k->linep = malloc((b->nloc ? b->nloc : 1) * sizeof *k->linep);
+	k->fnp = malloc((b->nfn ? b->nfn : 1) * sizeof *k->fnp);
+	k->mapp = malloc((b->nmap ? b->nmap : 1) * sizeof *k->mapp);
+	k->strs = malloc(b->nstr * sizeof *k->strs);
+	if (!k->smp || !k->smpp || !k->locp || !k->linep || !k->fnp || !k->mapp || !k->strs)
+		return -ENOMEM;
+	for (int i = 0; i < b->nvalues; i++)
+		k->tp[i] = &b->types[i];
+	p->n_sample_type = (size_t)b->nvalues;
+	p->sample_type = k->tp;
+	fill_samples(b, k, p);
+	for (size_t i = 0; i < b->nloc; i++) {
+		k->linep[i] = &b->line[i];
+		b->loc[i].n_line = 1;
+		b->loc[i].line = &k->linep[i];
+		k->locp[i] = &b->loc[i];
+	}
+	p->n_location = b->nloc;
+	p->location = k->locp;
+	for (size_t i = 0; i < b->nfn; i++)
+		k->fnp[i] = &b->fn[i];
+	p->n_function = b->nfn;
+	p->function = k->fnp;
+	for (size_t i = 0; i < b->nmap; i++)
+		k->mapp[i] = &b->map[i];
+	p->n_mapping = b->nmap;
+	p->mapping = k->mapp;
+	for (size_t i = 0; i < b->nstr; i++) /* names are NUL-terminated in the trie */
+		k->strs[i] = (char *)fold_trie_name(b->strs, b->str_order[i], NULL);
+	p->n_string_table = b->nstr;
+	p->string_table = k->strs;
+	if (b->period_type.type) {
+		p->period_type = &b->period_type;
+		p->period = b->period;
+	}
+	p->duration_nanos = b->duration_ns;
+	return 0;
+}
+
 int fold_pprof_write(struct fold_pprof *b, FILE *out)
 {
 	PProfile p;
 	perftools__profiles__profile__init(&p);
-	PValueType *tp[MAX_VALUES];
-	PSample *smp = calloc(b->nsamples ? b->nsamples : 1, sizeof *smp);
-	PSample **smpp = malloc((b->nsamples ? b->nsamples : 1) * sizeof *smpp);
-	PLocation **locp = malloc((b->nloc ? b->nloc : 1) * sizeof *locp);
-	PLine **linep = malloc((b->nloc ? b->nloc : 1) * sizeof *linep);
-	PFunction **fnp = malloc((b->nfn ? b->nfn : 1) * sizeof *fnp);
-	PMapping **mapp = malloc((b->nmap ? b->nmap : 1) * sizeof *mapp);
-	char **strs = malloc(b->nstr * sizeof *strs);
+	struct packing k = { 0 };
 	struct gz_sink *sink = calloc(1, sizeof *sink);
 	int rc = -ENOMEM;
-	if (!smp || !smpp || !locp || !linep || !fnp || !mapp || !strs || !sink)
+	if (!sink || fill_profile(b, &k, &p) != 0)
 		goto out;
-	for (int i = 0; i < b->nvalues; i++)
-		tp[i] = &b->types[i];
-	p.n_sample_type = (size_t)b->nvalues;
-	p.sample_type = tp;
-	for (size_t i = 0; i < b->nsamples; i++) {
-		perftools__profiles__sample__init(&smp[i]);
-		smp[i].n_location_id = b->sample_off[i + 1] - b->sample_off[i];
-		smp[i].location_id = b->ids + b->sample_off[i];
-		smp[i].n_value = (size_t)b->nvalues;
-		smp[i].value = b->vals + i * (size_t)b->nvalues;
-		smpp[i] = &smp[i];
-	}
-	p.n_sample = b->nsamples;
-	p.sample = smpp;
-	for (size_t i = 0; i < b->nloc; i++) {
-		linep[i] = &b->line[i];
-		b->loc[i].n_line = 1;
-		b->loc[i].line = &linep[i];
-		locp[i] = &b->loc[i];
-	}
-	p.n_location = b->nloc;
-	p.location = locp;
-	for (size_t i = 0; i < b->nfn; i++)
-		fnp[i] = &b->fn[i];
-	p.n_function = b->nfn;
-	p.function = fnp;
-	for (size_t i = 0; i < b->nmap; i++)
-		mapp[i] = &b->map[i];
-	p.n_mapping = b->nmap;
-	p.mapping = mapp;
-	for (size_t i = 0; i < b->nstr; i++) /* names are NUL-terminated in the trie */
-		strs[i] = (char *)fold_trie_name(b->strs, b->str_order[i], NULL);
-	p.n_string_table = b->nstr;
-	p.string_table = strs;
-	if (b->period_type.type) {
-		p.period_type = &b->period_type;
-		p.period = b->period;
-	}
-	p.duration_nanos = b->duration_ns;
 	sink->base.append = gz_append;
 	sink->out = out;
 	if (deflateInit2(&sink->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
@@ -418,13 +454,7 @@ int fold_pprof_write(struct fold_pprof *b, FILE *out)
 	deflateEnd(&sink->zs);
 	rc = sink->err ? sink->err : ferror(out) ? -EIO : 0;
 out:
-	free(smp);
-	free(smpp);
-	free(locp);
-	free(linep);
-	free(fnp);
-	free(mapp);
-	free(strs);
+	packing_free(&k);
 	free(sink);
 	return rc;
 }
@@ -484,7 +514,8 @@ int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE 
 	if (!stack)
 		goto out;
 	uint32_t sp = 0;
-	if ((t->self[0] != 0 || (t->base && t->base[0] != 0)) && add_sample(b, t, o, FOLD_ROOT, loc_of, path))
+	if ((t->self[0] != 0 || (t->base && t->base[0] != 0)) &&
+	    add_sample(b, t, o, FOLD_ROOT, loc_of, path))
 		goto out;
 	stack[sp++] = FOLD_ROOT;
 	stack[sp++] = t->eoff[0];

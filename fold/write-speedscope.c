@@ -68,8 +68,8 @@ int fold_write_speedscope(const fold_trie *t, const struct fold_export_opts *o, 
 			}
 		}
 	}
-	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":[",
-	      out);
+	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+	      "\"shared\":{\"frames\":[", out);
 	for (uint32_t f = 0; f < s.nframes; f++) {
 		size_t len;
 		const char *nm = fold_trie_name(t, s.frame_name[f], &len);

@@ -18,6 +18,12 @@
 
 #define PRUNED_FILL "rgb(190,190,190)"
 
+/* One thread writes the SVG, a few calls per frame and millions of frames
+ * on deep profiles: stdio's per-call locking is pure cost here. */
+#define fputs fputs_unlocked
+#define fputc fputc_unlocked
+#define fwrite fwrite_unlocked
+
 static int write_frame(struct svg *S, const struct frame *f);
 static void write_pruned(struct svg *S, const struct frame *f);
 static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2);
@@ -28,6 +34,7 @@ static void color_scale(const struct svg *S, double value, char *buf, size_t siz
 static double frame_delta(const struct svg *S, const struct frame *f);
 static void diff_details(struct svg *S, const struct frame *f);
 static void write_attrs(struct svg *S, const char *spec, const char **title, size_t *tlen);
+static void put_signed_pct(FILE *out, double v, const char *unit);
 
 int svg_write_frames(struct svg *S, const char *id, int hidden)
 {
@@ -122,7 +129,8 @@ static int write_frame(struct svg *S, const struct frame *f)
 		fputc('%', out);
 		if (S->t->base && !root) {
 			double d = frame_delta(S, f);
-			fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / (S->timemax * S->factor));
+			fputs("; ", out);
+			put_signed_pct(out, 100 * d / (S->timemax * S->factor), "%");
 		}
 		fputs(")", out);
 		if (S->t->base)
@@ -221,7 +229,18 @@ static double frame_delta(const struct svg *S, const struct frame *f)
 
 static void share_text(FILE *out, double v, double total)
 {
-	fprintf(out, "%.2f%%", total > 0 ? 100 * v / total : 0);
+	put_fixed(out, total > 0 ? 100 * v / total : 0, 2);
+	fputc('%', out);
+}
+
+/* printf("%s%.2f<unit>", v > 0 ? "+" : "", v), without printf's cost:
+ * differential tooltips print several per frame. */
+static void put_signed_pct(FILE *out, double v, const char *unit)
+{
+	if (v > 0)
+		fputc('+', out);
+	put_fixed(out, v, 2);
+	fputs(unit, out);
 }
 
 /* Second tooltip line: before -> after, total and self, with the change. */
@@ -240,15 +259,23 @@ static void diff_details(struct svg *S, const struct frame *f)
 	char a[64], b[64];
 	fold_format_count(b, sizeof b, bt * S->factor);
 	fold_format_count(a, sizeof a, at * S->factor);
-	fprintf(out, "\nbefore \xe2\x86\x92 after: total %s \xe2\x86\x92 %s (", b, a);
+	fputs("\nbefore \xe2\x86\x92 after: total ", out);
+	fputs(b, out);
+	fputs(" \xe2\x86\x92 ", out);
+	fputs(a, out);
+	fputs(" (", out);
 	share_text(out, bt, btot);
 	fputs(" \xe2\x86\x92 ", out);
 	share_text(out, at, atot);
 	double pts = (atot > 0 ? 100 * at / atot : 0) - (btot > 0 ? 100 * bt / btot : 0);
-	fprintf(out, ", %s%.2f pts)", pts > 0 ? "+" : "", pts);
+	fputs(", ", out);
+	put_signed_pct(out, pts, " pts)");
 	fold_format_count(b, sizeof b, bs * S->factor);
 	fold_format_count(a, sizeof a, as * S->factor);
-	fprintf(out, "; self %s \xe2\x86\x92 %s", b, a);
+	fputs("; self ", out);
+	fputs(b, out);
+	fputs(" \xe2\x86\x92 ", out);
+	fputs(a, out);
 	if (bt == 0 && at > 0)
 		fputs(" (new)", out);
 	else if (at == 0 && bt > 0)

@@ -183,7 +183,7 @@ static int walk_all(struct sampler *s, struct uf_target *t, struct round *r,
 	if (r->nids > s->stats.max_threads)
 		s->stats.max_threads = (uint32_t)r->nids;
 	for (size_t i = 0; i < r->nids; i++) {
-		struct uf_regs regs;
+		struct uf_regs regs = { 0 };   /* a backend may leave lr (x86-64) unset */
 		struct uf_err e2 = { 0 };
 		r->lens[i] = 0;
 		if (t->ops->regs(t, r->ids[i], &regs, &e2) != 0) {

@@ -12,7 +12,7 @@
 # the build goes on without Xen (the Makefile says so in one line,
 # `uniprof-flame --version` too).
 set -u
-want=(gcc make pkg-config libelf-dev libdw-dev libxml2-dev)
+want=(gcc make pkg-config libelf-dev libdw-dev libxml2-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev)
 optional=()
 arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
 case "$arch" in
@@ -25,7 +25,7 @@ cross=(gcc-aarch64-linux-gnu)
 case "${1:-build}" in
   build) ;;
   check) want+=(libcmocka-dev libxml2-utils nodejs npm chromium firefox-esr qemu-system-x86 qemu-system-arm
-                "${cross[@]}" cpio busybox-static binutils clang libclang-rt-14-dev python3) ;;
+                "${cross[@]}" cpio busybox-static binutils clang libclang-rt-14-dev python3 golang-go python3-jsonschema) ;;
   demo)  want+=(qemu-system-x86) ;;
   *) echo "deps.sh: unknown set '$1'" >&2; exit 1 ;;
 esac

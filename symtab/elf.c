@@ -296,6 +296,17 @@ static int is_noise(const char *name)
 	return name[0] == '$' && strchr("axdt", name[1]) && (name[2] == 0 || name[2] == '.');
 }
 
+/* A symbol-versioned name (`memcpy@@GLIBC_2.14`, `foo@V_1`, as glibc's
+ * debug symbols have them) is its function's name up to the '@': frames
+ * read as perf and the source name them, and one function keeps one name
+ * whichever alias was chosen. */
+static size_t unversioned_len(const char *name)
+{
+	size_t n = strnlen(name, SYMTAB_MAX_NAME);
+	const char *at = memchr(name, '@', n);
+	return at && at != name ? (size_t)(at - name) : n;
+}
+
 static int add_sym(struct symtab *st, const GElf_Sym *sym, const char *name,
 		   const struct secinfo *sec, size_t nsec)
 {
@@ -317,7 +328,7 @@ static int add_sym(struct symtab *st, const GElf_Sym *sym, const char *name,
 	int rank = bind == STB_GLOBAL ? SYMB_GLOBAL :
 		   bind == STB_LOCAL ? SYMB_LOCAL : SYMB_WEAK;
 	return symtab_build_add(st, sym->st_value, sym->st_size, limit, name,
-				strnlen(name, SYMTAB_MAX_NAME), rank, kind);
+				unversioned_len(name), rank, kind);
 }
 
 void symtab_err_errno(struct uf_err *err, const char *path, int e)

@@ -543,3 +543,27 @@ static size_t strip_deleted(const char *s, size_t len)
 		len -= t;
 	return len;
 }
+
+/* ---- mappings for exports ---------------------------------------------- */
+
+int symtab_procmap_mapping(const struct symtab_procmap *m, uint64_t addr,
+			   struct symtab_mapping *out)
+{
+	const struct pm_map *mp = find_map(m, addr);
+	if (!mp)
+		return -1;
+	const struct pm_file *f = mp->file != NO_FILE ? &m->files[mp->file] : NULL;
+	out->start = mp->start;
+	out->end = mp->end;
+	out->off = mp->off;
+	out->bias = mp->bias;
+	out->has_bias = mp->has_bias;
+	out->path = f ? f->path : mp->mod;
+	out->is_main = f && m->exe && strcmp(m->exe, f->path) == 0;
+	/* the build id of the mapped file itself (phdrs), not of a debug file */
+	const struct symtab *st = f ? (f->phdrs ? f->phdrs : f->st) : NULL;
+	out->build_id[0] = 0;
+	if (st)
+		symtab_build_id_hex(st, out->build_id, sizeof out->build_id);
+	return 0;
+}

@@ -451,3 +451,12 @@ static int nm_hex(const char *s, size_t n, uint64_t *out)
 	*out = v;
 	return 0;
 }
+
+void symtab_build_id_hex(const struct symtab *st, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < st->build_id_len && n + 3 <= size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%02x", st->build_id[i]);
+	if (size)
+		buf[n < size ? n : size - 1] = 0;
+}

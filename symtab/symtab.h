@@ -193,4 +193,34 @@ void symtab_procmap_stats(const struct symtab_procmap *m, size_t *mappings, size
 size_t symtab_procmap_unreadable(const struct symtab_procmap *m, const char **path,
 				 const char **why);
 
+/* ---- for exports that keep addresses (record's pprof) ------------------ */
+
+/* The mapping containing a runtime address, as /proc/PID/maps gave it. */
+struct symtab_mapping {
+	uint64_t start, end, off;  /* [start, end) mapped from file offset off */
+	uint64_t bias;             /* runtime address - file address */
+	int has_bias;
+	int is_main;               /* the main executable (what -x overrides) */
+	const char *path;          /* borrowed from the map set */
+	char build_id[129];        /* GNU build id in hex, "" when none */
+};
+/* Fills *out for `addr`; returns 0, or -1 when no mapping contains it. */
+int symtab_procmap_mapping(const struct symtab_procmap *m, uint64_t addr,
+			   struct symtab_mapping *out);
+/* The table's GNU build id in hex into buf ("" when none). */
+void symtab_build_id_hex(const struct symtab *st, char *buf, size_t size);
+
+/* Source lines from an ELF file's DWARF (.debug_line through libdw), for
+ * file:line in exports.  Opened once per file; lookups are by file
+ * address.  Trade-off: only files the user names (-x) are read, because
+ * the target's own files may be gone when the profile is written. */
+struct symtab_lines;
+/* Returns an owned handle, or NULL with *err (not a regular file, no
+ * DWARF line information). */
+struct symtab_lines *symtab_lines_open(const char *path, struct uf_err *err);
+/* The source file (borrowed from the handle) and line of `addr`; returns
+ * 0, or -1 when DWARF has no line for it. */
+int symtab_lines_lookup(struct symtab_lines *l, uint64_t addr, const char **file, int *line);
+void symtab_lines_free(struct symtab_lines *l);
+
 #endif

@@ -993,13 +993,15 @@
 				cover.setAttribute('height', String(R * fh + 1));
 			}
 		};
-		fit(Math.max(v.rows, 1));
-		/* What is at least a pixel wide now; narrower frames (invisible
-		 * one by one, and most of a deep drill-down) in slices after it,
-		 * walking the subtrees flow() left for later as they come. */
+		/* What is at least a pixel wide and fits the canvas now; narrower
+		 * frames (invisible one by one, and most of a deep drill-down) and
+		 * rows the canvas must grow for in slices after it, walking the
+		 * subtrees flow() left for later as they come. */
+		fit(Math.min(Math.max(v.rows, 1), g0.rows));
 		const later = [];
 		for (let i = 0; i < items.length; i++) {
-			if (items[i].kind === 'frame' && items[i].px < 1) later.push(i);
+			const it = items[i];
+			if ((it.kind === 'frame' && it.px < 1) || it.row >= g0.rows) later.push(i);
 			else addItem(g, items, i);
 		}
 		framesEl.parentNode.insertBefore(g, framesEl.nextSibling);
@@ -1018,6 +1020,7 @@
 						for (const x of m.items) later.push(items.push(x) - 1);
 						fit(m.rows);
 					}
+					if (items[later[k]].row >= view.rows) fit(items[later[k]].row + 1);
 					addItem(frag, items, later[k]);
 				}
 			}
@@ -1122,7 +1125,7 @@
 						fixed(y2 - y1, 1) + 'h' + fixed(x1 - x2, 1) + 'z';
 				}
 				const pf = f.pf, ps = f.ps;
-				list.push({ kind: 'box', d: d, fill: 'rgb(190,190,190)', name: null,
+				list.push({ kind: 'box', d: d, fill: 'rgb(190,190,190)', name: null, row: f.depth + 1,
 					title: () => pf + ' frame' + (pf === 1 ? '' : 's') + ' pruned (' +
 						countText(ps, false, fileTotal) + '%)' });
 				rows = Math.max(rows, f.depth + 2);
@@ -1143,7 +1146,7 @@
 	function frameItem(D, f, x1, x2, depth, count, whole, fileTotal, kind) {
 		const disp = dispName(D, f.node);
 		const it = {
-			kind: kind, node: f.node, name: disp.s, px: x2 - x1,
+			kind: kind, node: f.node, name: disp.s, px: x2 - x1, row: depth,
 			title: () => frameTitle(D, f, count, whole, fileTotal),
 			prep: () => {
 				const y1 = rowY(depth), y2 = y1 + cfg.frameheight - 1;

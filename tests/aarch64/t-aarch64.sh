@@ -10,8 +10,10 @@
 #     own workload, with its own shares and chains (registers and stacks
 #     were read from the right vCPU);
 #   - the build without frame pointers (-O2 -fomit-frame-pointer, frameless
-#     leaves) with --unwind=cfi: shares and whole chains; SKIP when this
-#     uniprof-flame has no CFI unwinder (--unwind, issue 10).
+#     leaves) with --unwind=cfi: shares and whole chains, and as a control
+#     --unwind=fp finding no whole chain there; SKIP when this uniprof-flame
+#     has no CFI unwinder (--unwind, issue 10).
+# The frame-pointer build is walked with --unwind=fp (frame records only).
 # Holds /tmp/uf-qemu.lock for the whole script; every QEMU runs under timeout.
 if [ -z "${UF_QEMU_LOCKED:-}" ]; then
 	UF_QEMU_LOCKED=1 exec flock /tmp/uf-qemu.lock bash "$0" "$@"
@@ -58,17 +60,23 @@ accuracy() {
 	halt
 }
 
+# The frame-record walker itself (where the build has a choice of unwinder:
+# its default would use the CFI the FP build carries too).
+FP=()
+"$UF" record --help 2>&1 | grep -q -- '--unwind' && FP=(--unwind=fp)
 for app in app-test-1 app-test-2; do
-	accuracy "aarch64 fp $app" "$GUEST/aarch64-guest.elf" "$app"
+	accuracy "aarch64 fp $app" "$GUEST/aarch64-guest.elf" "$app" "${FP[@]}"
 done
 
-# Two vCPUs, different workloads, one tower each (a second run when a
-# share is off, as record_truth does: a loaded host clusters samples).
+# Two vCPUs, different workloads, one tower each.  12 s, and up to three
+# runs when a share is off (record_truth allows two): on a loaded host a
+# descheduled vCPU thread gathers runs of samples at one place, and with
+# two vCPU threads this happens twice as often.
 tower() { awk -v p="$1;" 'index($0, p) == 1 { print substr($0, length(p) + 1) }' "$OUT.folded"; }
 OUT=$TMP/smp
-for try in 1 2; do
+for try in 1 2 3; do
 	boot "$GUEST/aarch64-guest.elf" mixed -smp 2
-	timeout 60 "$UF" --gdb "unix:$SOCK" -x "$GUEST/aarch64-guest.elf" -F 299 -T 8 --per-vcpu \
+	timeout 60 "$UF" --gdb "unix:$SOCK" -x "$GUEST/aarch64-guest.elf" -F 299 -T 12 --per-vcpu "${FP[@]}" \
 		-o "$OUT.svg" --folded "$OUT.folded" 2>"$OUT.err"; rc=$?
 	halt
 	tower vcpu-1 > "$OUT.1"
@@ -91,6 +99,14 @@ if "$UF" record --help 2>&1 | grep -q -- '--unwind'; then
 	for app in app-test-1 app-test-2; do
 		accuracy "aarch64 nofp cfi $app" "$GUEST/aarch64-guest-nofp.elf" "$app" --unwind=cfi
 	done
+	# control: frame records alone cannot unwind this build
+	boot "$GUEST/aarch64-guest-nofp.elf" app-test-1
+	timeout 60 "$UF" --gdb "unix:$SOCK" -x "$GUEST/aarch64-guest-nofp.elf" -F 299 -T 3 --unwind=fp \
+		--folded "$TMP/nofp-fp.folded" 2>"$TMP/nofp-fp.err"
+	halt
+	[ -s "$TMP/nofp-fp.folded" ] && ! has_chain "$TMP/nofp-fp.folded" "enter;kmain;app_test_1_round;function_3" &&
+		pass "aarch64 nofp: --unwind=fp misses the chains CFI finds (control)" ||
+		fail "aarch64 nofp control" "frame records gave whole chains, or no output: $(tail -1 "$TMP/nofp-fp.err")"
 else
 	skip "aarch64 nofp" "this uniprof-flame has no --unwind option: the CFI unwinder (issue 10) is not in this build"
 fi

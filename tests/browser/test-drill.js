@@ -236,6 +236,15 @@ async function testDrill(browser) {
 			const want = svgFrames(subsvg).filter((f) => f.depth >= d);
 			const got = await viewFrames(page);
 			compareFrames(got, want, 'level ' + d + ' (' + pathv.slice(0, d).join(';') + ')');
+			/* deeper than the file: the canvas grew so every frame is inside it */
+			const out = await page.evaluate(() => {
+				const vb = document.documentElement.getAttribute('viewBox').split(' ').map(Number);
+				return Array.from(document.querySelectorAll('#uf-view > rect.f')).filter((r) => {
+					const y = parseFloat(r.getAttribute('y'));
+					return y < vb[1] || y + 15 > vb[1] + vb[3];
+				}).length;
+			});
+			expect(out === 0, out + ' frames outside the canvas at level ' + d);
 			revealed = Math.max(revealed, want.filter((f) => !file.some((g) => g.name === f.name && g.count === f.count)).length);
 		}
 		expect(revealed > 0, 'the drill-down drew no frame the file had pruned');

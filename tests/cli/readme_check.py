@@ -35,6 +35,13 @@ COMMANDS = {
 }
 
 
+# render, fold and diff also take the format options of cli/io-opts.c,
+# documented in their own README table.
+IO_COMMANDS = {"render", "fold", "diff"}
+IO_FILE = "cli/io-opts.c"
+IO_HEADING = "### Formats: `perf script` in, pprof and speedscope out"
+
+
 def names(text):
     return {"--" + m for m in LONG.findall(text)} | {"-" + m for m in SHORT.findall(text)}
 
@@ -91,8 +98,12 @@ def main():
     render_rows, _ = from_readme(readme, COMMANDS["render"][1])
     failed = 0
     for cmd, (files, heading, with_render) in COMMANDS.items():
+        if cmd in IO_COMMANDS:
+            files = files + [IO_FILE]
         src, hlp = from_source(top, files), from_help(uf, cmd)
         doc, every = from_readme(readme, heading)
+        if cmd in IO_COMMANDS:
+            doc |= from_readme(readme, IO_HEADING)[0]
         if with_render:
             if not every:
                 print(f"FAIL: readme {cmd}: its README table no longer says every render option applies")

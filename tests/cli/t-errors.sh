@@ -46,7 +46,8 @@ expect 1 "'--title': needs a value" render "$F" --title
 expect 1 "'-o': needs a value" render "$F" -o
 expect 1 "'-t': ambiguous option \(--title, --total" render -t x "$F"
 expect 1 "'--normalize': only applies with --diff" fold --normalize "$F"
-expect 1 "'--addrs': only applies with --symbols" fold --addrs "$F"
+expect 1 "'--addrs': only applies with --symbols or perf script input" fold --raw --addrs "$F"
+expect 1 "'--format': unknown format 'x'" render --format x "$F"
 expect 1 "'--diff': takes two inputs" fold --diff "$F"
 expect 1 "'--flamechart': cannot be combined with --diff" fold --flamechart --diff "$F" "$F"
 expect 1 "'--bogus': unknown option \(see 'uniprof-flame fold --help'\)" fold --bogus

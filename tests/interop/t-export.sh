@@ -58,6 +58,17 @@ else
 		[ "$bad" = "0:$n" ] && go tool pprof -top "$TMP/rec.pb.gz" 2>/dev/null | grep -q '^Type: cpu$' &&
 			pass "record -o .pb.gz: cpu/nanoseconds = samples x 5 ms ($n samples), default type cpu" ||
 			fail "record pprof" "bad:n=$bad samples=$n"
+		# with -x: addresses, the ELF mapping and its build id, file:line from DWARF
+		timeout 60 "$UF" record -q -F 200 -x "$app" -o "$TMP/recx.pb.gz" -- "$app" 1 >/dev/null 2>&1
+		bid=$(readelf -n "$app" 2>/dev/null | sed -n 's/.*Build ID: *//p' | head -1)
+		go tool pprof -raw "$TMP/recx.pb.gz" 2>/dev/null >"$TMP/xraw.txt"
+		grep -qE "^1: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ $app $bid \[FN\]\[FL\]\[LN\]$" "$TMP/xraw.txt" &&
+			pass "record -x -o .pb.gz: mapping of the ELF with its build id $bid, lines" ||
+			fail "record pprof mapping" "$(sed -n '/^Mappings/,$p' "$TMP/xraw.txt" | head -3)"
+		go tool pprof -lines -top "$TMP/recx.pb.gz" 2>/dev/null | grep -qE ' function_3 workloads/workloads\.c:[0-9]+$' &&
+			grep -qE '^ +[0-9]+: 0x[0-9a-f]+ M=1 function_3 workloads/workloads\.c:[0-9]+ s=0$' "$TMP/xraw.txt" &&
+			pass "record -x -o .pb.gz: addresses and file:line (go tool pprof -lines)" ||
+			fail "record pprof lines" "$(grep function_3 "$TMP/xraw.txt" | head -2)"
 	else
 		skip "record pprof" "examples not built (make examples)"
 	fi

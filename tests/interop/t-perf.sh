@@ -100,3 +100,31 @@ cat "$big" | "$UF_REL" fold >"$TMP/big2"
 cmp -s "$TMP/big1" "$TMP/big2" && pass "split read equals streamed read ($(du -m "$big" | cut -f1) MB)" ||
 	fail "split read equals streamed read" differs
 "$UF" fold "$big" | cmp -s - "$TMP/big1" && pass "big file under ASan" || fail "big file under ASan" differs
+
+# 7. corner cases against the real script, when a FlameGraph checkout is
+# here (the one tests/render/t-dropin.sh uses, or UF_STACKCOLLAPSE_PERF):
+# 1-letter and spaced comms, tid 0, a frame without a symbol, Go and C++
+# names, quotes, [unknown] with and without a DSO, inline chains with
+# empty ends, ';' in names and comms, offsets, '(' frames, period 0, two
+# events, a filtered header right after a sample, a tracepoint header, a
+# blank-looking line, no final empty line (tests/data/interop/perf-edge.txt)
+scp=${UF_STACKCOLLAPSE_PERF:-$HOME/.cache/uniprof-flame/FlameGraph/stackcollapse-perf.pl}
+edge="$UF_TOP/tests/data/interop/perf-edge.txt"
+if [ ! -f "$scp" ] || ! command -v perl >/dev/null 2>&1; then
+	skip "perf corner cases vs stackcollapse-perf.pl" "no $scp (a FlameGraph checkout; UF_STACKCOLLAPSE_PERF=PATH)"
+else
+	for o in "" --pid --tid --kernel --jit --all --addrs "--event-filter instructions"; do
+		# shellcheck disable=SC2086 # $o is one option or none
+		perl "$scp" $o "$edge" 2>/dev/null | LC_ALL=C sort >"$TMP/pl"
+		# shellcheck disable=SC2086
+		"$UF" fold $o "$edge" 2>/dev/null | LC_ALL=C sort >"$TMP/uf"
+		if [ "$o" = --pid ] || [ "$o" = --tid ]; then
+			# the one known difference: the oracle keeps Java's L for comm-PID
+			grep -v '^java-' "$TMP/pl" >"$TMP/pl2"; grep -v '^java-' "$TMP/uf" >"$TMP/uf2"
+			grep -q '^java-4579[^;]*;.*;Ljava/io/PrintStream:::print 7$' "$TMP/uf" || fail "corner cases $o" "java line"
+			mv "$TMP/pl2" "$TMP/pl"; mv "$TMP/uf2" "$TMP/uf"
+		fi
+		cmp -s "$TMP/pl" "$TMP/uf" && pass "corner cases ${o:-(no option)}: same lines as stackcollapse-perf.pl" ||
+			fail "corner cases ${o:-(no option)}" "$(diff "$TMP/pl" "$TMP/uf" | head -4)"
+	done
+fi

@@ -20,6 +20,7 @@
 #   rooted_at FOLDED ROOTS percent of samples whose stack starts with ROOTS
 #                          (a;b: the first frames, root side first)
 #   complete_pct ERR       percent of walks the summary in ERR calls complete
+#                          (the last summary, when a run was repeated)
 EXAMPLES="${EXAMPLES:-$UF_TOP/build/examples}"
 TRUTH="$UF_TOP/examples/workloads"
 TOL="${UF_SHARE_TOL:-3}"
@@ -135,5 +136,5 @@ rooted_at() {
 # walks (--unwind=M): N complete, N at max depth, N ended early (...)
 complete_pct() {
 	sed -n 's/.*walks (--unwind=[a-z]*): \([0-9]*\) complete, \([0-9]*\) at max depth, \([0-9]*\) ended early.*/\1 \2 \3/p' "$1" |
-		awk '{ t = $1 + $2 + $3; if (t) printf "%d\n", 100 * $1 / t; else print 0 }'
+		tail -n 1 | awk '{ t = $1 + $2 + $3; if (t) printf "%d\n", 100 * $1 / t; else print 0 }'
 }

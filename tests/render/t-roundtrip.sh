@@ -45,3 +45,15 @@ if [ $rc -eq 0 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] &&
 else
 	fail "--nameattr refusal" "rc=$rc $(cat "$TMP/err")"
 fi
+
+# --embed=none: the grey "N frames pruned" box is not read back as a
+# function; its samples stay in the parent's self time (totals kept)
+{ echo 'main;big 100000'; for i in $(seq 1 300); do echo "main;small$i 1"; done; } > "$TMP/pr.folded"
+"$UF" render --embed=none "$TMP/pr.folded" -o "$TMP/pr.svg" 2>/dev/null
+"$UF" fold "$TMP/pr.svg" > "$TMP/pr.back" 2>/dev/null
+if grep -q 'class="pruned"' "$TMP/pr.svg" && ! grep -q 'pruned' "$TMP/pr.back" &&
+	[ "$(cat "$TMP/pr.back")" = "$(printf 'main 300\nmain;big 100000')" ]; then
+	pass "pruned box of an --embed=none SVG reads back as its parent's self time"
+else
+	fail "pruned box read back" "$(tr '\n' '|' < "$TMP/pr.back")"
+fi

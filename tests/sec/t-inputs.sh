@@ -119,6 +119,9 @@ printf '<svg %s><metadata id="uniprof-flame-data">uf-trie/1 3 3 0 0\n\nmain\nwor
 "$UF" render "$TMP/rt1" -o "$TMP/forge2.svg" 2>/dev/null && "$UF" fold "$TMP/forge2.svg" > "$TMP/rt3" &&
 	cmp -s "$TMP/rt1" "$TMP/rt3" && pass "escaped name survives folded -> SVG -> folded" ||
 	fail "escaped name through SVG" "$(cat "$TMP/rt3")"
+out=$("$UF" fold --flamechart "$TMP/forge.svg" 2>&1)
+[ "$out" = 'main;work 1000000\x0aforged\x3bstack\x3bfrom\x3bsvg 10' ] &&
+	pass "fold --flamechart escapes names by the same rule" || fail "fold --flamechart escape" "$out"
 printf 'a;back\\x41slash;lit\\x0a 4\n' | roundtrip "literal \\xHH in names is read as the byte" 'a;backAslash;lit\x0a 4'
 # every byte value in a name (except the 0 the shell cannot pass): from an SVG, through fold twice
 python3 - "$TMP/bytes.svg" <<'PY'

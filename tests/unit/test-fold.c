@@ -290,6 +290,126 @@ static void fold_format_count_is_exact_and_plain(void **state)
 	assert_string_equal(buf, "1.25");
 }
 
+/* ---- the sorted reader (fold/sorted.c) against the streaming one ---- */
+
+/* Reads text with the sorted path (an empty trie) and with the streaming
+ * path (keep_sequence forces it); both must give the same folded text,
+ * totals and statistics. */
+static void same_as_streaming(const char *text, size_t len, struct fold_read_stats *out)
+{
+	fold_trie *a = fold_trie_new(), *b = fold_trie_new();
+	assert_non_null(a);
+	assert_non_null(b);
+	fold_trie_keep_sequence(b);
+	struct fold_read_opts o = { .label = "mem" };
+	struct fold_read_stats sa = { 0 }, sb = { 0 };
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_read_folded_mem(a, text, len, &o, &sa, &err), 0);
+	assert_int_equal(fold_read_folded_mem(b, text, len, &o, &sb, &err), 0);
+	assert_int_equal(fold_trie_finish(a), 0);
+	assert_int_equal(fold_trie_finish(b), 0);
+	assert_int_equal(fold_trie_check(a), 0);
+	assert_int_equal(fold_trie_check(b), 0);
+	char *fa = folded(a), *fb = folded(b);
+	assert_string_equal(fa, fb);
+	assert_true(a->total[0] == b->total[0]);
+	assert_int_equal(a->nnodes, b->nnodes);
+	assert_int_equal(fold_trie_is_diff(a), fold_trie_is_diff(b));
+	if (fold_trie_is_diff(a))
+		assert_true(a->max_line_delta == b->max_line_delta);
+	assert_int_equal(sa.lines, sb.lines);
+	assert_int_equal(sa.bad, sb.bad);
+	assert_int_equal(sa.truncated, sb.truncated);
+	assert_string_equal(sa.first_bad, sb.first_bad);
+	/* the (parent, name) index is built on first use and then agrees */
+	uint32_t leaf = a->nnodes - 1;
+	if (leaf)
+		assert_int_equal(fold_trie_child(a, a->parent[leaf], a->name[leaf]), leaf);
+	assert_int_equal(fold_trie_check(a), 0);
+	if (out)
+		*out = sa;
+	free(fa);
+	free(fb);
+	fold_trie_free(a);
+	fold_trie_free(b);
+}
+
+static void fold_sorted_reader_small_cases(void **state)
+{
+	(void)state;
+	/* prefixes of names and of stacks, "::" (sorts below ';'), empty
+	 * frames, trailing ';', CRLF, duplicates, blank and bad lines */
+	static const char *const texts[] = {
+		"Foo 1\nFoo::bar 2\nFoo;x 3\nFoo:;y 4\nFoo;x;z 5\nFo 6\nFoo;x 7\n",
+		"a;;b 1\n;a 2\na;b; 3\na;b;;; 4\n 5\n\n  \nbad\na;b 1.5\r\na;b 0\n",
+		"b;a 1\na;b 1\na 1\nb 1\na;b;c 1\na;b 1\n",
+		"a;b 1 2\na;c 3\na;b 4 4\nd 2 0\n",
+		"",
+		"",
+		"\n\n",
+		"a;\\x41 1\na;A 2\na;B\\x3bC 3\n", /* \xHH: two spellings, one name */
+	};
+	static const char nul[] = "x;\xff\x01;\x00;y 1\nx;\xff 2\nx 3\n"; /* a NUL in a name */
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+		same_as_streaming(i == 4 ? nul : texts[i], i == 4 ? sizeof nul - 1 : strlen(texts[i]),
+				  NULL);
+}
+
+/* Random lines from a small alphabet of names, so stacks share prefixes
+ * at every depth; big enough that both cores index, sort and build. */
+static void fold_sorted_reader_two_threads(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "a", "ab", "a b", "Foo", "Foo::x", "Foo:", "f;", "",
+					     "zz", "\xc3\xa9t\xc3\xa9", "<&>" };
+	size_t cap = 4u << 20, len = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	uint64_t r = 42;
+	for (int line = 0; line < 60000; line++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		int depth = 1 + (int)((r >> 33) % 12);
+		for (int d = 0; d < depth; d++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			const char *n = names[(r >> 35) % (sizeof names / sizeof names[0])];
+			len += (size_t)snprintf(text + len, cap - len, "%s%s", d ? ";" : "", n);
+		}
+		int two = (r >> 20) % 7 == 0;
+		len += (size_t)snprintf(text + len, cap - len, two ? " %u %u\n" : " %u\n",
+					(unsigned)(r >> 40) % 100, (unsigned)(r >> 48) % 50);
+		if (line % 9999 == 5) /* a bad line now and then */
+			len += (size_t)snprintf(text + len, cap - len, "x;y z\n");
+	}
+	assert_true(len > (1u << 20));
+	struct fold_read_stats st;
+	same_as_streaming(text, len, &st);
+	assert_int_equal(st.bad, 7);
+	assert_string_equal(st.first_bad, "mem:7");
+	free(text);
+}
+
+/* Over-long frames make a line bad; stacks past FOLD_MAX_DEPTH are cut. */
+static void fold_sorted_reader_caps(void **state)
+{
+	(void)state;
+	size_t cap = (FOLD_MAX_NAME + 10) * 2 + (FOLD_MAX_DEPTH + 10) * 6 + 100, len = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "ok;a 1\nok;");
+	memset(text + len, 'n', FOLD_MAX_NAME + 1);
+	len += FOLD_MAX_NAME + 1;
+	len += (size_t)snprintf(text + len, cap - len, " 1\n");
+	for (int d = 0; d < FOLD_MAX_DEPTH + 5; d++)
+		len += (size_t)snprintf(text + len, cap - len, "%sd%d", d ? ";" : "", d % 3);
+	len += (size_t)snprintf(text + len, cap - len, " 2\nd0;d1 1\n");
+	struct fold_read_stats st;
+	same_as_streaming(text, len, &st);
+	assert_int_equal(st.bad, 1);
+	assert_string_equal(st.first_bad, "mem:2");
+	assert_int_equal(st.truncated, 1);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +425,9 @@ int main(void)
 		cmocka_unit_test(fold_embed_keeps_sequence),
 		cmocka_unit_test(fold_merge_adds_counts),
 		cmocka_unit_test(fold_format_count_is_exact_and_plain),
+		cmocka_unit_test(fold_sorted_reader_small_cases),
+		cmocka_unit_test(fold_sorted_reader_two_threads),
+		cmocka_unit_test(fold_sorted_reader_caps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

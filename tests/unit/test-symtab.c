@@ -262,6 +262,32 @@ static void symtab_untyped_labels(void **state)
 	symtab_free(st);
 }
 
+/* A versioned name (glibc's debug symbols: `__libc_start_main@@GLIBC_2.34`)
+ * resolves to the plain function name. */
+static void symtab_version_suffix_dropped(void **state)
+{
+	NEED_CC();
+	if (run("cd %s && printf '%%s\\n' 'int real_impl(int x) { return x * 3 + 1; }' "
+		"'__asm__(\".symver real_impl, versioned@@V_1\");' > sv.c && "
+		"echo 'V_1 { global: versioned; local: *; };' > sv.map && "
+		"cc -O1 -shared -fPIC -Wl,--version-script=sv.map -o sv.so sv.c 2>/dev/null && "
+		"nm sv.so | grep -q 'versioned@@V_1'", dir) != 0)
+		fail_msg("could not build a versioned shared object");
+	struct symtab *st = open_fx("sv.so");
+	char p[128], line[256];
+	snprintf(p, sizeof p, "nm %s/sv.so", dir);
+	FILE *f = popen(p, "r");
+	assert_non_null(f);
+	unsigned long long a = 0;
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, " T versioned@@V_1"))
+			a = strtoull(line, NULL, 16);
+	pclose(f);
+	assert_true(a != 0);
+	assert_string_equal(symtab_lookup(st, a + 1, NULL, NULL), "versioned");
+	symtab_free(st);
+}
+
 /* Bias math on the PIE fixture: its first PT_LOAD is at offset 0 and
  * vaddr 0, so a mapping of offset 0 at B has bias B; offsets past every
  * segment have none.  ET_EXEC mapped where linked has bias 0. */
@@ -952,6 +978,7 @@ int main(void)
 		cmocka_unit_test(symtab_local_only_symbols),
 		cmocka_unit_test(symtab_retaddr_at_function_end),
 		cmocka_unit_test(symtab_untyped_labels),
+		cmocka_unit_test(symtab_version_suffix_dropped),
 		cmocka_unit_test(symtab_load_bias_math),
 		cmocka_unit_test(symtab_unknown_address),
 		cmocka_unit_test(symtab_table_is_sorted_and_disjoint),

@@ -1,0 +1,160 @@
+/*
+ * cli/record-pprof.c — record's pprof file, written from the sampled
+ * addresses rather than from the folded names: locations carry their
+ * address and mapping (the ELF file, its offset and GNU build id), and
+ * file:line where the -x ELF's DWARF gives it, so `go tool pprof -lines`,
+ * `-disasm` (with the binary) and `-list` work on a unikernel profile.
+ *
+ * Trade-off: one location per distinct address (pprof's model), so the
+ * file grows with distinct addresses rather than distinct names; names
+ * come from the same resolver as the SVG, so -top matches the flame
+ * graph.  Source lines are read only from the file named by -x: the
+ * target's own files may be gone, or may not be safe to open, when the
+ * profile is written (see symtab/lines.c).
+ *
+ * Invariants:
+ *  1. Values per sample: samples/count and cpu/nanoseconds (count x the
+ *     sampling period), the latter last, so it is the type pprof shows.
+ *  2. Locations are keyed (mapping, address); frame 0 is the PC, the
+ *     others return addresses looked up at address - 1 (as symbols).
+ *  3. With --per-thread / --per-vcpu the thread's name is the outermost
+ *     frame (a location without address), as in the SVG.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/record-pprof.h"
+#include "util/outfile.h"
+
+#define NAME_BUF 4096
+
+struct ctx {
+	const struct cli_pprof_src *src;
+	struct fold_pprof *b;
+	struct symtab_lines *lines;
+	uint64_t exe_map;          /* mapping id of the -x image (no /proc maps) */
+	uint64_t *map_start, *map_id; /* procmap mappings seen: start -> id */
+	size_t nmaps, maps_cap;
+	char name[NAME_BUF];
+};
+
+static uint64_t mapping_of(struct ctx *c, uint64_t addr, uint64_t *faddr, int *main_exe);
+static uint64_t location_of(struct ctx *c, uint64_t addr, int is_return);
+
+int cli_write_record_pprof(const struct cli_pprof_src *src, const char *path, struct uf_err *err)
+{
+	const struct sampler *s = src->s;
+	struct ctx c = { .src = src, .b = fold_pprof_new() };
+	uint64_t *ids = malloc((SAMPLER_MAX_DEPTH + 1) * sizeof *ids);
+	int rc = -ENOMEM;
+	if (!c.b || !ids || fold_pprof_sample_type(c.b, "samples", "count") ||
+	    fold_pprof_sample_type(c.b, "cpu", "nanoseconds") ||
+	    fold_pprof_period(c.b, "cpu", "nanoseconds", (int64_t)(src->period_ns + 0.5),
+			      (int64_t)s->stats.elapsed_ns))
+		goto out;
+	if (src->exe) {
+		struct uf_err e2 = { 0 }; /* no DWARF: names and addresses only */
+		c.lines = symtab_lines_open(src->exe, &e2);
+	}
+	for (size_t i = 0; i < s->pairs_cap; i++) {
+		if (!s->pair_count[i])
+			continue;
+		uint64_t key = s->pair_key[i];
+		size_t n, d = 0;
+		const uint64_t *f = sampler_stackset_get(&s->set, (uint32_t)key, &n);
+		for (size_t k = 0; k < n && k < SAMPLER_MAX_DEPTH; k++)
+			if (!(ids[d++] = location_of(&c, f[k], k > 0)))
+				goto out;
+		if (src->thread_name) { /* invariant 3 */
+			size_t len = src->thread_name(src->thread_ctx, s->threads[key >> 32].id, c.name,
+						      sizeof c.name);
+			if (!(ids[d++] = fold_pprof_location(c.b, 0, 0, c.name, len, NULL, 0)))
+				goto out;
+		}
+		int64_t v[2] = { (int64_t)s->pair_count[i],
+				 (int64_t)((double)s->pair_count[i] * src->period_ns + 0.5) };
+		if (fold_pprof_sample(c.b, ids, d, v))
+			goto out;
+	}
+	struct uf_outfile o;
+	if ((rc = uf_outfile_open(&o, path, err)) != 0)
+		goto out_quiet;
+	if ((rc = fold_pprof_write(c.b, o.fp)) != 0) {
+		uf_outfile_abort(&o);
+		goto out;
+	}
+	rc = uf_outfile_commit(&o, err);
+	goto out_quiet;
+out:
+	if (rc)
+		uf_err_set(err, UF_EINPUT, path, rc == -EIO ? "write failed" : "out of memory");
+out_quiet:
+	symtab_lines_free(c.lines);
+	fold_pprof_free(c.b);
+	free(c.map_start);
+	free(c.map_id);
+	free(ids);
+	return rc;
+}
+
+/* The pprof mapping of a runtime address (0: none) and its file address. */
+static uint64_t mapping_of(struct ctx *c, uint64_t addr, uint64_t *faddr, int *main_exe)
+{
+	const struct cli_pprof_src *src = c->src;
+	*faddr = addr;
+	*main_exe = 0;
+	if (!src->maps) { /* a guest image: addresses are file addresses */
+		*main_exe = src->exe != NULL;
+		if (!c->exe_map && src->exe) {
+			char bid[129] = "";
+			if (src->exe_tab)
+				symtab_build_id_hex(src->exe_tab, bid, sizeof bid);
+			c->exe_map = fold_pprof_mapping(c->b, 0, UINT64_MAX, 0, src->exe, bid);
+			fold_pprof_mapping_has_lines(c->b, c->lines ? c->exe_map : 0);
+		}
+		return c->exe_map;
+	}
+	struct symtab_mapping m;
+	if (symtab_procmap_mapping(src->maps, addr, &m) != 0)
+		return 0;
+	*faddr = m.has_bias ? addr - m.bias : addr;
+	*main_exe = m.is_main;
+	for (size_t i = 0; i < c->nmaps; i++)
+		if (c->map_start[i] == m.start)
+			return c->map_id[i];
+	size_t c1 = c->maps_cap, c2 = c->maps_cap;
+	if (uf_vec_grow(&c->map_start, &c1, c->nmaps + 1, sizeof *c->map_start) ||
+	    uf_vec_grow(&c->map_id, &c2, c->nmaps + 1, sizeof *c->map_id))
+		return 0;
+	c->maps_cap = c1 < c2 ? c1 : c2;
+	uint64_t id = fold_pprof_mapping(c->b, m.start, m.end, m.off, m.path, m.build_id);
+	if (m.is_main && src->exe && c->lines)
+		fold_pprof_mapping_has_lines(c->b, id);
+	c->map_start[c->nmaps] = m.start;
+	c->map_id[c->nmaps++] = id;
+	return id;
+}
+
+/* Location id of a frame: its name from the record resolver (the SVG's),
+ * file:line from the -x DWARF for the main image. */
+static uint64_t location_of(struct ctx *c, uint64_t addr, int is_return)
+{
+	const struct cli_pprof_src *src = c->src;
+	uint64_t faddr;
+	int main_exe;
+	uint64_t map = mapping_of(c, addr, &faddr, &main_exe);
+	size_t len = src->resolve(src->resolve_ctx, addr, is_return, c->name, sizeof c->name);
+	if (len == 0) {
+		memcpy(c->name, "[unknown]", 9);
+		len = 9;
+	}
+	const char *file = NULL;
+	int line = 0;
+	uint64_t look = is_return && faddr ? faddr - 1 : faddr; /* invariant 2 */
+	if (main_exe && c->lines && symtab_lines_lookup(c->lines, look, &file, &line) != 0)
+		file = NULL, line = 0;
+	/* a frame with no mapping still needs its own location: key by address */
+	return fold_pprof_location(c->b, map ? map : UINT64_MAX - 1, addr ? addr : 1, c->name, len, file,
+				   line);
+}
