@@ -3,8 +3,9 @@
  * and writer (fold/write-folded.c).
  *
  * Input: any bytes, read as flamegraph.pl folded text.  Oracles: the trie
- * passes fold_trie_check(); the file reader (pread() of a range, as the
- * CLI reads files) and the memory reader agree; the folded text written
+ * passes fold_trie_check(); the sorted reader (what an empty trie gets),
+ * the streaming reader (what a kept sequence gets) and the file reader
+ * (pread() of a range, as the CLI reads files) agree; the folded text written
  * from the trie reads back with no bad line, and `fold | fold` is the
  * identity: writing the trie read from our own output gives the same
  * bytes again.
@@ -16,10 +17,14 @@
 
 #include "fold/fold.h"
 
-/* Folds buf (from memory, or through a file when fd >= 0) and writes it. */
-static char *fold_text(const char *buf, size_t len, int fd, size_t *out_len, uint64_t *bad)
+/* Folds buf (from memory, or through a file when fd >= 0; with the
+ * streaming reader when `stream`) and writes it. */
+static char *fold_text_as(const char *buf, size_t len, int fd, int stream, size_t *out_len,
+			  uint64_t *bad)
 {
 	fold_trie *t = fold_trie_new();
+	if (t && stream)
+		fold_trie_keep_sequence(t);   /* the sorted reader declines such a trie */
 	struct fold_read_opts o = { .label = "fuzz" };
 	struct fold_read_stats st = { 0 };
 	struct uf_err err = { 0 };
@@ -40,6 +45,11 @@ static char *fold_text(const char *buf, size_t len, int fd, size_t *out_len, uin
 	return out;
 }
 
+static char *fold_text(const char *buf, size_t len, int fd, size_t *out_len, uint64_t *bad)
+{
+	return fold_text_as(buf, len, fd, 0, out_len, bad);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
@@ -53,6 +63,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *f3 = fold_text(NULL, size, fd, &n3, &bad3);
 	if (!f1 != !f3 || (f1 && (n1 != n3 || memcmp(f1, f3, n1) || bad1 != bad3)))
 		fuzz_fail("the file and memory readers disagree");
+	free(f3);
+	f3 = fold_text_as((const char *)data, size, -1, 1, &n3, &bad3);
+	if (!f1 != !f3 || (f1 && (n1 != n3 || memcmp(f1, f3, n1) || bad1 != bad3)))
+		fuzz_fail("the sorted and streaming readers disagree");
 	free(f3);
 	if (!f1)
 		return 0;
