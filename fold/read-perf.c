@@ -267,7 +267,7 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len)
 		h = uf_hash_bytes(s, len) ^ (uint64_t)r->java;
 		int64_t e = cache_find(&r->cache, s, len, h, r->java);
 		if (e >= 0) {
-			if (r->have_pname && !r->scan_only)
+			if (r->have_pname && !r->scan_only && r->cache.gn[e]) /* groups may be NULL */
 				push_group(r, r->cache.groups + r->cache.goff[e], r->cache.gn[e]);
 			return 0;
 		}
