@@ -623,14 +623,31 @@
 
 	let DATA;   /* undefined: not read yet; null: none or unusable */
 
-	function data() {
-		if (DATA === undefined) {
-			try {
-				DATA = parseData();
-			} catch (e) {
-				DATA = null;
+	let parsing = null;   /* the parser, while idle time runs it a slice at a time */
+
+	/* Runs the parser for about `ms` milliseconds; true when it is done. */
+	function dataStep(ms) {
+		if (DATA !== undefined) return true;
+		if (parsing === null) parsing = parseData();
+		const t0 = performance.now();
+		try {
+			for (;;) {
+				const r = parsing.next();
+				if (r.done) {
+					DATA = r.value;
+					break;
+				}
+				if (performance.now() - t0 > ms) return false;
 			}
+		} catch (e) {
+			DATA = null;
 		}
+		parsing = null;
+		return true;
+	}
+
+	function data() {
+		dataStep(Infinity);
 		return DATA;
 	}
 
@@ -639,7 +656,9 @@
 			(m, h) => String.fromCharCode(parseInt(h, 16)));
 	}
 
-	function parseData() {
+	/* A generator: yields every few thousand lines so idle time can
+	 * parse in slices; returns the data or null. */
+	function* parseData() {
 		const md = document.getElementById('uniprof-flame-data');
 		if (!md || md.getAttribute('data-format') !== 'uf-trie/1') return null;
 		const text = md.textContent;
@@ -659,7 +678,10 @@
 		const nnames = parseInt(h[1], 10), n = parseInt(h[2], 10), diff = h[3] === '1';
 		if (!(nnames >= 0 && n >= 1 && nnames <= text.length && n <= text.length)) return null;
 		const names = new Array(nnames);
-		for (let i = 0; i < nnames; i++) names[i] = unescapeName(line());
+		for (let i = 0; i < nnames; i++) {
+			names[i] = unescapeName(line());
+			if (i % 4096 === 4095) yield;
+		}
 		const D = {
 			n: n, names: names, diff: diff, pruned: h[4] === '1',
 			depth: new Int32Array(n), name: new Int32Array(n), self: new Float64Array(n),
@@ -667,7 +689,7 @@
 			parent: new Int32Array(n), end: new Int32Array(n),
 			total: null, btotal: null,
 			disp: new Array(nnames), matched: null,
-			rank: null, ent: new Array(n), fu: null, integral: true,
+			ent: new Array(n), fu: null, integral: true,
 		};
 		const stack = [];
 		for (let i = 0; i < n; i++) {
@@ -688,6 +710,7 @@
 			stack.length = d;
 			D.parent[i] = d > 0 ? stack[d - 1] : -1;
 			stack.push(i);
+			if (i % 4096 === 4095) yield;
 		}
 		if (line() !== 'end') return null;
 		D.total = Float64Array.from(D.self);
@@ -713,23 +736,11 @@
 
 	/* ---- flamegraph.pl's sibling order (fold/finish.c) ----
 	 * Among one parent's children, a child's own line sorts as "name " and
-	 * its subtree's lines as "name;" (byte order): rank both once per name,
-	 * then sort each parent's entries by rank, when first needed.  An entry
-	 * is a child index; its own line is stored as -1 - index. */
-
-	function ranks(D) {
-		if (D.rank) return D.rank;
-		const keys = new Array(2 * D.names.length), ids = new Int32Array(keys.length);
-		for (let i = 0; i < D.names.length; i++) {
-			keys[2 * i] = D.names[i] + ' ';
-			keys[2 * i + 1] = D.names[i] + ';';
-		}
-		const order = Array.from(ids.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
-		const rank = new Int32Array(keys.length);
-		order.forEach((k, r) => { rank[k] = r; });
-		D.rank = rank;
-		return rank;
-	}
+	 * its subtree's lines as "name;" (byte order; names are byte strings,
+	 * so string order is byte order): each parent's entries are sorted by
+	 * those keys when first needed (idle time prepares them all, a slice
+	 * at a time).  An entry is a child index; its own line is stored as
+	 * -1 - index. */
 
 	const NO_ENTRIES = new Int32Array(0);
 
@@ -741,12 +752,14 @@
 		let e = D.ent[p];
 		if (e) return e;
 		if (D.end[p] === p + 1) return (D.ent[p] = NO_ENTRIES);
-		const rank = ranks(D), list = [], key = [];
+		const list = [], key = [];
 		for (let c = p + 1; c < D.end[p]; c = D.end[c]) {
-			if (own(D, c)) { list.push(-1 - c); key.push(rank[2 * D.name[c]]); }
-			if (D.end[c] > c + 1) { list.push(c); key.push(rank[2 * D.name[c] + 1]); }
+			const nm = D.names[D.name[c]];
+			if (own(D, c)) { list.push(-1 - c); key.push(nm + ' '); }
+			if (D.end[c] > c + 1) { list.push(c); key.push(nm + ';'); }
 		}
-		const idx = Array.from(list.keys()).sort((a, b) => key[a] - key[b]);
+		const idx = Array.from(list.keys());
+		if (idx.length > 1) idx.sort((a, b) => (key[a] < key[b] ? -1 : key[a] > key[b] ? 1 : a - b));
 		e = D.ent[p] = Int32Array.from(idx, (i) => list[i]);
 		return e;
 	}
@@ -1010,17 +1023,24 @@
 		let k = 0;
 		const slice = () => {
 			if (state.view !== view) return;
+			if (k === 0) {
+				/* walk every subtree left for later first (no DOM, a few ms):
+				 * the canvas then grows once, to its final rows */
+				let rows = v.rows;
+				for (let j = 0; j < later.length; j++) {
+					const it = items[later[j]];
+					if (it.rest && v.more) {
+						const m = v.more(it);
+						for (const x of m.items) later.push(items.push(x) - 1);
+						rows = Math.max(rows, m.rows);
+					}
+				}
+				fit(rows);
+			}
 			const frag = document.createDocumentFragment();
 			const t0 = performance.now();
 			while (k < later.length && performance.now() - t0 < 12) {
 				for (const stop = Math.min(k + 200, later.length); k < stop; k++) {
-					const it = items[later[k]];
-					if (it.rest && v.more) {
-						const m = v.more(it);
-						for (const x of m.items) later.push(items.push(x) - 1);
-						fit(m.rows);
-					}
-					if (items[later[k]].row >= view.rows) fit(items[later[k]].row + 1);
 					addItem(frag, items, later[k]);
 				}
 			}
@@ -1580,7 +1600,7 @@
 	}
 
 	/* After the first paint: read the drawn frames a slice at a time, then
-	 * the embedded profile and its sibling ranks, so the first action
+	 * the embedded profile and its sibling order, so the first action
 	 * finds them ready. */
 	function idle() {
 		if (T === null) T = newTable();
@@ -1588,11 +1608,18 @@
 			setTimeout(idle, 0);
 			return;
 		}
+		setTimeout(parseSlice, 0);
+	}
+
+	function parseSlice() {
+		if (!dataStep(8)) {
+			setTimeout(parseSlice, 0);
+			return;
+		}
 		setTimeout(() => {
-			const D = data();
+			const D = DATA;
 			if (!D) return;
 			setTimeout(() => {
-				if (!cfg.flamechart) ranks(D);
 				setTimeout(() => names(D, 0), 0);
 				if (!cfg.flamechart) setTimeout(() => prepare(D, D.n - 1), 0);
 			}, 0);
@@ -1603,8 +1630,10 @@
 	 * (a child's index is above its parent's), a slice at a time. */
 	function prepare(D, k) {
 		if (!D.fu) D.fu = new Int32Array(D.n).fill(-1);
-		const stop = Math.max(0, k - 20000);
-		for (let i = k; i >= stop; i--) {
+		const t0 = performance.now();
+		let i = k;
+		for (; i >= 0; i--) {
+			if (i % 512 === 0 && performance.now() - t0 > 8) break;
 			if (D.fu[i] >= 0) continue;
 			const e = entries(D, i);
 			let s = 0;
@@ -1614,13 +1643,13 @@
 			}
 			D.fu[i] = s;
 		}
-		if (stop > 0) setTimeout(() => prepare(D, stop - 1), 0);
+		if (i >= 0) setTimeout(() => prepare(D, i), 0);
 	}
 
 	/* Display names of the whole table, a slice at a time (search needs
 	 * them all). */
 	function names(D, k) {
-		const end = Math.min(k + 20000, D.names.length);
+		const end = Math.min(k + 5000, D.names.length);
 		for (let i = k; i < end; i++) {
 			if (D.disp[i] === undefined) D.disp[i] = display(D.names[i]);
 		}
