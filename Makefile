@@ -6,6 +6,7 @@
 #   make bench      benchmark figures (never fails the build)
 #   make bench-browser  SVG open/click times in Chromium and Firefox
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make fuzz       libFuzzer harnesses, FUZZ_S seconds each (tests/fuzz/fuzz.mk)
 #
 # Sources are discovered per module folder, so adding a file to a module
 # needs no edit here.  Each variant (release, asan) builds into its own tree.
@@ -153,6 +154,8 @@ install: all
 clean:
 	rm -rf build
 	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples clean; fi
+
+include tests/fuzz/fuzz.mk
 
 .PHONY: examples
 -include $(shell find build -name '*.d' 2>/dev/null)

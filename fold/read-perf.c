@@ -349,7 +349,8 @@ static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t
 	c->goff[e] = (uint32_t)c->groups_len;
 	c->gn[e] = (uint32_t)r->group_n;
 	c->java[e] = (uint8_t)r->java;
-	memcpy(c->keys + c->keys_len, s, len);
+	if (len) /* empty key or no group: the arrays may still be NULL */
+		memcpy(c->keys + c->keys_len, s, len);
 	c->keys_len += len;
 	if (r->group_n) { /* a line with no names ("(proc)" frames) has no group */
 		memcpy(c->groups + c->groups_len, r->group, r->group_n * sizeof *c->groups);
