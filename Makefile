@@ -7,6 +7,7 @@
 #   make bench-browser  SVG open/click times in Chromium and Firefox
 #   make mutate     mutation score per module (slow, not in check/CI; MUTATE_ARGS=...)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make fuzz       libFuzzer harnesses, FUZZ_S seconds each (tests/fuzz/fuzz.mk)
 #
 # Sources are discovered per module folder, so adding a file to a module
 # needs no edit here.  Each variant (release, asan) builds into its own tree.
@@ -80,8 +81,14 @@ build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
+STATIC_LIBS = $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -lprotobuf-c -lz -ldl -lm -lpthread
 build/uniprof-flame-static: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
-	$(CC) $(CFLAGS) -static -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -lprotobuf-c -lz -ldl -lm -lpthread
+	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
+
+# The same plus a test-only crash reporter (tests/xen/segv-trace.c): the copy the Xen test runs.
+build/xen-test/uniprof-flame-static: tests/xen/segv-trace.c $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
 
 build/asan/uniprof-flame: $(ASAN_OBJS) $(patsubst %.c,build/asan/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"
@@ -153,6 +160,8 @@ install: all
 clean:
 	rm -rf build
 	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples clean; fi
+
+include tests/fuzz/fuzz.mk
 
 .PHONY: examples
 -include $(shell find build -name '*.d' 2>/dev/null)

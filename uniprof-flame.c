@@ -17,8 +17,6 @@
 #include "cli/cmd.h"
 #include "xen-if/xen.h"
 
-#define UF_VERSION "0.1.0"
-
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);

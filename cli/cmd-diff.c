@@ -113,6 +113,8 @@ int cmd_diff(int argc, char **argv)
 	struct uf_err err = { 0 };
 	cli_inputs_configure(&io);
 	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &t, &err);
+	if (rc == 0) /* libraries as the drawn (AFTER) input knows them */
+		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
 	if (rc == 0)
 		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
 	fold_trie_free(t);

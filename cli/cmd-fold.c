@@ -68,6 +68,8 @@ static void usage(FILE *to)
 	      "      --normalize     with --diff: scale A to B's total (exact shares)\n"
 	      "      --flamechart    keep input (time) order: one line per run of equal\n"
 	      "                      stacks, as flamegraph.pl --flamechart reads them\n"
+	      "      --by lib        one frame per library (frames of one library in a row\n"
+	      "                      merged); needs libraries: an SVG from record\n"
 	      "  -h, --help          this help\n\n",
 	      to);
 	cli_io_help(to);
@@ -84,11 +86,12 @@ int cmd_fold(int argc, char **argv)
 		{ "diff", no_argument, 0, 'D' },
 		{ "normalize", no_argument, 0, 'N' },
 		{ "flamechart", no_argument, 0, 'C' },
+		{ "by", required_argument, 0, 'B' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = "-";
-	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, chart = 0, r;
+	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, chart = 0, by_lib = 0, r;
 	struct raw_in ri = { 0 };
 	struct cli_io_opts io = { 0 };
 	struct option *all = cli_io_options_merge(opts, CLI_IO_NO_ADDRS);
@@ -112,6 +115,13 @@ int cmd_fold(int argc, char **argv)
 		case 'D': diff = 1; break;
 		case 'N': normalize = 1; break;
 		case 'C': chart = 1; break;
+		case 'B':
+			if (strcmp(optarg, "lib") != 0) {
+				free(all);
+				return cli_usage("fold ", "'--by': '%s' is not lib", optarg);
+			}
+			by_lib = 1;
+			break;
 		case 'h': free(all); usage(stdout); return 0;
 		default: free(all); return UF_EXIT_USAGE; /* the message is out */
 		}
@@ -125,6 +135,8 @@ int cmd_fold(int argc, char **argv)
 		return cli_usage("fold ", "'--addrs': only applies with --symbols or perf script input");
 	if (chart && diff)
 		return cli_usage("fold ", "'--flamechart': cannot be combined with --diff");
+	if (by_lib && (chart || diff))
+		return cli_usage("fold ", "'--by=lib': cannot be combined with --%s", chart ? "flamechart" : "diff");
 	if (diff)
 		return fold_diff(argc - optind, argv + optind, normalize, out, &io);
 	fold_trie *t = fold_trie_new();
@@ -136,6 +148,8 @@ int cmd_fold(int argc, char **argv)
 	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &err)
 		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
 	symtab_free(ri.st);
+	if (rc == 0)
+		rc = cli_by_lib_apply(&t, by_lib, &err);
 	if (rc == 0)
 		rc = chart ? write_sequence(t, out, &err)
 			   : cli_write_profile(t, NULL, &io, CLI_OUT_FOLDED, out, &err);

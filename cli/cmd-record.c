@@ -59,6 +59,7 @@ struct record {
 	const char *out_folded;   /* --folded */
 	const char *out_raw;      /* --raw */
 	int addrs, per_thread, quiet;
+	int inline_frames;        /* --inline: DWARF's inlined functions as frames */
 	char **cmd;               /* after -- */
 	const char *gdb;          /* --gdb ADDR: a guest behind a gdbstub */
 	const char *domain;       /* -d: Xen domain name or id */
@@ -82,10 +83,20 @@ struct record {
 	uint64_t last_refresh;
 	uint64_t last_space;      /* CLOCK_MONOTONIC ns of the last unwind refresh */
 	char what[128];           /* "pid N" or the command, for messages */
+	time_t started;           /* wall clock when sampling began (metadata) */
+	fold_trie *fold_t;        /* the trie being filled (resolve() sets libraries) */
+	struct lib_file {         /* library lookups per mapped file, opened on demand */
+		char *path;
+		struct symtab_libs *libs;
+	} libf[64];
+	int nlibf;
+	char *libtab;             /* the per-library table for the summary (owned) */
+	int argc;                 /* our command line, for the metadata */
+	char **argv;
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT };
+       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT, OPT_INLINE };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
@@ -105,6 +116,7 @@ static const struct option own_opts[] = {
 	{ "folded", required_argument, 0, OPT_FOLDED },
 	{ "raw", required_argument, 0, OPT_RAW },
 	{ "addrs", no_argument, 0, OPT_ADDRS },
+	{ "inline", no_argument, 0, OPT_INLINE },
 	{ "per-thread", no_argument, 0, OPT_PERTHREAD },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "help", no_argument, 0, 'h' },
@@ -131,6 +143,12 @@ static int maps_readable(pid_t pid);
 static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
 static int write_raw(struct record *r, struct uf_err *err);
+static void record_meta(const struct record *r, fold_trie *t);
+static void frame_lib(struct record *r, uint64_t addr, int is_return, const char *name, size_t len);
+static void libs_release(struct record *r);
+static struct symtab_libs *libs_for(struct record *r, const char *path);
+static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *buf, size_t len,
+			  size_t size);
 /* Cost of sampling a domain: hypercalls and new foreign mappings per
  * sample (steady state: pause, one register read per vCPU, unpause). */
 static void summary_xen(const struct record *r)
@@ -170,8 +188,11 @@ int cmd_record(int argc, char **argv)
 	sampler_init(&r.s, r.ro.flamechart || r.out_raw || time_ordered(&r));
 	signals(1);
 	int status = 0;
+	r.argc = argc;
+	r.argv = argv;
 	rc = start(&r, &err);
 	if (rc == 0) {
+		r.started = time(NULL);
 		rc = sampler_run(&r.s, &r.target, &r.so, &err);
 		finish_target(&r);
 		if (r.progress_shown)
@@ -192,6 +213,7 @@ int cmd_record(int argc, char **argv)
 	if (r.attached && r.cmd && !r.qemu)
 		prog = wait_program(&r);
 	sampler_release(&r.s);
+	libs_release(&r);
 	unwind_space_free(r.space);
 	symtab_procmap_free(r.maps);
 	symtab_free(r.exe_tab);
@@ -241,6 +263,7 @@ static int parse(struct record *r, int argc, char **argv)
 		case OPT_FOLDED: r->out_folded = optarg; break;
 		case OPT_RAW: r->out_raw = optarg; break;
 		case OPT_ADDRS: r->addrs = 1; break;
+		case OPT_INLINE: r->inline_frames = 1; break;
 		case OPT_PERTHREAD: r->per_thread = 1; break;
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
@@ -280,6 +303,10 @@ static int check_args(struct record *r, int argc, char **argv)
 		if (gdb_launch_check(r->cmd, &e) < 0)
 			return cli_usage("record ", "%s: %s", e.what, e.why);
 	}
+	if (r->inline_frames && (r->ro.flamechart || time_ordered(r)))
+		return cli_usage("record ", "'--inline': cannot be combined with a time-ordered output");
+	if (r->ro.by_lib && (r->ro.flamechart || time_ordered(r)))
+		return cli_usage("record ", "'--by=lib': cannot be combined with a time-ordered output");
 	if (r->destroy && !r->cfg)
 		return cli_usage("record ", "'--destroy': only applies to a domain created with -c");
 	r->xen = r->domain || r->cfg;
@@ -335,6 +362,8 @@ static int help(void)
 	       "      --folded FILE    also write folded stacks (flamegraph.pl format)\n"
 	       "      --raw FILE       also write uniprof's raw trace (addresses)\n"
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
+	       "      --inline         expand each frame into the functions inlined at its\n"
+	       "                       address (DWARF), marked NAME_[i]\n"
 	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
 	       "  -q, --quiet          no progress line, no summary\n\n");
 	cli_render_help_for(stdout, "record");
@@ -620,16 +649,28 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	int rc = t ? 0 : -ENOMEM;
 	if (!t)
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
+	r->fold_t = t;
 	if (!rc)
 		rc = sampler_fold(&r->s, t, &fo, err);
+	r->fold_t = NULL;
 	if (!rc && fold_trie_finish(t) < 0) {
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
 		rc = -ENOMEM;
 	}
+	if (!rc && r->inline_frames)
+		rc = cli_split_inline(&t, err);
+	if (!rc) {
+		if (!r->quiet)
+			r->libtab = cli_lib_table(t);
+		rc = cli_by_lib_apply(&t, r->ro.by_lib, err);
+	}
 	if (!rc && r->out_raw)
 		rc = write_raw(r, err);
+	/* --folded stays plain flamegraph.pl text: the metadata comes after */
 	if (!rc && r->out_folded)
 		rc = cli_write_folded(t, r->out_folded, err);
+	if (!rc)
+		record_meta(r, t);
 	r->io.period_ns = 1e9 / r->so.hz; /* pprof's cpu/nanoseconds per sample */
 	if (!rc && r->out_svg && cli_out_format_of(&r->io, r->out_svg, CLI_OUT_SVG) == CLI_OUT_PPROF) {
 		/* from the addresses: mappings, build ids, file:line */
@@ -645,6 +686,82 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	}
 	fold_trie_free(t);
 	return rc;
+}
+
+/* Our command line as a shell would take it back (quoted where needed). */
+static void command_line(const struct record *r, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "uniprof-flame");
+	for (int i = strcmp(r->argv[0], "record") ? 1 : 0; i < r->argc && n < size; i++) {
+		const char *a = r->argv[i];
+		int plain = *a != 0;
+		for (const char *c = a; *c; c++)
+			plain &= isalnum((unsigned char)*c) || strchr("-_./:=,+@%", *c) != NULL;
+		n += (size_t)snprintf(buf + n, size - n, plain ? " %s" : " '%s'", a);
+	}
+}
+
+/* What the target was, for the metadata. */
+static void target_text(const struct record *r, char *buf, size_t size)
+{
+	if (r->xen)
+		snprintf(buf, size, "xen %s", r->what);
+	else if (r->qemu)
+		snprintf(buf, size, "qemu %s, gdbstub %s", r->what, r->gdb);
+	else if (r->gdb)
+		snprintf(buf, size, "gdbstub %s", r->gdb);
+	else
+		snprintf(buf, size, "process %s", r->what);
+}
+
+/* How this profile was made, into t->meta (written into the SVG, and as
+ * '#' lines into folded text), and the one-line summary the SVG shows
+ * under its title. */
+static void record_meta(const struct record *r, fold_trie *t)
+{
+	const struct sampler_stats *st = &r->s.stats;
+	char v[1100], tgt[300], when[64] = "";
+	double secs = (double)st->elapsed_ns / 1e9, rate = secs > 0 ? (double)st->samples / secs : 0;
+	const char *unw = r->so.unwind == UNWIND_FP ? "fp" : r->so.unwind == UNWIND_CFI ? "cfi" : "auto";
+	struct tm tm;
+	if (gmtime_r(&r->started, &tm))
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	target_text(r, tgt, sizeof tgt);
+	char shortname[200];
+	if (r->cmd && !r->qemu) { /* the program's own name, not its path */
+		const char *b = strrchr(r->cmd[0], '/');
+		snprintf(shortname, sizeof shortname, "%.120s (pid %d)", b ? b + 1 : r->cmd[0], (int)r->pid);
+	} else {  /* QEMU's own command and pid, not the private stub's path */
+		snprintf(shortname, sizeof shortname, "%.199s", r->qemu ? r->what : tgt);
+	}
+	snprintf(v, sizeof v, "%s, %s, %.1f s, %" PRIu64 " samples at %.0f/%g Hz, %" PRIu64
+		 " missed, unwind %s", shortname, when, secs, st->samples, rate, r->so.hz, st->missed, unw);
+	fold_meta_add(t, "subtitle", v);
+	fold_meta_add(t, "target", tgt);
+	if (r->exe) {
+		char bid[160] = "";
+		if (r->exe_tab)
+			symtab_build_id_hex(r->exe_tab, bid, sizeof bid);
+		fold_meta_add(t, "exe", r->exe);
+		fold_meta_add(t, "build-id", bid[0] ? bid : "none");
+	}
+	fold_meta_add(t, "start", when);
+	snprintf(v, sizeof v, "%.3f s", secs);
+	fold_meta_add(t, "duration", v);
+	snprintf(v, sizeof v, "%g Hz", r->so.hz);
+	fold_meta_add(t, "rate-requested", v);
+	snprintf(v, sizeof v, "%.1f Hz", rate);
+	fold_meta_add(t, "rate-achieved", v);
+	snprintf(v, sizeof v, "%" PRIu64 " (%" PRIu64 " stacks)", st->samples, st->thread_samples);
+	fold_meta_add(t, "samples", v);
+	snprintf(v, sizeof v, "%" PRIu64, st->missed);
+	fold_meta_add(t, "missed-deadlines", v);
+	fold_meta_add(t, "unwind", unw);
+	snprintf(v, sizeof v, "%u", st->max_threads);
+	fold_meta_add(t, r->gdb || r->xen ? "vcpus" : "threads", v);
+	fold_meta_add(t, "version", "uniprof-flame " UF_VERSION);
+	command_line(r, v, sizeof v);
+	fold_meta_add(t, "command", v);
 }
 
 static int write_raw(struct record *r, struct uf_err *err)
@@ -682,7 +799,97 @@ static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t
 	len = len < size ? len : size - 1;
 	if (name != buf)
 		memmove(buf, name, len);
+	if (r->fold_t && r->inline_frames)
+		len = add_inlined(r, addr, is_return, buf, len, size);
+	if (r->fold_t)
+		frame_lib(r, addr, is_return, buf, len);
 	return len;
+}
+
+/* --inline: appends CLI_INLINE_SEP NAME_[i] for each function DWARF says
+ * is inlined at the address, outermost first (cli_split_inline makes
+ * them frames once the trie is folded). */
+static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *buf, size_t len,
+			  size_t size)
+{
+	uint64_t pc = is_return && addr ? addr - 1 : addr;
+	struct symtab_mapping m;
+	struct symtab_libs *l = NULL;
+	if (r->maps && symtab_procmap_mapping(r->maps, pc, &m) == 0 && m.path) {
+		l = libs_for(r, m.is_main && r->exe ? r->exe : m.path);
+		pc = m.has_bias ? pc - m.bias : pc;
+	} else if (!r->maps && r->exe) {
+		l = libs_for(r, r->exe);
+	}
+	const char *names[16];
+	int n = l ? symtab_libs_inlined(l, pc, names, 16) : 0;
+	for (int i = 0; i < n; i++) {
+		int k = snprintf(buf + len, size - len, "%c%s_[i]", CLI_INLINE_SEP, names[i]);
+		if (k < 0 || (size_t)k >= size - len)
+			break; /* what fits: the outer ones */
+		len += (size_t)k;
+	}
+	return len;
+}
+
+/* The library handle of a mapped file (opened once; NULL past the cache). */
+static struct symtab_libs *libs_for(struct record *r, const char *path)
+{
+	for (int i = 0; i < r->nlibf; i++)
+		if (!strcmp(r->libf[i].path, path))
+			return r->libf[i].libs;
+	if (r->nlibf == (int)(sizeof r->libf / sizeof r->libf[0]))
+		return NULL;
+	struct uf_err e2 = { 0 };
+	struct lib_file *f = &r->libf[r->nlibf];
+	if (!(f->path = strdup(path)))
+		return NULL;
+	f->libs = symtab_libs_open(path, &e2);
+	r->nlibf++;
+	return f->libs;
+}
+
+/* Records the library of a resolved frame in the trie being filled: from
+ * the code's DWARF (or STT_FILE) by symtab's rules; for a process, else
+ * the mapped file's name (libc.so.6).  No library is not an error. */
+static void frame_lib(struct record *r, uint64_t addr, int is_return, const char *name, size_t len)
+{
+	char lib[SYMTAB_LIB_MAX];
+	size_t ln = 0;
+	int strong = 1;  /* may replace the library another function of this name set */
+	uint64_t pc = is_return && addr ? addr - 1 : addr;
+	struct symtab_mapping m;
+	if (r->maps && symtab_procmap_mapping(r->maps, pc, &m) == 0 && m.path) {
+		strong = m.is_main; /* ld.so's _start must not take the program's */
+		const char *path = m.is_main && r->exe ? r->exe : m.path;
+		struct symtab_libs *l = libs_for(r, path);
+		if (l)
+			ln = symtab_libs_lookup(l, m.has_bias ? pc - m.bias : pc, lib, sizeof lib);
+		if (!ln) {
+			const char *b = strrchr(m.path, '/');
+			ln = symtab_lib_of_source("", b ? b + 1 : m.path, lib, sizeof lib);
+		}
+	} else if (!r->maps && r->exe) {
+		struct symtab_libs *l = libs_for(r, r->exe);
+		ln = l ? symtab_libs_lookup(l, pc, lib, sizeof lib) : 0;
+	}
+	/* A library is per name: two functions of one name (static ones in
+	 * two files, _start in ld.so and the program) share the first one
+	 * set, or the main program's. */
+	uint32_t nm = ln ? fold_trie_intern(r->fold_t, name, len) : FOLD_NONE;
+	if (nm != FOLD_NONE && (strong || fold_trie_lib(r->fold_t, nm) == FOLD_NONE))
+		fold_trie_set_lib(r->fold_t, nm, lib, ln);
+}
+
+static void libs_release(struct record *r)
+{
+	for (int i = 0; i < r->nlibf; i++) {
+		free(r->libf[i].path);
+		symtab_libs_free(r->libf[i].libs);
+	}
+	r->nlibf = 0;
+	free(r->libtab);
+	r->libtab = NULL;
 }
 
 static size_t thread_name(void *ctx, uint32_t tid, char *buf, size_t size)
@@ -801,6 +1008,8 @@ static void summary(const struct record *r)
 		(double)sampler_hist_quantile(&st->frozen, 0.5) / 1e3,
 		(double)sampler_hist_quantile(&st->frozen, 0.99) / 1e3);
 	summary_walks(r);
+	if (r->libtab)
+		fputs(r->libtab, stderr);
 	if (r->xen) {
 		summary_xen(r);
 		return;

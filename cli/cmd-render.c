@@ -62,6 +62,8 @@ int cmd_render(int argc, char **argv)
 	free(opts);
 	if (bad) /* the message is out */
 		return UF_EXIT_USAGE;
+	if (ro.by_lib && ro.flamechart)
+		return cli_usage("render ", "'--by=lib': cannot be combined with --flamechart");
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
@@ -70,6 +72,8 @@ int cmd_render(int argc, char **argv)
 		fold_trie_keep_sequence(t);
 	cli_inputs_configure(&io);
 	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &err);
+	if (rc == 0)
+		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
 	if (rc == 0)
 		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
 	fold_trie_free(t);

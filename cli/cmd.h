@@ -42,4 +42,7 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
 /* Warning on stderr: "uniprof-flame: warning: ...". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The one version string (--version, record's metadata). */
+#define UF_VERSION "0.1.0"
+
 #endif

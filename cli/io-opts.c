@@ -135,9 +135,13 @@ int cli_write_profile(const fold_trie *t, const struct render_opts *ro,
 		      struct uf_err *err)
 {
 	enum cli_out_format f = cli_out_format_of(io, path, dflt);
-	if (f == CLI_OUT_SVG && ro)
-		return cli_write_svg(t, ro, path, err);
-	if (f == CLI_OUT_FOLDED || f == CLI_OUT_SVG)
+	if (f == CLI_OUT_SVG) {
+		struct render_opts defaults; /* fold: flamegraph.pl's defaults */
+		if (!ro)
+			render_opts_init(&defaults);
+		return cli_write_svg(t, ro ? ro : &defaults, path, err);
+	}
+	if (f == CLI_OUT_FOLDED)
 		return cli_write_folded(t, path, err);
 	struct fold_export_opts eo = {
 		.count_name = ro && ro->countname ? ro->countname : "samples",

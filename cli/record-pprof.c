@@ -41,6 +41,7 @@ struct ctx {
 
 static uint64_t mapping_of(struct ctx *c, uint64_t addr, uint64_t *faddr, int *main_exe);
 static uint64_t location_of(struct ctx *c, uint64_t addr, int is_return);
+static int add_pair(struct ctx *c, size_t i, uint64_t *ids);
 
 int cli_write_record_pprof(const struct cli_pprof_src *src, const char *path, struct uf_err *err)
 {
@@ -57,26 +58,9 @@ int cli_write_record_pprof(const struct cli_pprof_src *src, const char *path, st
 		struct uf_err e2 = { 0 }; /* no DWARF: names and addresses only */
 		c.lines = symtab_lines_open(src->exe, &e2);
 	}
-	for (size_t i = 0; i < s->pairs_cap; i++) {
-		if (!s->pair_count[i])
-			continue;
-		uint64_t key = s->pair_key[i];
-		size_t n, d = 0;
-		const uint64_t *f = sampler_stackset_get(&s->set, (uint32_t)key, &n);
-		for (size_t k = 0; k < n && k < SAMPLER_MAX_DEPTH; k++)
-			if (!(ids[d++] = location_of(&c, f[k], k > 0)))
-				goto out;
-		if (src->thread_name) { /* invariant 3 */
-			size_t len = src->thread_name(src->thread_ctx, s->threads[key >> 32].id, c.name,
-						      sizeof c.name);
-			if (!(ids[d++] = fold_pprof_location(c.b, 0, 0, c.name, len, NULL, 0)))
-				goto out;
-		}
-		int64_t v[2] = { (int64_t)s->pair_count[i],
-				 (int64_t)((double)s->pair_count[i] * src->period_ns + 0.5) };
-		if (fold_pprof_sample(c.b, ids, d, v))
+	for (size_t i = 0; i < s->pairs_cap; i++)
+		if (s->pair_count[i] && add_pair(&c, i, ids) != 0)
 			goto out;
-	}
 	struct uf_outfile o;
 	if ((rc = uf_outfile_open(&o, path, err)) != 0)
 		goto out_quiet;
@@ -96,6 +80,29 @@ out_quiet:
 	free(c.map_id);
 	free(ids);
 	return rc;
+}
+
+/* One sample: the (thread, stack) pair in slot i, leaf first, and the
+ * thread's name as the outermost frame when asked (invariant 3). */
+static int add_pair(struct ctx *c, size_t i, uint64_t *ids)
+{
+	const struct cli_pprof_src *src = c->src;
+	const struct sampler *s = src->s;
+	uint64_t key = s->pair_key[i];
+	size_t n, d = 0;
+	const uint64_t *f = sampler_stackset_get(&s->set, (uint32_t)key, &n);
+	for (size_t k = 0; k < n && k < SAMPLER_MAX_DEPTH; k++)
+		if (!(ids[d++] = location_of(c, f[k], k > 0)))
+			return -ENOMEM;
+	if (src->thread_name) {
+		size_t len = src->thread_name(src->thread_ctx, s->threads[key >> 32].id, c->name,
+					      sizeof c->name);
+		if (!(ids[d++] = fold_pprof_location(c->b, 0, 0, c->name, len, NULL, 0)))
+			return -ENOMEM;
+	}
+	int64_t v[2] = { (int64_t)s->pair_count[i],
+			 (int64_t)((double)s->pair_count[i] * src->period_ns + 0.5) };
+	return fold_pprof_sample(c->b, ids, d, v);
 }
 
 /* The pprof mapping of a runtime address (0: none) and its file address. */

@@ -19,7 +19,7 @@ enum {
 	O_TITLE = CLI_RENDER_OPT_BASE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM,
 	O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_FACTOR, O_TOTAL, O_NOTES,
-	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET, O_ENCODING,
+	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET, O_ENCODING, O_BY,
 };
 
 static const struct option render_options[] = {
@@ -53,6 +53,7 @@ static const struct option render_options[] = {
 	{ "embed-budget", required_argument, 0, O_EMBED_BUDGET },
 	{ "no-js", no_argument, 0, O_NO_JS },
 	{ "encoding", required_argument, 0, O_ENCODING },
+	{ "by", required_argument, 0, O_BY },
 	{ 0, 0, 0, 0 },
 };
 
@@ -164,7 +165,7 @@ int cli_render_opt(struct render_opts *o, int c, const char *arg)
 	case O_COLORS:
 		if (!render_palette_known(arg)) {
 			cli_usage(NULL, "'--colors': unknown palette '%s' (hot mem io wakeup chain java js "
-					"perl python rust red green blue aqua yellow purple orange)", arg);
+					"perl python rust red green blue aqua yellow purple orange lib)", arg);
 			return -1;
 		}
 		o->colors = arg;
@@ -189,6 +190,13 @@ int cli_render_opt(struct render_opts *o, int c, const char *arg)
 		return 1;
 	case O_NO_JS: o->no_script = 1; return 1;
 	case O_ENCODING: return encoding(o, arg) ? -1 : 1;
+	case O_BY:
+		if (strcmp(arg, "lib") != 0) {
+			cli_usage(NULL, "'--by': '%s' is not lib", arg);
+			return -1;
+		}
+		o->by_lib = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -218,7 +226,8 @@ void cli_render_help_for(FILE *to, const char *cmd)
 	      "  --countname NAME    what the counts are (samples)\n"
 	      "  --nametype TEXT     hover prefix (Function:)\n"
 	      "  --colors, --colours PALETTE  hot mem io wakeup chain java js perl python rust\n"
-	      "                      red green blue aqua yellow purple orange (hot)\n"
+	      "                      red green blue aqua yellow purple orange (hot); lib:\n"
+	      "                      a hue per library, with a legend\n"
 	      "  --bgcolors, --bgcolours C  yellow blue green grey or #rrggbb (default by palette)\n"
 	      "  --hash              colour by name hash (flamegraph.pl --hash)\n"
 	      "  --random            random colours (not reproducible)\n"
@@ -240,7 +249,9 @@ void cli_render_help_for(FILE *to, const char *cmd)
 	      "  --encoding NAME     encoding label of the XML declaration (the file is UTF-8)\n"
 	      "  --embed=auto|full|none  embedded profile data (auto: pruned past --embed-budget)\n"
 	      "  --embed-budget BYTES    size budget for --embed=auto (4194304)\n"
-	      "  --no-js             leave the script out (a plain image)\n",
+	      "  --no-js             leave the script out (a plain image)\n"
+	      "  --by lib            one frame per library (frames of one library in a row\n"
+	      "                      merged); libraries come from record or its SVGs\n",
 	      to);
 }
 
@@ -249,6 +260,15 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 {
 	struct uf_outfile out;
 	struct render_report rep;
+	struct render_opts o2 = *o;
+	char sub[1024];
+	size_t sl;
+	const char *ms = fold_meta_get(t, "subtitle", &sl);
+	if (!o->subtitle && ms) { /* a recorded profile says how it was made */
+		snprintf(sub, sizeof sub, "%.*s", (int)sl, ms);
+		o2.subtitle = sub;
+	}
+	o = &o2;
 	int rc = uf_outfile_open(&out, path, err);
 	if (rc)
 		return rc;
@@ -277,12 +297,30 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 	return 0;
 }
 
+/* The trie's metadata as '#' lines before the stacks: `# key: "value"`.
+ * The closing quote makes every such line fail flamegraph.pl's
+ * `STACK COUNT` pattern, so no folded reader takes one for a stack (ours
+ * skips '#' lines it cannot parse without counting them bad). */
+static void write_meta_comments(const fold_trie *t, FILE *fp)
+{
+	for (const char *p = t->meta; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *colon = memchr(p, ':', n);
+		if (colon && colon + 2 <= p + n)
+			fprintf(fp, "# %.*s: \"%.*s\"\n", (int)(colon - p), p, (int)(p + n - colon - 2),
+				colon + 2);
+		p += nl ? n + 1 : n;
+	}
+}
+
 int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err)
 {
 	struct uf_outfile out;
 	int rc = uf_outfile_open(&out, path, err);
 	if (rc)
 		return rc;
+	write_meta_comments(t, out.fp);
 	rc = fold_write_folded(t, out.fp);
 	if (rc) {
 		uf_outfile_abort(&out);

@@ -37,4 +37,24 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 /* Writes sorted folded text to `path` ("-" = stdout), atomically. */
 int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err);
 
+/* ---- libraries (cli/by-lib.c) ---- */
+
+/* With `by_lib`, replaces *t (finished, freed here) by its library-level
+ * trie: each frame named after its library (frames without one keep
+ * their name), consecutive frames of one library merged; finished, with
+ * the metadata and each library as its own library.  Returns 0, or
+ * -ENOMEM with *err (and *t untouched). */
+int cli_by_lib_apply(fold_trie **t, int by_lib, struct uf_err *err);
+/* The per-library table for record's summary, sorted by self share:
+ * owned text ("uniprof-flame: ..." lines), NULL when no frame has a
+ * library (or out of memory). */
+char *cli_lib_table(const fold_trie *t);
+/* The byte record's resolver puts between a frame and the functions
+ * inlined at its address (--inline); never in a symbol name. */
+#define CLI_INLINE_SEP '\x1f'
+/* Replaces *t (finished, freed here) by the trie whose names containing
+ * CLI_INLINE_SEP became one frame per part (a name's library goes to
+ * every part).  Returns 0, or -ENOMEM with *err (*t untouched). */
+int cli_split_inline(fold_trie **t, struct uf_err *err);
+
 #endif

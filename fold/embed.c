@@ -17,11 +17,17 @@
  *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
  *      kept ancestor), in input order, adjacent equal indices merged; "end"
  *
+ * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
+ * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
+ * so readers of "uf-trie/1" never see it; its helpers live here because
+ * they are the trie's and this is its on-disk side.
+ *
  * Pruning: past the byte budget, the nodes with the smallest totals are
  * dropped (a set closed under ancestors, since a parent's total is never
  * below a child's) and their samples are added to the self count of
  * their nearest kept ancestor, so every kept frame keeps its total.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -243,6 +249,171 @@ static void write_sequence(struct emit *E)
 		fwrite(line, 1, k, E->out);
 	}
 	fputs("end\n", E->out);
+}
+
+int fold_meta_add(fold_trie *t, const char *key, const char *value)
+{
+	size_t dummy;
+	if (fold_meta_get(t, key, &dummy))
+		return 0;
+	size_t have = strlen(t->meta), klen = strlen(key), vlen = strlen(value);
+	if (vlen > 1000)
+		vlen = 1000;
+	if (have + klen + 2 + vlen + 2 > sizeof t->meta)
+		return -ENOSPC;
+	char *p = t->meta + have;
+	memcpy(p, key, klen);
+	p += klen;
+	*p++ = ':';
+	*p++ = ' ';
+	for (size_t i = 0; i < vlen; i++) {
+		unsigned char c = (unsigned char)value[i];
+		*p++ = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	*p++ = '\n';
+	*p = 0;
+	return 0;
+}
+
+int fold_trie_set_lib(fold_trie *t, uint32_t name, const char *lib, size_t len)
+{
+	uint32_t l = fold_trie_intern(t, lib, len);
+	if (l == FOLD_NONE)
+		return -ENOMEM;
+	if (name >= t->lib_cap) {
+		uint32_t nc = t->lib_cap ? t->lib_cap : 256;
+		while (nc <= name)
+			nc *= 2;
+		uint32_t *p = realloc(t->lib_of, (size_t)nc * sizeof *p);
+		if (!p)
+			return -ENOMEM;
+		memset(p + t->lib_cap, 0, (size_t)(nc - t->lib_cap) * sizeof *p);
+		t->lib_of = p;
+		t->lib_cap = nc;
+	}
+	t->lib_of[name] = l + 1;
+	return 0;
+}
+
+uint32_t fold_trie_lib(const fold_trie *t, uint32_t name)
+{
+	return name < t->lib_cap && t->lib_of[name] ? t->lib_of[name] - 1 : FOLD_NONE;
+}
+
+static void put_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t run = 0;
+	for (size_t k = 0; k < len; k++) {
+		if (!needs_escape((unsigned char)s[k]))
+			continue;
+		fwrite(s + run, 1, k - run, out);
+		fprintf(out, "%%%02X", (unsigned char)s[k]);
+		run = k + 1;
+	}
+	fwrite(s + run, 1, len - run, out);
+}
+
+int fold_libs_write(const fold_trie *t, FILE *out)
+{
+	if (!t->lib_of)
+		return 0;
+	uint8_t *seen = calloc(t->nnames ? t->nnames : 1, 1);
+	if (!seen)
+		return -ENOMEM;
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		uint32_t nm = t->name[i], lib = fold_trie_lib(t, nm);
+		if (lib == FOLD_NONE || seen[nm])
+			continue;
+		seen[nm] = 1;
+		size_t n, ln;
+		const char *s = fold_trie_name(t, nm, &n), *ls = fold_trie_name(t, lib, &ln);
+		put_escaped(out, s, n);
+		fputc('\t', out);
+		put_escaped(out, ls, ln);
+		fputc('\n', out);
+	}
+	free(seen);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* %XX back to bytes; returns the new length, or (size_t)-1 when malformed. */
+static size_t unescape_in_place(char *s, size_t len)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			s[k++] = s[i];
+			continue;
+		}
+		unsigned v;
+		char hex[3] = { i + 2 < len ? s[i + 1] : 0, i + 2 < len ? s[i + 2] : 0, 0 };
+		if (!isxdigit((unsigned char)hex[0]) || !isxdigit((unsigned char)hex[1]) ||
+		    sscanf(hex, "%2x", &v) != 1)
+			return (size_t)-1;
+		s[k++] = (char)v;
+		i += 2;
+	}
+	return k;
+}
+
+int fold_libs_read(fold_trie *t, const char *text, size_t len)
+{
+	char *buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, text, len);
+	buf[len] = 0;
+	int rc = 0;
+	for (char *p = buf; *p && rc == 0;) {
+		char *nl = strchr(p, '\n'), *tab;
+		if (nl)
+			*nl = 0;
+		if ((tab = strchr(p, '\t'))) {
+			*tab = 0;
+			size_t n = unescape_in_place(p, strlen(p)), ln = unescape_in_place(tab + 1, strlen(tab + 1));
+			if (n != (size_t)-1 && ln != (size_t)-1 && n && ln && n <= FOLD_MAX_NAME && ln <= FOLD_MAX_NAME) {
+				uint32_t nm = fold_trie_intern(t, p, n);
+				rc = nm == FOLD_NONE ? -ENOMEM : fold_trie_set_lib(t, nm, tab + 1, ln);
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	free(buf);
+	return rc;
+}
+
+void fold_meta_from_comment(fold_trie *t, const char *s, size_t len)
+{
+	char key[64], val[1001];
+	size_t i = 1, k = 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	while (i < len && k < sizeof key - 1 && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_'))
+		key[k++] = s[i++];
+	key[k] = 0;
+	if (!k || len - i < 4 || memcmp(s + i, ": \"", 3) || s[len - 1] != '"')
+		return;
+	size_t vlen = len - i - 4 < sizeof val - 1 ? len - i - 4 : sizeof val - 1;
+	memcpy(val, s + i + 3, vlen);
+	val[vlen] = 0;
+	fold_meta_add(t, key, val);
+}
+
+const char *fold_meta_get(const fold_trie *t, const char *key, size_t *len)
+{
+	size_t klen = strlen(key);
+	for (const char *p = t->meta; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n >= klen + 2 && !memcmp(p, key, klen) && p[klen] == ':' && p[klen + 1] == ' ') {
+			*len = n - klen - 2;
+			return p + klen + 2;
+		}
+		p += nl ? n + 1 : n;
+	}
+	return NULL;
 }
 
 static int needs_escape(unsigned char c)

@@ -52,6 +52,9 @@
 #define FOLD_MAX_LINE (64u * 1024u * 1024u)
 #define FOLD_MAX_NODES 0x7ffffff0u
 
+/* Bytes of a trie's metadata text, its NUL included (longer is cut at a line). */
+#define FOLD_META_MAX 4096
+
 typedef struct fold_trie {
 	/* interned names: bytes in one buffer, offsets by id */
 	char *nbuf;              /* all names, each NUL-terminated */
@@ -95,7 +98,43 @@ typedef struct fold_trie {
 	double *seq_count;
 	double *seq_base;        /* only for differentials */
 	size_t seq_len, seq_cap;
+
+	/* How the profile was made (`record`'s metadata): "key: value\n"
+	 * lines of printable ASCII, "" when unknown.  Filled by its writer
+	 * (record) or by fold_read_svg_mem from an SVG's
+	 * <metadata id="uniprof-flame-meta"> (the first input's wins); kept
+	 * in a fixed buffer so it needs no free and survives every reset. */
+	char meta[FOLD_META_MAX];
+
+	/* The library of each name (fold_trie_set_lib): lib_of[name id] is
+	 * the name id of its library + 1, 0 = unknown; ids >= lib_cap are
+	 * unknown.  NULL until a library is set. */
+	uint32_t *lib_of;
+	uint32_t lib_cap;
 } fold_trie;
+
+/* Appends "key: value\n" to t->meta (fold/embed.c) unless key is there
+ * already (the first input's wins): control and non-ASCII bytes of value
+ * become '?' (the text goes into XML as it is), a value is cut at 1000 bytes.  Returns 0, or -ENOSPC
+ * when the line does not fit (nothing is added). */
+int fold_meta_add(fold_trie *t, const char *key, const char *value);
+/* Sets the library of name id `name` to lib[0..len) (interned in t).
+ * Returns 0 or -ENOMEM. */
+int fold_trie_set_lib(fold_trie *t, uint32_t name, const char *lib, size_t len);
+/* The name id of the library of name id `name`, FOLD_NONE when unknown. */
+uint32_t fold_trie_lib(const fold_trie *t, uint32_t name);
+/* The library table as text for an SVG (fold/embed.c): "NAME\tLIB\n"
+ * lines, names and libraries escaped as in the uf-trie/1 block, for the
+ * names of kept nodes only; returns 0, -ENOMEM or -EIO. */
+int fold_libs_write(const fold_trie *t, FILE *out);
+/* Reads such text into t (a broken line is skipped). */
+int fold_libs_read(fold_trie *t, const char *text, size_t len);
+/* A folded-text comment line `# key: "value"` (as cli writes t->meta)
+ * into t->meta; other comments are ignored.  s[0..len) is one line. */
+void fold_meta_from_comment(fold_trie *t, const char *s, size_t len);
+/* The value of `key` in t->meta (borrowed, *len bytes, not NUL-ended),
+ * NULL when absent. */
+const char *fold_meta_get(const fold_trie *t, const char *key, size_t *len);
 
 /* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */
 fold_trie *fold_trie_new(void);

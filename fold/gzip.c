@@ -10,7 +10,9 @@
  * reader that stopped early as EPIPE instead of killing the process.
  *
  * Trade-off: a gzip input is never split for two parser threads (it is a
- * stream); the decompressor is the second thread instead.
+ * stream); the decompressor is the second thread instead.  The same
+ * thread can also pass bytes through unchanged (fold_gz_start_plain), for
+ * a reader of a pipe that had to read a few bytes to look for the magic.
  *
  * Invariants:
  *  1. Memory is two fixed buffers, whatever the sizes involved (no
@@ -42,11 +44,14 @@ struct fold_gz {
 	int wfd, rfd;        /* socket pair: thread writes, reader reads */
 	char *prefix;        /* bytes already read from src */
 	size_t plen;
+	int plain;           /* copy as is: prefix bytes a reader needs back */
 	int rc;              /* 0, or -errno / -EBADMSG */
 	char why[200];
 };
 
 static void *gz_thread(void *arg);
+static int fold_gz_start_mode(int src, const char *prefix, size_t plen, int plain,
+			      struct fold_gz **out, struct uf_err *err, const char *label);
 static int put(struct fold_gz *g, const unsigned char *p, size_t n);
 
 int fold_gz_magic(const void *buf, size_t len)
@@ -58,6 +63,12 @@ int fold_gz_magic(const void *buf, size_t len)
 int fold_gz_start(int src, const char *prefix, size_t plen, struct fold_gz **out,
 		  struct uf_err *err, const char *label)
 {
+	return fold_gz_start_mode(src, prefix, plen, 0, out, err, label);
+}
+
+static int fold_gz_start_mode(int src, const char *prefix, size_t plen, int plain,
+			      struct fold_gz **out, struct uf_err *err, const char *label)
+{
 	struct fold_gz *g = calloc(1, sizeof *g);
 	int sv[2];
 	if (!g || !(g->prefix = malloc(plen ? plen : 1))) {
@@ -68,6 +79,7 @@ int fold_gz_start(int src, const char *prefix, size_t plen, struct fold_gz **out
 	memcpy(g->prefix, prefix, plen);
 	g->plen = plen;
 	g->src = src;
+	g->plain = plain;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
 		int e = errno;
 		free(g->prefix);
@@ -88,6 +100,13 @@ int fold_gz_start(int src, const char *prefix, size_t plen, struct fold_gz **out
 	}
 	*out = g;
 	return 0;
+}
+
+int fold_gz_start_plain(int src, const char *prefix, size_t plen, struct fold_gz **out,
+			struct uf_err *err, const char *label)
+{
+	int rc = fold_gz_start_mode(src, prefix, plen, 1, out, err, label);
+	return rc;
 }
 
 int fold_gz_fd(const struct fold_gz *g)
@@ -171,6 +190,21 @@ static int inflate_all(struct fold_gz *g, z_stream *zs, unsigned char *in, unsig
 	}
 }
 
+/* Passes the prefix and the rest of src through unchanged. */
+static void copy_all(struct fold_gz *g, unsigned char *buf)
+{
+	size_t pused = 0;
+	for (;;) {
+		ssize_t got = next_in(g, buf, IN_CHUNK, &pused);
+		if (got < 0) {
+			fail(g, -errno, "read failed");
+			return;
+		}
+		if (got == 0 || put(g, buf, (size_t)got) != 0)
+			return;
+	}
+}
+
 static void *gz_thread(void *arg)
 {
 	struct fold_gz *g = arg;
@@ -179,6 +213,8 @@ static void *gz_thread(void *arg)
 	unsigned char *in = malloc(IN_CHUNK), *out = malloc(OUT_CHUNK);
 	if (!in || !out)
 		fail(g, -ENOMEM, "out of memory");
+	else if (g->plain)
+		copy_all(g, in);
 	else if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
 		fail(g, -ENOMEM, "out of memory");
 	else {

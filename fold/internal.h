@@ -127,6 +127,9 @@ struct fold_gz;
 int fold_gz_magic(const void *buf, size_t len);
 int fold_gz_start(int src, const char *prefix, size_t plen, struct fold_gz **out,
 		  struct uf_err *err, const char *label);
+/* Same thread, no inflating: gives back `prefix` then the rest of src. */
+int fold_gz_start_plain(int src, const char *prefix, size_t plen, struct fold_gz **out,
+			struct uf_err *err, const char *label);
 int fold_gz_fd(const struct fold_gz *g);
 int fold_gz_finish(struct fold_gz *g, struct uf_err *err, const char *label);
 

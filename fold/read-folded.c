@@ -6,7 +6,10 @@
  * COUNT is \d+(\.\d*)? after the last whitespace byte; the stack is
  * everything before that byte; frames are split on ';' and trailing
  * empty frames are dropped.  Two deliberate differences: a trailing '\r'
- * is removed (CRLF files), and blank lines are skipped, not counted bad.
+ * is removed (CRLF files), and blank lines are skipped, not counted bad;
+ * so are lines that start with '#' and are not stacks (record's metadata,
+ * `# key: "value"`, kept in t->meta; the check runs only on lines that
+ * failed to parse, off the fast path).
  *
  * Two paths.  Into an empty trie, without --reverse or a kept sequence
  * (flame charts), and with no backslash in it (names with "\xHH"
@@ -402,7 +405,13 @@ static int read_line(struct reader *r, const char *s, size_t len)
 	if (p == 1)
 		return 0;
 	if (p) {
-		note_bad(r);
+		size_t i = 0;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (s[i] != '#') /* a comment (record's metadata) is not a bad line */
+			note_bad(r);
+		else
+			fold_meta_from_comment(r->t, s + i, len - i - (s[len - 1] == '\r'));
 		return 0;
 	}
 	uint32_t leaf;

@@ -267,7 +267,7 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len)
 		h = uf_hash_bytes(s, len) ^ (uint64_t)r->java;
 		int64_t e = cache_find(&r->cache, s, len, h, r->java);
 		if (e >= 0) {
-			if (r->have_pname && !r->scan_only)
+			if (r->have_pname && !r->scan_only && r->cache.gn[e])
 				push_group(r, r->cache.groups + r->cache.goff[e], r->cache.gn[e]);
 			return 0;
 		}
@@ -349,10 +349,13 @@ static void cache_add(struct perf_reader *r, const char *s, size_t len, uint64_t
 	c->goff[e] = (uint32_t)c->groups_len;
 	c->gn[e] = (uint32_t)r->group_n;
 	c->java[e] = (uint8_t)r->java;
-	memcpy(c->keys + c->keys_len, s, len);
+	if (len) /* empty key or no group: the arrays may still be NULL */
+		memcpy(c->keys + c->keys_len, s, len);
 	c->keys_len += len;
-	memcpy(c->groups + c->groups_len, r->group, r->group_n * sizeof *c->groups);
-	c->groups_len += r->group_n;
+	if (r->group_n) { /* a line with no names ("(proc)" frames) has no group */
+		memcpy(c->groups + c->groups_len, r->group, r->group_n * sizeof *c->groups);
+		c->groups_len += r->group_n;
+	}
 	uint32_t i = (uint32_t)h & c->mask;
 	while (c->slots[i])
 		i = (i + 1) & c->mask;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fold/internal.h"
 #include "fold/raw.h"
 
 #define CACHE_SIZE 65536u
@@ -54,6 +55,7 @@ static uint32_t frame_name(struct raw_reader *r, const char *s, size_t len);
 static int parse_hex(const char *s, size_t len, uint64_t *out);
 static void note_bad(struct raw_reader *r);
 static int fail(struct uf_err *err, const struct fold_read_opts *o, int rc);
+static int open_gzip(int fd, struct fold_gz **gz, int *in, struct uf_err *err, const char *label);
 
 /* ---- public: reader ---------------------------------------------------- */
 
@@ -140,9 +142,43 @@ int fold_raw_read_path(fold_trie *t, const char *path, fold_raw_resolve_fn resol
 		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", why);
 		return -e;
 	}
-	int rc = fold_raw_read_fd(t, fd, resolve, ctx, &opts, st, cnt, err);
+	struct fold_gz *gz = NULL;
+	int in = fd, rc = open_gzip(fd, &gz, &in, err, opts.label);
+	if (rc == 0)
+		rc = fold_raw_read_fd(t, in, resolve, ctx, &opts, st, cnt, err);
+	if (gz) {
+		int grc = fold_gz_finish(gz, err, opts.label);
+		rc = rc ? rc : grc;
+	}
 	if (!stdin_)
 		close(fd);
+	return rc;
+}
+
+/* gzip input (magic 1f 8b): *in becomes the decompressed stream.  The two
+ * bytes read to look are given back: by seeking on a file, through a
+ * pass-through thread on a pipe. */
+static int open_gzip(int fd, struct fold_gz **gz, int *in, struct uf_err *err, const char *label)
+{
+	char magic[2];
+	size_t have = 0;
+	while (have < 2) {
+		ssize_t got = read(fd, magic + have, 2 - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+	}
+	if (have == 0)
+		return 0; /* empty: the reader says so */
+	int is_gz = fold_gz_magic(magic, have);
+	if (!is_gz && lseek(fd, -(off_t)have, SEEK_CUR) >= 0)
+		return 0; /* a file: read it from where it was */
+	int rc = is_gz ? fold_gz_start(fd, magic, have, gz, err, label)
+		       : fold_gz_start_plain(fd, magic, have, gz, err, label);
+	if (rc == 0)
+		*in = fold_gz_fd(*gz);
 	return rc;
 }
 

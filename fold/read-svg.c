@@ -30,6 +30,9 @@ struct svg_ctx {
 
 static void on_xml_error(void *arg, xmlErrorPtr e);
 static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r);
+static int is_meta(const struct fold_xml *X, xmlTextReaderPtr r, const char *want);
+static int read_libs(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t);
+static int read_meta(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t);
 static int has_time_order(const char *h, uint64_t lines);
 static int collect_metadata(const struct fold_xml *X, xmlTextReaderPtr r, char **text, size_t *len, size_t *cap);
 
@@ -122,6 +125,14 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 			continue; /* only SVG elements count */
 		if (depth == 0)
 			is_svg = !strcmp(name, "svg");
+		if (!strcmp(name, "metadata") && is_meta(X, r, "uniprof-flame-meta")) {
+			rc = read_meta(X, r, t);
+			continue;
+		}
+		if (!strcmp(name, "metadata") && is_meta(X, r, "uniprof-flame-libs")) {
+			rc = read_libs(X, r, t);
+			continue;
+		}
 		if (!strcmp(name, "metadata") && is_own_metadata(X, r)) {
 			found = 1;
 			rc = collect_metadata(X, r, &text, &tlen, &tcap);
@@ -188,6 +199,56 @@ static int has_time_order(const char *h, uint64_t lines)
 		if ((h = strchr(h, '\n')))
 			h++;
 	return h && !strncmp(h, "seq ", 4);
+}
+
+static int is_meta(const struct fold_xml *X, xmlTextReaderPtr r, const char *want)
+{
+	xmlChar *id = X->get_attribute(r, BAD_CAST "id");
+	int ours = id && strcmp((const char *)id, want) == 0;
+	X->free(id);
+	return ours;
+}
+
+/* <metadata id="uniprof-flame-meta">: "key: value" lines into t->meta
+ * when it is still empty (the first input's wins), cut at whole lines
+ * to fit; control bytes other than '\n' become '?'.  A broken element is
+ * left to the main loop's error. */
+static int read_meta(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc = collect_metadata(X, r, &text, &len, &cap);
+	if (rc == 0 && text && !t->meta[0]) {
+		size_t n = len < sizeof t->meta - 1 ? len : sizeof t->meta - 1;
+		while (n > 0 && n < len && text[n] != '\n')
+			n--; /* whole lines only */
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)text[i];
+			t->meta[i] = (c < 0x20 && c != '\n') || c >= 0x7f ? '?' : (char)c;
+		}
+		t->meta[n] = 0;
+		if (n && t->meta[n - 1] != '\n' && n < sizeof t->meta - 1)
+			t->meta[n++] = '\n', t->meta[n] = 0;
+		char *p = t->meta; /* the writer's leading newline */
+		while (*p == '\n')
+			p++;
+		memmove(t->meta, p, strlen(p) + 1);
+	}
+	free(text);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* <metadata id="uniprof-flame-libs">: each function's library
+ * (fold_libs_read); a broken element is left to the main loop. */
+static int read_libs(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int rc = collect_metadata(X, r, &text, &len, &cap);
+	if (rc == 0 && text)
+		rc = fold_libs_read(t, text, len);
+	free(text);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r)

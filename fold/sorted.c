@@ -83,6 +83,7 @@ struct sort_job {
 	int rc;
 };
 
+static void leading_comments(fold_trie *t, const char *p, size_t len);
 static void *index_part(void *arg);
 static void *sort_part(void *arg);
 static int sort_lines(const struct sline *L, size_t n, struct skey **out);
@@ -199,6 +200,8 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 	struct timespec t0, t1, t2, t3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 #endif
+	for (int i = 0; i < nsrc; i++)
+		leading_comments(t, src[i].buf, src[i].len);
 	int rc = index_all(src, nsrc, job, &njob);
 	for (int j = 0; j < njob && rc == 0; j++)
 		if (job[j].backslash)
@@ -245,6 +248,20 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 
 /* ---- index: lines and counts ---------------------------------------------- */
 
+/* Record's metadata, `# key: "value"` lines before the stacks, into
+ * t->meta (as read-folded.c keeps them); one pass over the leading '#'
+ * lines only. */
+static void leading_comments(fold_trie *t, const char *p, size_t len)
+{
+	const char *end = p + len;
+	while (p < end && *p == '#') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		fold_meta_from_comment(t, p, n && p[n - 1] == '\r' ? n - 1 : n);
+		p += nl ? n + 1 : n;
+	}
+}
+
 static void index_bad(struct index_job *j)
 {
 	if (j->bad++ == 0)
@@ -272,7 +289,11 @@ static void *index_part(void *arg)
 		if (r == 1)
 			continue; /* blank */
 		if (r) {
-			index_bad(j);
+			size_t k = 0;
+			while (k < n && (s[k] == ' ' || s[k] == '\t'))
+				k++;
+			if (s[k] != '#') /* a comment (record's metadata) is not a bad line */
+				index_bad(j);
 			continue;
 		}
 		if (j->n == j->cap) {

@@ -84,6 +84,7 @@ void fold_trie_free(fold_trie *t)
 	free(t->seq_node);
 	free(t->seq_count);
 	free(t->seq_base);
+	free(t->lib_of);
 	free(t);
 }
 

@@ -43,6 +43,8 @@ struct ss {
 
 static int collect(struct ss *s);
 static uint32_t path_of(const struct ss *s, uint32_t node);
+static void assign_frames(struct ss *s);
+static void write_frames(struct ss *s);
 static void json_string(FILE *out, const char *p, size_t len);
 static void write_profile(struct ss *s, const char *name, const double *w, double scale,
 			  const char *unit);
@@ -58,26 +60,8 @@ int fold_write_speedscope(const fold_trie *t, const struct fold_export_opts *o, 
 	int rc = -ENOMEM;
 	if (!s.frame_of || !s.frame_name || !s.path || collect(&s))
 		goto out;
-	for (size_t i = 0; i < s.n; i++) { /* invariant 1 */
-		uint32_t d = path_of(&s, s.node[i]);
-		for (uint32_t k = d; k > 0; k--) {
-			uint32_t nm = t->name[s.path[k - 1]];
-			if (!s.frame_of[nm]) {
-				s.frame_name[s.nframes] = nm;
-				s.frame_of[nm] = ++s.nframes;
-			}
-		}
-	}
-	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
-	      "\"shared\":{\"frames\":[", out);
-	for (uint32_t f = 0; f < s.nframes; f++) {
-		size_t len;
-		const char *nm = fold_trie_name(t, s.frame_name[f], &len);
-		fputs(f ? ",{\"name\":" : "{\"name\":", out);
-		json_string(out, nm, len);
-		fputc('}', out);
-	}
-	fputs("]},\"profiles\":[", out);
+	assign_frames(&s);
+	write_frames(&s);
 	double scale = o->period_ns > 0 ? o->period_ns : 1;
 	const char *unit = o->period_ns > 0 ? "nanoseconds" : "none";
 	const char *name = o->name && strcmp(o->name, "-") ? o->name : "uniprof-flame";
@@ -153,6 +137,36 @@ static int collect(struct ss *s)
 	}
 	free(stack);
 	return rc;
+}
+
+/* Invariant 1: frame indices in order of first use, root first. */
+static void assign_frames(struct ss *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		uint32_t d = path_of(s, s->node[i]);
+		for (uint32_t k = d; k > 0; k--) {
+			uint32_t nm = s->t->name[s->path[k - 1]];
+			if (!s->frame_of[nm]) {
+				s->frame_name[s->nframes] = nm;
+				s->frame_of[nm] = ++s->nframes;
+			}
+		}
+	}
+}
+
+/* The file's head: the schema and the shared frames. */
+static void write_frames(struct ss *s)
+{
+	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+	      "\"shared\":{\"frames\":[", s->out);
+	for (uint32_t f = 0; f < s->nframes; f++) {
+		size_t len;
+		const char *nm = fold_trie_name(s->t, s->frame_name[f], &len);
+		fputs(f ? ",{\"name\":" : "{\"name\":", s->out);
+		json_string(s->out, nm, len);
+		fputc('}', s->out);
+	}
+	fputs("]},\"profiles\":[", s->out);
 }
 
 /* Fills s->path with node's frames leaf first; returns the depth. */

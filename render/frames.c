@@ -135,6 +135,13 @@ static int write_frame(struct svg *S, const struct frame *f)
 		fputs(")", out);
 		if (S->t->base)
 			diff_details(S, f);
+		uint32_t lib = root ? FOLD_NONE : fold_trie_lib(S->t, S->t->name[f->node]);
+		if (lib != FOLD_NONE) { /* a second line: the first stays "NAME (N samples, P%)" */
+			size_t ln;
+			const char *ls = fold_trie_name(S->t, lib, &ln);
+			fputs("\nlibrary: ", out);
+			escape_xml_any(out, ls, ln);
+		}
 	}
 	char fill[40];
 	frame_color(S, f, fill, sizeof fill);
@@ -371,6 +378,10 @@ static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t 
 		snprintf(buf, size, "rgb(200,200,200)");
 	} else if (S->t->base) {
 		diff_color(S, f, buf, size);
+	} else if (!strcmp(S->o->colors, "lib") && fold_trie_lib(S->t, S->t->name[f->node]) != FOLD_NONE) {
+		size_t ln;
+		const char *lib = fold_trie_name(S->t, fold_trie_lib(S->t, S->t->name[f->node]), &ln);
+		palette_lib_color(lib, ln, buf, size);
 	} else if (S->o->palette_file) {
 		const char *c = namemap_get(&S->pal, raw, len);
 		if (c && strlen(c) < size && strspn(c, "rgb(),#0123456789abcdefABCDEF") == strlen(c)) {

@@ -39,6 +39,8 @@ int palette_color(const char *colors, enum palette_mode mode, struct palette_rng
 {
 	const unsigned char *s = (const unsigned char *)name;
 	double v[3];
+	if (!strcmp(colors, "lib")) /* a frame without a library: by name, as hot */
+		colors = "hot";
 	if (mode == PALETTE_HASH) {
 		uint32_t cp[DECODE_MAX];
 		size_t n = decode(s, len, cp, DECODE_MAX, 0);
@@ -62,11 +64,33 @@ int render_color(const char *colors, int hash, const char *name, size_t len, cha
 	return palette_color(colors, hash ? PALETTE_HASH : PALETTE_NAME, NULL, name, len, 0, buf, size);
 }
 
+/* --colors=lib: one hue per library, from an FNV-1a hash of its name
+ * (stable across runs and machines), at fixed saturation and value so
+ * every library reads on the background; HSV to RGB. */
+void palette_lib_color(const char *lib, size_t len, char *buf, size_t size)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)lib[i]) * 16777619u;
+	double hue = (double)(h % 360) / 60.0, s = 0.55, v = 0.92;
+	int sector = (int)hue;
+	double f = hue - sector, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+	double r = v, g = t, b = p;
+	switch (sector) {
+	case 1: r = q; g = v; b = p; break;
+	case 2: r = p; g = v; b = t; break;
+	case 3: r = p; g = q; b = v; break;
+	case 4: r = t; g = p; b = v; break;
+	case 5: r = v; g = p; b = q; break;
+	}
+	snprintf(buf, size, "rgb(%d,%d,%d)", (int)(r * 255), (int)(g * 255), (int)(b * 255));
+}
+
 int render_palette_known(const char *colors)
 {
 	static const char *const known[] = { "hot", "mem", "io", "wakeup", "chain", "java", "js",
 					     "perl", "python", "rust", "red", "green", "blue",
-					     "aqua", "yellow", "purple", "orange", NULL };
+					     "aqua", "yellow", "purple", "orange", "lib", NULL };
 	for (int i = 0; known[i]; i++)
 		if (strcmp(colors, known[i]) == 0)
 			return 1;

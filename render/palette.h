@@ -28,5 +28,7 @@ double palette_rng_next(struct palette_rng *r);
  * for an unknown palette. */
 int palette_color(const char *colors, enum palette_mode mode, struct palette_rng *rng,
 		  const char *name, size_t len, int waker, char *buf, size_t size);
+/* "rgb(r,g,b)" of library `lib` for --colors=lib (a hue per library). */
+void palette_lib_color(const char *lib, size_t len, char *buf, size_t size);
 
 #endif

@@ -45,6 +45,7 @@ struct render_opts {
 	                             passes it in struct fold_read_opts) */
 	int inverted;             /* icicle */
 	int flamechart;           /* x axis is input order */
+	int by_lib;               /* --by=lib: the CLI merges frames of one library first */
 	int negate;               /* swap differential hues */
 	double factor;            /* multiply counts in tooltips (1) */
 	double total;             /* --total: width of 100%; 0 = sum of counts */

@@ -32,6 +32,7 @@
 
 static int svg_setup(struct svg *S, struct uf_err *err);
 static void svg_header(struct svg *S);
+static void write_legend(struct svg *S, double y);
 static void svg_view_attrs(struct svg *S);
 static int svg_embed(struct svg *S);
 static void svg_footer(struct svg *S);
@@ -166,6 +167,8 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	S->ypad1 = o->fontsize * 3;
 	S->ypad2 = o->fontsize * 2 + 10;
 	S->ypad3 = o->subtitle && *o->subtitle ? o->fontsize * 2 : 0;
+	if (!strcmp(o->colors, "lib") && t->lib_of)
+		S->ypad3 += o->fontsize * 2; /* the legend's line */
 	S->wpt = (o->width - 2 * S->xpad) / S->timemax;
 	S->factor = o->factor;
 	double minw = o->minwidth_pct ? S->timemax * o->minwidth / 100 : o->minwidth / S->wpt;
@@ -290,6 +293,48 @@ static void svg_view_attrs(struct svg *S)
 	fputs(">\n", out);
 }
 
+/* --colors=lib: each library's swatch and name on one line under the
+ * titles, the libraries of the most samples first (at most 16). */
+static void write_legend(struct svg *S, double y)
+{
+	const fold_trie *t = S->t;
+	enum { MAXL = 16 };
+	uint32_t lib[MAXL];
+	double tot[MAXL];
+	int n = 0;
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		uint32_t l = fold_trie_lib(t, t->name[i]);
+		if (l == FOLD_NONE)
+			continue;
+		int k = 0;
+		while (k < n && lib[k] != l)
+			k++;
+		if (k == n && n == MAXL)
+			continue;
+		if (k == n) {
+			lib[n] = l;
+			tot[n++] = 0;
+		}
+		tot[k] += t->self[i];
+	}
+	for (int a = 1; a < n; a++) /* by samples, then by id: deterministic */
+		for (int b = a; b > 0 && (tot[b] > tot[b - 1] || (tot[b] == tot[b - 1] && lib[b] < lib[b - 1])); b--) {
+			uint32_t tl = lib[b]; lib[b] = lib[b - 1]; lib[b - 1] = tl;
+			double td = tot[b]; tot[b] = tot[b - 1]; tot[b - 1] = td;
+		}
+	fprintf(S->out, "<text id=\"legend\" x=\"%.2f\" y=\"%.2f\">", S->xpad, y);
+	for (int k = 0; k < n; k++) {
+		size_t ln;
+		const char *s = fold_trie_name(t, lib[k], &ln);
+		char c[40];
+		palette_lib_color(s, ln, c, sizeof c);
+		fprintf(S->out, "<tspan fill=\"%s\">\xe2\x96\xa0</tspan> ", c);
+		escape_xml_any(S->out, s, ln);
+		fputs(k + 1 < n ? "   " : "", S->out);
+	}
+	fputs("</text>\n", S->out);
+}
+
 static void svg_header(struct svg *S)
 {
 	const struct render_opts *o = S->o;
@@ -321,6 +366,16 @@ static void svg_header(struct svg *S)
 			fputc(*p == '-' && p[1] == '-' ? '_' : *p, out);
 		fputs(" -->\n", out);
 	}
+	if (S->data->meta[0]) { /* how it was recorded (fold_meta_add), read back by fold/read-svg.c */
+		fputs("<metadata id=\"uniprof-flame-meta\">\n", out);
+		escape_xml(out, S->data->meta, strlen(S->data->meta));
+		fputs("</metadata>\n", out);
+	}
+	if (S->data->lib_of) { /* the library of each function (fold_libs_write) */
+		fputs("<metadata id=\"uniprof-flame-libs\">\n", out);
+		fold_libs_write(S->data, out);
+		fputs("</metadata>\n", out);
+	}
 	fprintf(out, "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
 		     "<stop stop-color=\"%s\" offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 		     "</linearGradient>\n</defs>\n", S->bg1, S->bg2);
@@ -332,8 +387,10 @@ static void svg_header(struct svg *S)
 			    : o->inverted		? "Icicle Graph"
 						: "Flame Graph";
 	text_el(S, "title", (int)(W / 2), fs * 2 + top, "", title);
-	if (S->ypad3)
+	if (o->subtitle && *o->subtitle)
 		text_el(S, "subtitle", (int)(W / 2), fs * 4 + top, "", o->subtitle);
+	if (!strcmp(o->colors, "lib") && S->t->lib_of)
+		write_legend(S, fs * (o->subtitle && *o->subtitle ? 6 : 4) + top);
 	double bottom = S->imageheight - S->ypad2 / 2;
 	text_el(S, "details", S->xpad, bottom, "", " ");
 	text_el(S, "unzoom", S->xpad, fs * 2 + top, " class=\"hide\"", "Reset Zoom");

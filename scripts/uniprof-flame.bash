@@ -40,12 +40,13 @@ _uniprof_flame() {
 		[ "$cmd" != record ] && f="$f perf"
 		mapfile -t COMPREPLY < <(compgen -W "$f" -- "$cur"); return 0 ;;
 	--colors | --colours)
-		mapfile -t COMPREPLY < <(compgen -W "hot mem io wakeup chain java js perl python rust red green blue aqua yellow purple orange" -- "$cur"); return 0 ;;
+		mapfile -t COMPREPLY < <(compgen -W "hot mem io wakeup chain java js perl python rust red green blue aqua yellow purple orange lib" -- "$cur"); return 0 ;;
 	--bgcolors | --bgcolours)
 		mapfile -t COMPREPLY < <(compgen -W "yellow blue green grey" -- "$cur"); return 0 ;;
 	--delta) mapfile -t COMPREPLY < <(compgen -W "total self" -- "$cur"); return 0 ;;
 	--palette) mapfile -t COMPREPLY < <(compgen -W "red-blue cb" -- "$cur"); return 0 ;;
 	--embed) mapfile -t COMPREPLY < <(compgen -W "auto full none" -- "$cur"); return 0 ;;
+	--by) mapfile -t COMPREPLY < <(compgen -W "lib" -- "$cur"); return 0 ;;
 	--unwind) mapfile -t COMPREPLY < <(compgen -W "auto cfi fp" -- "$cur"); return 0 ;;
 	-o | --output | --symbols | --nameattr | --folded | -x | --exe | -c | --config)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;

@@ -17,6 +17,7 @@
  *  2. A lookup never fails the export: no CU or no row is -1, and the
  *     caller writes the location without a line.
  */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +69,33 @@ int symtab_lines_lookup(struct symtab_lines *l, uint64_t addr, const char **file
 	*file = src;
 	*line = n;
 	return 0;
+}
+
+const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr)
+{
+	Dwarf_Die cu;
+	if (!l || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
+		return NULL;
+	return dwarf_diename(&cu);
+}
+
+int symtab_lines_inlined(struct symtab_lines *l, uint64_t addr, const char **names, int max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	if (!l || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
+		return 0;
+	int n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes), k = 0;
+	/* scopes run innermost first; the names are wanted outermost first */
+	for (int i = n - 1; i >= 0 && k < max; i--) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		Dwarf_Attribute a;
+		const char *nm = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
+		if (nm)
+			names[k++] = nm;
+	}
+	free(scopes);
+	return k;
 }
 
 void symtab_lines_free(struct symtab_lines *l)

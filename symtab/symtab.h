@@ -222,5 +222,33 @@ struct symtab_lines *symtab_lines_open(const char *path, struct uf_err *err);
  * 0, or -1 when DWARF has no line for it. */
 int symtab_lines_lookup(struct symtab_lines *l, uint64_t addr, const char **file, int *line);
 void symtab_lines_free(struct symtab_lines *l);
+/* The source path (DW_AT_name, borrowed from the handle) of the
+ * compilation unit containing `addr`; NULL when DWARF has none. */
+const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr);
+/* The functions inlined at `addr` (DWARF inlined-subroutine scopes), the
+ * outermost first, into names[0..max) (borrowed from the handle); returns
+ * how many (0: none, or no DWARF there). */
+int symtab_lines_inlined(struct symtab_lines *l, uint64_t addr, const char **names, int max);
+
+/* ---- the library of a frame (symtab/lib.c) ------------------------------ */
+
+/* Bytes of a library name, its NUL included. */
+#define SYMTAB_LIB_MAX 64
+/* The library of a source path by the rule table in lib.c: Unikraft's
+ * lib/NAME/ -> libNAME, plat/P/ -> libPplat, drivers/.../NAME/ ->
+ * libNAME, libs/NAME/ (and build/libNAME/) -> libNAME, else `app`.
+ * Writes at most size-1 bytes and a NUL into buf; returns the length. */
+size_t symtab_lib_of_source(const char *src, const char *app, char *buf, size_t size);
+/* Libraries of one ELF file's code: from its DWARF compilation units, else
+ * its STT_FILE symbols.  The app is the file's name without .dbg/.elf.
+ * Returns an owned handle (symtab_libs_free); NULL only when out of memory. */
+struct symtab_libs;
+struct symtab_libs *symtab_libs_open(const char *path, struct uf_err *err);
+/* The library of file address `addr` into buf (as symtab_lib_of_source);
+ * returns its length, 0 when the file does not say. */
+size_t symtab_libs_lookup(struct symtab_libs *l, uint64_t addr, char *buf, size_t size);
+void symtab_libs_free(struct symtab_libs *l);
+/* symtab_lines_inlined for the file behind l (0 without DWARF). */
+int symtab_libs_inlined(struct symtab_libs *l, uint64_t addr, const char **names, int max);
 
 #endif

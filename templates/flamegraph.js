@@ -369,7 +369,8 @@
 			const x = drand48(sum);
 			v = [x, x, x];
 		}
-		return formatType(multiType(cfg.palette, raw, waker), v);
+		/* --colors=lib, a name not drawn: by name, as palette.c falls back */
+		return formatType(multiType(cfg.palette === 'lib' ? 'hot' : cfg.palette, raw, waker), v);
 	}
 
 	const DIFF_PAL = {
@@ -426,8 +427,9 @@
 		if (raw === '--') return 'rgb(160,160,160)';
 		if (raw === '-') return 'rgb(200,200,200)';
 		if (D.diff) return diffColor(D, f);
-		if (cfg.colormode === 'map' || cfg.colormode === 'random') {
-			/* --cp / --random: the colour the file gave the name, if drawn */
+		if (cfg.colormode === 'map' || cfg.colormode === 'random' || cfg.palette === 'lib') {
+			/* --cp / --random / --colors=lib (the library's hue): the
+			 * colour the file gave the name, if drawn */
 			const T = table(), c = T.fillByName.get(dispName(D, f.node).s);
 			if (c) return c;
 		}

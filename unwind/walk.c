@@ -48,7 +48,10 @@ struct frame {
 	uint64_t pc, sp, fp, lr;
 };
 
-#define STEP_OK (-100)       /* internal: a caller frame was found */
+/* Internal: a caller frame was found.  Positive and outside enum
+ * unwind_end, so that no -errno a backend returns (-ENETDOWN is -100)
+ * can pass for it and leave the caller's words unset. */
+#define STEP_OK (UNWIND_NEND + 1)
 
 static int step_cfi(struct walker *k, const struct unwind_row *row, int first, struct frame *f);
 static int step_fp(struct walker *k, int first, struct frame *f);
@@ -97,7 +100,7 @@ int unwind_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r,
 		pcs[(*n)++] = f.pc;
 		end = UNWIND_DEPTH;
 	}
-	if (end < 0 && end != STEP_OK)
+	if (end < 0)
 		return end;
 	if (st) {
 		st->ends[end]++;

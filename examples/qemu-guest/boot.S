@@ -20,6 +20,7 @@
 
 	.section .bss
 	.align 4096
+	.globl pml4, pdpt, pd   /* examples/hostile-guest rewrites them */
 pml4:	.skip 4096
 pdpt:	.skip 4096
 pd:	.skip 4096

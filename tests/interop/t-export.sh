@@ -11,7 +11,8 @@
 # stacks, and speedscope's Sandwich view lists the same top functions.
 # Also: format by -o extension and by --format, stdout, byte-identical
 # output for shuffled input, differential exports, and record's
-# cpu/nanoseconds and time order.
+# cpu/nanoseconds and time order, and its addresses, mappings and file:line
+# (a Linux process, and a QEMU guest through its gdbstub).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 here="$UF_TOP/tests/interop"
 check="$here/check-export.py"
@@ -74,6 +75,27 @@ else
 	fi
 fi
 
+# a QEMU guest through its gdbstub: the guest image as the mapping, file:line
+# from its DWARF (holds the QEMU lock: one boot at a time on this machine)
+G="$UF_TOP/build/examples/qemu-guest"
+if ! command -v go >/dev/null 2>&1; then
+	:
+elif ! command -v qemu-system-x86_64 >/dev/null 2>&1 || [ ! -f "$G/qemu-guest.elf" ]; then
+	skip "record guest pprof" "qemu-system-x86_64 or the example guest (make examples) missing"
+else
+	sock="$TMP/gs"
+	timeout 300 flock /tmp/uf-qemu.lock bash -c "timeout 15 qemu-system-x86_64 -accel tcg -m 64 \
+		-nodefaults -display none -serial null -kernel '$G/qemu-guest.elf' -append app-test-1 \
+		-gdb unix:'$sock',server=on,wait=off & sleep 3
+		'$UF' -q --gdb unix:'$sock' -x '$G/qemu-guest.dbg' -T 3 -F 50 -o '$TMP/guest.pb.gz'; wait" \
+		>"$TMP/guest.log" 2>&1
+	go tool pprof -raw "$TMP/guest.pb.gz" 2>/dev/null >"$TMP/graw.txt"
+	grep -qE "^1: 0x0/0xffffffffffffffff/0x0 $G/qemu-guest.dbg +\[FN\]\[FL\]\[LN\]$" "$TMP/graw.txt" &&
+		go tool pprof -lines -top "$TMP/guest.pb.gz" 2>/dev/null | grep -qE ' function_3 \S*workloads\.c:[0-9]+$' &&
+		pass "record --gdb -o .pb.gz: guest image mapping, file:line from its DWARF" ||
+		fail "record guest pprof" "$(tail -2 "$TMP/guest.log") $(sed -n '/^Mappings/,$p' "$TMP/graw.txt")"
+fi
+
 # 2. speedscope: schema (from the npm package) and totals
 npm_ok=1
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
@@ -132,6 +154,9 @@ fi
 mkdir -p "$TMP/r" "$TMP/shuf"
 "$UF" render "$TMP/in.folded" -o "$TMP/r/s.speedscope.json" && cmp -s "$TMP/r/s.speedscope.json" "$TMP/s.speedscope.json" &&
 	pass "render -o .speedscope.json" || fail "render speedscope" differs
+"$UF" fold "$TMP/in.folded" -o "$TMP/f.svg" && head -c 5 "$TMP/f.svg" | grep -q '^<?xml' &&
+	"$UF" fold "$TMP/f.svg" | cmp -s - "$TMP/in.folded" &&
+	pass "fold -o .svg draws an SVG (that folds back)" || fail "fold -o .svg" "$(head -c 60 "$TMP/f.svg")"
 "$UF" fold "$TMP/in.folded" --format folded -o "$TMP/f.pb.gz" && cmp -s "$TMP/f.pb.gz" "$TMP/in.folded" &&
 	pass "--format folded wins over .pb.gz" || fail "--format folded" differs
 

@@ -51,6 +51,15 @@ b=$(awk '{s += $NF} END {print s * 2}' "$TMP/vertx.folded")
 "$UF" render "$TMP/folded.gz" -o "$TMP/r.svg" && "$UF" fold "$TMP/r.svg" | LC_ALL=C sort | cmp -s - "$TMP/vertx.folded" &&
 	gzip -c "$TMP/r.svg" >"$TMP/r.svg.gz" && "$UF" fold "$TMP/r.svg.gz" | LC_ALL=C sort | cmp -s - "$TMP/vertx.folded" &&
 	pass "gzip SVG input" || fail "gzip SVG input" "round trip differs"
+# uniprof raw traces (fold --raw): gzip from a file and a pipe; plain from a pipe
+printf '#unikernel stack tracer\n#tracing x\n\nleaf\nmid\nroot\n1\n\nleaf\nroot\n1\n\n' >"$TMP/t.raw"
+want=$("$UF" fold --raw "$TMP/t.raw")
+gzip -c "$TMP/t.raw" >"$TMP/t.raw.gz"
+[ -n "$want" ] && [ "$("$UF" fold --raw "$TMP/t.raw.gz")" = "$want" ] &&
+	[ "$("$UF" fold --raw - <"$TMP/t.raw.gz")" = "$want" ] &&
+	[ "$(cat "$TMP/t.raw" | "$UF" fold --raw -)" = "$want" ] &&
+	[ "$(cat "$TMP/t.raw.gz" | "$UF" fold --raw -)" = "$want" ] &&
+	pass "gzip raw traces (file, pipe; plain pipe unchanged)" || fail "gzip raw traces" "want '$want'"
 head -c 3000 "$TMP/capture.data" >"$TMP/cut.gz"
 "$UF" fold "$TMP/cut.gz" >/dev/null 2>"$TMP/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "^uniprof-flame: $TMP/cut.gz: truncated gzip data$" "$TMP/err" &&

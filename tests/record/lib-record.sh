@@ -3,6 +3,7 @@
 #
 #   need_ptrace NAME       SKIP (and exit) when this machine cannot ptrace
 #   start_bg PROG ARGS...  start PROG in the background; sets $BG_PID
+#   ('#' lines of FOLDED, record's metadata as fold prints it, are skipped)
 #   share FOLDED FN MODE   percent of samples with FN as leaf (self) or
 #                          anywhere in the stack (total)
 #   has_chain FOLDED CHAIN does some stack contain CHAIN (a;b;c) as a run?
@@ -50,6 +51,7 @@ start_bg() {
 
 share() {
 	awk -v fn="$2" -v mode="$3" '
+	/^#/ { next }
 	{ n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
 	  k = split(stack, f, ";")
 	  if (mode == "self") { if (f[k] == fn) hit += n }
@@ -58,7 +60,7 @@ share() {
 }
 
 has_chain() {
-	awk -v c="$2" '{ n = $NF; s = ";" substr($0, 1, length($0) - length(n) - 1) ";"
+	awk -v c="$2" '/^#/ { next } { n = $NF; s = ";" substr($0, 1, length($0) - length(n) - 1) ";"
 	  if (index(s, ";" c ";")) found = 1 } END { exit !found }' "$1"
 }
 
@@ -110,7 +112,7 @@ record_truth() {
 }
 
 rooted() {
-	awk '{ n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
+	awk '/^#/ { next } { n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
 	  k = split(stack, f, ";")
 	  if (f[1] != "_start" && f[1] !~ /^__libc_start_main/) next
 	  for (i = 2; i <= k; i++) if (f[i] == "main") { hit += n; break } }
@@ -128,7 +130,7 @@ check_rooted() {
 }
 
 rooted_at() {
-	awk -v r="$2" '{ n = $NF; s = substr($0, 1, length($0) - length(n) - 1) ";"; total += n
+	awk -v r="$2" '/^#/ { next } { n = $NF; s = substr($0, 1, length($0) - length(n) - 1) ";"; total += n
 	  if (index(s, r ";") == 1) hit += n }
 	END { if (total == 0) print "0"; else printf "%.1f\n", 100 * hit / total }' "$1"
 }

@@ -81,6 +81,19 @@ static void fold_perf_script_quirks(void **state)
 	free(out);
 }
 
+/* A frame line with no name ("(process)" frames are skipped) is cached
+ * with an empty group: the second sample must not touch the group array
+ * (found by libFuzzer: pointer arithmetic on NULL). */
+static void fold_perf_cached_empty_frame(void **state)
+{
+	struct fold_read_stats st = { 0 };
+	char *out = perf_fold("ab 2 [000] 1.0: cycles:\n\t1 (deleted) (/b)\n\t2 f (/b)\n\n"
+			      "ab 2 [000] 1.0: cycles:\n\t1 (deleted) (/b)\n\t2 f (/b)\n\n",
+			      NULL, &st);
+	assert_string_equal(out, "ab;f 2\n");
+	free(out);
+}
+
 /* Deeper than FOLD_MAX_DEPTH: the outermost frames are kept. */
 static void fold_perf_depth_cap_keeps_outermost(void **state)
 {
@@ -292,6 +305,7 @@ int main(void)
 		cmocka_unit_test(fold_perf_collapses_a_sample),
 		cmocka_unit_test(fold_perf_options),
 		cmocka_unit_test(fold_perf_script_quirks),
+		cmocka_unit_test(fold_perf_cached_empty_frame),
 		cmocka_unit_test(fold_perf_depth_cap_keeps_outermost),
 		cmocka_unit_test(fold_perf_sniff_decides),
 		cmocka_unit_test(fold_gz_reads_every_format),

@@ -1005,9 +1005,39 @@ static void symtab_raw_sniff(void **state)
 	assert_int_equal(fold_raw_looks_like("", 0), 0);
 }
 
+/* The library rule table (symtab/lib.c) on Unikraft, external-library,
+ * platform, driver and app paths; names cut and cleaned. */
+static void symtab_lib_rules(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "/home/u/unikraft/lib/ukalloc/alloc.c", "libukalloc" },
+		{ "lib/uksched/sched.c", "libuksched" },
+		{ "/u/unikraft/plat/kvm/x86/time.c", "libkvmplat" },
+		{ "/u/unikraft/drivers/virtio/net/virtio_net.c", "libnet" },
+		{ "/u/libs/lwip/src/core/tcp_in.c", "liblwip" },
+		{ "/u/libs/musl/src/lib/x.c", "libmusl" },          /* libs/ before lib/ */
+		{ "/u/app/build/libnewlibc/origin/newlib/a.c", "libnewlibc" },
+		{ "/u/apps/helloworld/main.c", "my-app" },          /* no rule: the app */
+		{ "/u/mylib/ukalloc/a.c", "my-app" },               /* lib/ only at a segment */
+		{ "lib/x.c", "my-app" },                            /* a file, not a directory */
+		{ "/u/lib/we<ird>/a.c", "libwe_ird_" },             /* cleaned for CSS and frames */
+	};
+	char buf[SYMTAB_LIB_MAX];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = symtab_lib_of_source(cases[i][0], "my-app", buf, sizeof buf);
+		assert_string_equal(buf, cases[i][1]);
+		assert_int_equal(n, strlen(cases[i][1]));
+	}
+	char small[5];
+	assert_int_equal(symtab_lib_of_source("lib/ukalloc/a.c", "x", small, sizeof small), 4);
+	assert_string_equal(small, "libu");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(symtab_lib_rules),
 		cmocka_unit_test(symtab_elf_matches_nm),
 		cmocka_unit_test(symtab_static_and_global_names),
 		cmocka_unit_test(symtab_alias_prefers_global),

@@ -8,6 +8,7 @@
  * files (this test program through /proc/self/maps, x86-64 and AArch64
  * programs compiled here, .eh_frame and .debug_frame-only builds).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,6 +197,35 @@ static void unwind_fp_stops_at_unmapped(void **state)
 	/* nothing mapped at all */
 	assert_int_equal(walk(f, 1, STACK + 4096, STACK + 4096, 512), UNWIND_UNREADABLE);
 	fx_free(f);
+}
+
+/* A backend read error is the walk's error, whatever its errno: -ENETDOWN
+ * is -100, the value the walker once used internally for "frame found",
+ * which made a failed read pass for a good one (uninitialised words
+ * taken as the caller's frame pointer and return address). */
+static int read_errno;
+static ssize_t failing_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf,
+			    size_t len, struct uf_err *err)
+{
+	uf_err_set(err, UF_ETARGET, "test", "read failed");
+	return -read_errno;
+}
+
+static void unwind_read_errors_end_walk(void **state)
+{
+	static const int errs[] = { EIO, ENETDOWN, ESRCH, ENOMEM };
+	for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
+		struct fx *f = fx_new();
+		struct uf_target_ops ops = *f->t.ops;
+		ops.read = failing_read;
+		f->t.ops = &ops;
+		read_errno = errs[i];
+		memset(f->pcs, 0xa5, sizeof f->pcs);
+		assert_int_equal(walk(f, 0x401000, STACK, STACK + 64, 512), -errs[i]);
+		assert_int_equal(f->n, 1);   /* only the sampled pc */
+		assert_int_equal(f->st.steps_fp + f->st.steps_cfi, 0);
+		fx_free(f);
+	}
 }
 
 static void unwind_fp_top_of_memory(void **state)
@@ -688,6 +718,7 @@ int main(void)
 		cmocka_unit_test(unwind_fp_rejects_below_sp_and_wild),
 		cmocka_unit_test(unwind_fp_stops_at_unmapped),
 		cmocka_unit_test(unwind_fp_top_of_memory),
+		cmocka_unit_test(unwind_read_errors_end_walk),
 		cmocka_unit_test(unwind_fp_strips_aarch64_pac),
 		cmocka_unit_test(unwind_fp_survives_garbage),
 		cmocka_unit_test(cfi_x86_whole_chain),

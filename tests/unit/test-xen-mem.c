@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
@@ -26,6 +27,11 @@
 
 static uint8_t mem[NFRAMES][4096] __attribute__((aligned(4096)));
 static unsigned live_maps;
+/* With fresh_maps every mapping is a private copy of the frame that
+ * unmap really unmaps, as under Xen: a pointer used after its mapping
+ * was dropped (the cache emptied while a walk or copy still held it)
+ * then faults or reads garbage instead of passing unnoticed. */
+static int fresh_maps;
 
 void *xenforeignmemory_map(xenforeignmemory_handle *fmem, uint32_t dom, int prot, size_t pages,
 			   const xen_pfn_t arr[], int err[])
@@ -34,12 +40,21 @@ void *xenforeignmemory_map(xenforeignmemory_handle *fmem, uint32_t dom, int prot
 	if (err[0])
 		return NULL;
 	live_maps++;
-	return mem[arr[0]];
+	if (!fresh_maps)
+		return mem[arr[0]];
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	memcpy(p, mem[arr[0]], 4096);
+	return p;
 }
 
 int xenforeignmemory_unmap(xenforeignmemory_handle *fmem, void *addr, size_t pages)
 {
 	live_maps--;
+	if (fresh_maps) {
+		memset(addr, 0xdd, 4096);   /* garbage first, in case the range is reused */
+		munmap(addr, 4096);
+	}
 	return 0;
 }
 
@@ -79,6 +94,7 @@ static struct fix *fix_new(void)
 	memset(&f, 0, sizeof f);
 	guest();
 	live_maps = 0;
+	fresh_maps = 0;   /* also after a test that failed half-way */
 	f.s.t = &f.t;
 	f.s.fmem = (xenforeignmemory_handle *)&f;  /* never dereferenced by the double */
 	f.s.domid = 1;
@@ -229,9 +245,38 @@ static void xen_mem_paging_off_vcpu_own_space(void **state)
 	fix_done(f);
 }
 
+/* The mapping cache fills up (XEN_FRAME_CACHE mappings; failed frames
+ * count too) and is emptied in the middle of a table walk and of a read
+ * spanning two pages: every byte must still come from a live mapping.
+ * With real foreign mappings a pointer kept across that flush is a
+ * use-after-munmap (SIGSEGV in dom0); fresh_maps makes it one here. */
+static void xen_mem_flush_mid_walk_and_read(void **state)
+{
+	static char b[8 + 0x130];
+	for (unsigned pre = XEN_FRAME_CACHE - 8; pre < XEN_FRAME_CACHE; pre++) {
+		struct fix *f = fix_new();
+		struct xen_vcpu off = { .online = true, .paging = XEN_PG_NONE };
+		fresh_maps = 1;
+		pte(4, 4, 12 << 12 | P);                 /* va 0x4000 -> frame 12 */
+		memcpy(&mem[12][4096 - 8], "lowpage", 8);
+		window(f);
+		/* frames beyond the guest: each fails and takes a cache slot */
+		for (unsigned k = 0; k < pre; k++)
+			assert_int_equal(xen_mem_read(&f->s, &off, (uint64_t)(NFRAMES + k) << 12, b, 8), 0);
+		memset(b, 0, sizeof b);
+		/* 7 mappings: PML4, PDPT, PD, PT, frame 12, then frame 10 (tables cached) */
+		assert_int_equal(rd(f, 0x5000 - 8, b, sizeof b), sizeof b);
+		assert_string_equal(b, "lowpage");
+		assert_string_equal(b + 8 + 0x123, "four-k");
+		fix_done(f);
+		fresh_maps = 0;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(xen_mem_flush_mid_walk_and_read),
 		cmocka_unit_test(xen_mem_paging_off_vcpu_own_space),
 		cmocka_unit_test(xen_mem_page_sizes),
 		cmocka_unit_test(xen_mem_unmapped_is_short),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/xen/build.sh — build what the test dom0 runs, into WORK/{bin,guest}:
 # the PV test guest (examples/xen-guest), the xen-if driver (static), and
-# uniprof-flame itself (static: `make build/uniprof-flame-static`) when the
-# tree has the record command.  Static binaries need no library copying
+# uniprof-flame itself (static: `make build/xen-test/uniprof-flame-static`,
+# the release objects plus tests/xen/segv-trace.c, which reports a crash
+# with its backtrace) when the tree has the record command.  Static binaries need no library copying
 # into dom0 and cannot pick up a mismatched libxenctrl there.
 #
 #   tests/xen/build.sh WORK
@@ -20,6 +21,7 @@ cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -
   -o "$W/bin/xen-drive" "$TOP/tests/xen/xen-drive.c" "$TOP"/xen-if/{xen,mem,domain}.c "$TOP/util/err.c" \
   $XLIBS -lpthread
 if [ -f "$TOP/cli/cmd-record.c" ] && grep -q xen_target_open "$TOP/cli/cmd-record.c"; then
-  make -s -C "$TOP" build/uniprof-flame-static
-  cp "$TOP/build/uniprof-flame-static" "$W/bin/uniprof-flame"
+  # the release objects plus a test-only crash reporter (tests/xen/segv-trace.c)
+  make -s -C "$TOP" build/xen-test/uniprof-flame-static
+  cp "$TOP/build/xen-test/uniprof-flame-static" "$W/bin/uniprof-flame"
 fi

@@ -37,6 +37,21 @@ check xen-dom0-setup bash -c "! grep -q '@@FAIL' '$W/boot.log'"
 [ -f "$L" ] || { fail xen-cases "no cases.log came back over 9p"; exit 0; }
 sed 's/^/  | /' "$L"
 
+# No tool may crash (exit 128+N) in any case.  A crash of uniprof-flame
+# is reported by tests/xen/segv-trace.c in the case's log ("@@SEGV ...",
+# "@@BT ADDR"); its addresses are named here from the binary's symbols.
+crashes=$(grep -l '^@@SEGV' "$W"/out/*.log 2>/dev/null)
+bad_rc=$(awk '$1 == "@@RC" && $3 >= 128 {printf "%s=%s ", $2, $3}' "$L")
+for f in $crashes; do
+  echo "  crash in $(basename "$f"): $(grep -m1 '^@@SEGV' "$f")"
+  nm -n "$W/bin/uniprof-flame" | perl -e 'my @s; while (<STDIN>) { my ($v, $t, $n) = split;
+      push @s, [hex $v, $n] if defined $n && $t =~ /^[tTwW]$/ }
+    for my $a (map { hex } @ARGV) { my $b; for (@s) { last if $_->[0] > $a; $b = $_ }
+      printf "    0x%x %s+0x%x\n", $a, $b ? ($b->[1], $a - $b->[0]) : ("?", 0) }' \
+    $(awk '$1 == "@@BT" {print $2}' "$f")
+done
+[ -z "$crashes" ] && [ -z "$bad_rc" ] && pass xen-no-crash ||
+  fail xen-no-crash "killed by a signal: ${bad_rc:-} crash reports: $(echo $crashes)"
 rcof() { awk -v c="$1" '$1 == "@@RC" && $2 == c {print $3}' "$L"; }
 expect_rc() { local got; got=$(rcof "$1"); [ "$got" = "$2" ] && pass "xen-$1 exit $2" || fail "xen-$1 exit $2" "got '${got:-none}'"; }
 TOOL=$(awk '$1 == "@@TOOL" {print $2}' "$L")

@@ -1,0 +1,8 @@
+/* examples/uklibs/lib/ukalloc/alloc.c — "libukalloc": the allocator's
+ * work, `units` per call (see uklibs.h). */
+#include "../../uklibs.h"
+
+void uk_malloc(unsigned long units)
+{
+	UF_BURN(units);
+}

@@ -1,0 +1,8 @@
+/* examples/uklibs/plat/kvm/time.c — "libkvmplat": the platform clock,
+ * 3 units. */
+#include "../../uklibs.h"
+
+void ukplat_monotonic(void)
+{
+	UF_BURN(3);
+}
