@@ -100,7 +100,7 @@ if [ -x "$UF" ] && "$UF" record --help 2>&1 | grep -q -- '--gdb ADDR'; then
 	for mode in latestop lateregs; do
 		rm -f "$TMP/late.folded"
 		run_stub $mode "$UF" --gdb "$TMP/stub-$mode.sock" --addrs -F 200 -T 20 -o "$TMP/late.folded"
-		total=$(awk '{n += $NF} END {print n+0}' "$TMP/late.folded" 2>/dev/null)
+		total=$(awk '!/^#/ {n += $NF} END {print n+0}' "$TMP/late.folded" 2>/dev/null)
 		if [ $rc -eq 3 ] && [ "$total" = 5 ] && grep -q "^uniprof-flame: gdb stub '.*': " "$TMP/out"; then
 			pass "gdb-stub-$mode-partial"
 		else
