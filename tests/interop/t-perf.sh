@@ -120,7 +120,8 @@ cmp -s "$TMP/big1" "$TMP/big2" && pass "split read equals streamed read ($(du -m
 scp=${UF_STACKCOLLAPSE_PERF:-$HOME/.cache/uniprof-flame/FlameGraph/stackcollapse-perf.pl}
 edge="$UF_TOP/tests/data/interop/perf-edge.txt"
 if [ ! -f "$scp" ] || ! command -v perl >/dev/null 2>&1; then
-	skip "perf corner cases vs stackcollapse-perf.pl" "no $scp (a FlameGraph checkout; UF_STACKCOLLAPSE_PERF=PATH)"
+	# the live script is optional (not in Debian's archive): a note, not a skip
+	echo "NOTE: perf corner cases vs stackcollapse-perf.pl: not compared, no $scp (a FlameGraph checkout; UF_STACKCOLLAPSE_PERF=PATH)"
 else
 	for o in "" --pid --tid --kernel --jit --all --addrs "--event-filter instructions"; do
 		# shellcheck disable=SC2086 # $o is one option or none
