@@ -179,6 +179,22 @@ uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name)
 	}
 }
 
+/* A new node under `parent`, not yet in the (parent, name) index. */
+static inline uint32_t push_node(fold_trie *t, uint32_t parent, uint32_t name)
+{
+	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
+		return FOLD_NONE;
+	uint32_t id = t->nnodes++;
+	t->parent[id] = parent;
+	t->name[id] = name;
+	t->depth[id] = t->depth[parent] + 1;
+	t->self[id] = 0;
+	if (t->base)
+		t->base[id] = 0;
+	t->finished = 0;
+	return id;
+}
+
 uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 {
 	if (t->index_stale && reindex(t))
@@ -191,16 +207,9 @@ uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 		if (s->name == name && s->parent == parent)
 			return s->id - 1;
 	}
-	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
+	uint32_t id = push_node(t, parent, name);
+	if (id == FOLD_NONE)
 		return FOLD_NONE;
-	uint32_t id = t->nnodes++;
-	t->parent[id] = parent;
-	t->name[id] = name;
-	t->depth[id] = t->depth[parent] + 1;
-	t->self[id] = 0;
-	if (t->base)
-		t->base[id] = 0;
-	t->finished = 0;
 	if ((uint64_t)t->nnodes * 8 > (uint64_t)(t->slots_mask + 1) * 5)
 		return rehash_nodes(t, (t->slots_mask + 1) * 2) ? FOLD_NONE : id;
 	t->slots[i] = (struct fold_slot){ parent, name, id + 1 };
@@ -209,17 +218,9 @@ uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 
 uint32_t fold_trie_append(fold_trie *t, uint32_t parent, uint32_t name)
 {
-	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
-		return FOLD_NONE;
-	uint32_t id = t->nnodes++;
-	t->parent[id] = parent;
-	t->name[id] = name;
-	t->depth[id] = t->depth[parent] + 1;
-	t->self[id] = 0;
-	if (t->base)
-		t->base[id] = 0;
-	t->index_stale = 1;
-	t->finished = 0;
+	uint32_t id = push_node(t, parent, name);
+	if (id != FOLD_NONE)
+		t->index_stale = 1;   /* the (parent, name) index is rebuilt on next use */
 	return id;
 }
 
