@@ -103,10 +103,14 @@ truth_ok() {
 record_truth() {
 	local name=$1 truth=$2; shift 2
 	"$@" || { fail "$name: recorded" "exit $?"; return 1; }
-	if ! truth_ok "$OUT.folded" "$truth"; then
-		echo "note: $name: first run off ($(tr '\n' ' ' < "$OUT.folded" | cut -c1-300)); recording again"
+	# up to three recordings: a busy host can bias one run's shares; a wrong
+	# profiler is off in all three
+	local try=1
+	while ! truth_ok "$OUT.folded" "$truth" && [ $try -lt 3 ]; do
+		echo "note: $name: run $try off ($(tr '\n' ' ' < "$OUT.folded" | cut -c1-300)); recording again"
 		"$@" || { fail "$name: recorded" "exit $?"; return 1; }
-	fi
+		try=$((try + 1))
+	done
 	pass "$name: recorded"
 	check_truth "$name" "$OUT.folded" "$truth"
 }
