@@ -10,7 +10,9 @@
 #     half of its share of the kernel's work (3000 units of boot before N
 #     rounds of 10: a profile that starts late has little or none; on a
 #     loaded host the boot measures above its share, as its wall time
-#     includes QEMU's start), the workload's shares within +-3 points, and
+#     includes QEMU's start), the workload's shares within +-3 points (at
+#     -F 997, ~2600 samples: +-3 is three standard deviations of a 20 %
+#     share; at 299 Hz the ~800 samples made it two, and CI failed), and
 #     the private socket directory removed;
 #   - -T: the outputs are written at -T while QEMU runs on, and we exit
 #     when it does, with its status;
@@ -64,7 +66,7 @@ launch() {
 	local name=$1 status=$2 app=$3 entry=$4 dbg=$5; shift 5
 	local out=$TMP/$name boot ok try
 	for try in 1 2; do
-		timeout 120 "$UF" -x "$dbg" -F 299 -o "$out.svg" --folded "$out.folded" --qemu -- "$@" \
+		timeout 120 "$UF" -x "$dbg" -F 997 -o "$out.svg" --folded "$out.folded" --qemu -- "$@" \
 			>"$out.console" 2>"$out.err"; rc=$?
 		boot=$(kernel_shares "$out.folded" "${app//-/_}_round" | tr -d '\n')
 		ok=1
