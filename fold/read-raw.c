@@ -6,7 +6,9 @@
  * small direct-mapped cache (address -> name id) in front of the
  * resolver, so a trace of millions of samples costs one hash probe per
  * repeated address instead of one symbol search; the cache makes memory
- * fixed, not proportional to input.
+ * fixed, not proportional to input.  It has CACHE_SIZE slots, fewer for
+ * an in-memory trace too small to hold that many addresses (one per 4
+ * bytes at most), so reading a short buffer does not set up 768 KiB.
  *
  * Invariants:
  *  1. Input is streamed through a fixed buffer; a line longer than
@@ -39,13 +41,15 @@ struct raw_reader {
 	struct fold_raw_counts *cnt;
 	uint32_t *ids;              /* ring of FOLD_MAX_DEPTH name ids */
 	uint64_t nframes;           /* frames seen in the current stack */
-	uint64_t ckey[CACHE_SIZE];  /* addr << 1 | is_return */
-	uint32_t cval[CACHE_SIZE];  /* name id, FOLD_NONE = empty slot */
+	uint64_t *ckey;             /* addr << 1 | is_return */
+	uint32_t *cval;             /* name id, FOLD_NONE = empty slot */
+	size_t cmask;               /* slots - 1, slots a power of 2 */
 };
 
 static int reader_init(struct raw_reader *r, fold_trie *t, fold_raw_resolve_fn resolve,
 		       void *ctx, const struct fold_read_opts *o, struct fold_read_stats *st,
-		       struct fold_raw_counts *cnt);
+		       struct fold_raw_counts *cnt, size_t len);
+static void reader_free(struct raw_reader *r);
 static int take_line(struct raw_reader *r, const char *s, size_t len, int skipped);
 static int feed_line(struct raw_reader *r, const char *s, size_t len);
 static int end_stack(struct raw_reader *r, double count, int broken);
@@ -64,7 +68,7 @@ int fold_raw_read_mem(fold_trie *t, const char *buf, size_t len, fold_raw_resolv
 		      struct fold_raw_counts *cnt, struct uf_err *err)
 {
 	struct raw_reader *r = calloc(1, sizeof *r);
-	int rc = r ? reader_init(r, t, resolve, ctx, o, st, cnt) : -ENOMEM;
+	int rc = r ? reader_init(r, t, resolve, ctx, o, st, cnt, len) : -ENOMEM;
 	for (size_t pos = 0; rc == 0 && pos < len;) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t ll = nl ? (size_t)(nl - (buf + pos)) : len - pos;
@@ -73,9 +77,7 @@ int fold_raw_read_mem(fold_trie *t, const char *buf, size_t len, fold_raw_resolv
 	}
 	if (rc == 0 && r->nframes)
 		rc = end_stack(r, 1, 1);
-	if (r)
-		free(r->ids);
-	free(r);
+	reader_free(r);
 	return rc ? fail(err, o, rc) : 0;
 }
 
@@ -114,14 +116,12 @@ int fold_raw_read_fd(fold_trie *t, int fd, fold_raw_resolve_fn resolve, void *ct
 {
 	struct raw_reader *r = calloc(1, sizeof *r);
 	char *buf = malloc(CHUNK);
-	int rc = r && buf ? reader_init(r, t, resolve, ctx, o, st, cnt) : -ENOMEM;
+	int rc = r && buf ? reader_init(r, t, resolve, ctx, o, st, cnt, SIZE_MAX) : -ENOMEM;
 	if (rc == 0)
 		rc = read_chunks(r, fd, buf);
 	if (rc == 0 && r->nframes)
 		rc = end_stack(r, 1, 1);
-	if (r)
-		free(r->ids);
-	free(r);
+	reader_free(r);
 	free(buf);
 	return rc ? fail(err, o, rc) : 0;
 }
@@ -217,13 +217,31 @@ int fold_raw_write_stack(FILE *out, const uint64_t *addrs, size_t n, int complet
 
 static int reader_init(struct raw_reader *r, fold_trie *t, fold_raw_resolve_fn resolve,
 		       void *ctx, const struct fold_read_opts *o, struct fold_read_stats *st,
-		       struct fold_raw_counts *cnt)
+		       struct fold_raw_counts *cnt, size_t len)
 {
+	size_t slots = 64;
+	while (slots < CACHE_SIZE && slots < len / 4)
+		slots *= 2;
 	r->t = t, r->resolve = resolve, r->ctx = ctx, r->o = o, r->st = st, r->cnt = cnt;
 	r->nframes = 0;
-	memset(r->cval, 0xff, sizeof r->cval);
+	r->cmask = slots - 1;
+	r->ckey = malloc(slots * sizeof *r->ckey);
+	r->cval = malloc(slots * sizeof *r->cval);
 	r->ids = malloc(FOLD_MAX_DEPTH * sizeof *r->ids);
-	return r->ids ? 0 : -ENOMEM;
+	if (!r->ckey || !r->cval || !r->ids)
+		return -ENOMEM;
+	memset(r->cval, 0xff, slots * sizeof *r->cval);
+	return 0;
+}
+
+static void reader_free(struct raw_reader *r)
+{
+	if (r) {
+		free(r->ids);
+		free(r->ckey);
+		free(r->cval);
+	}
+	free(r);
 }
 
 /* Counts a line; over-long (or already skipped) lines are bad. */
@@ -314,7 +332,7 @@ static uint32_t frame_addr(struct raw_reader *r, uint64_t addr)
 {
 	int is_ret = r->nframes > 0;
 	uint64_t key = addr << 1 | (uint64_t)is_ret;
-	size_t slot = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 48) & (CACHE_SIZE - 1);
+	size_t slot = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 48) & r->cmask;
 	if (r->cval[slot] != FOLD_NONE && r->ckey[slot] == key)
 		return r->cval[slot];
 	char hex[24];
