@@ -32,6 +32,7 @@ static const char *errstr(int e);
 static const char *lower(const char *msg);
 static int connect_addr(struct gdb_conn *c, const char *addr, struct uf_err *err);
 static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struct uf_err *err);
+static void consume(struct gdb_conn *c, size_t used);
 static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err);
 static int write_all(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err);
 static int write_bytes(struct gdb_conn *c, const char *p, size_t n, struct uf_err *err);
@@ -109,10 +110,9 @@ int gdb_conn_flush(struct gdb_conn *c, struct uf_err *err)
 		for (;;) {
 			size_t used = 0, outlen = 0;
 			struct gdb_scan_state st = { 0 };
-			enum gdb_scan s = gdb_pkt_scan(&st, c->rx, c->rxlen, &used, c->reply,
-						       GDB_REPLY_MAX - 1, &outlen);
-			memmove(c->rx, c->rx + used, c->rxlen - used);
-			c->rxlen -= used;
+			enum gdb_scan s = gdb_pkt_scan(&st, c->rx + c->rxoff, c->rxlen - c->rxoff,
+						       &used, c->reply, GDB_REPLY_MAX - 1, &outlen);
+			consume(c, used);
 			if (s == GDB_SCAN_ACK)
 				return c->txlen = 0, 0;
 			if (s == GDB_SCAN_PACKET) {
@@ -151,10 +151,9 @@ int gdb_conn_recv(struct gdb_conn *c, struct uf_err *err)
 	int badsums = 0;
 	for (;;) {
 		size_t used = 0, outlen = 0;
-		enum gdb_scan s = gdb_pkt_scan(&st, c->rx, c->rxlen, &used, c->reply,
-					       GDB_REPLY_MAX - 1, &outlen);
-		memmove(c->rx, c->rx + used, c->rxlen - used);
-		c->rxlen -= used;
+		enum gdb_scan s = gdb_pkt_scan(&st, c->rx + c->rxoff, c->rxlen - c->rxoff, &used,
+					       c->reply, GDB_REPLY_MAX - 1, &outlen);
+		consume(c, used);
 		if (s == GDB_SCAN_PACKET) {
 			c->reply[outlen] = '\0';
 			c->replylen = outlen;
@@ -250,9 +249,24 @@ static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struc
 	}
 }
 
+/* Scanned bytes leave rx by moving its start, not its bytes: a read may
+ * bring many packets, and moving the rest after each one made every
+ * reply cost the size of the read (the bytes move once, in fill). */
+static void consume(struct gdb_conn *c, size_t used)
+{
+	c->rxoff += used;
+	if (c->rxoff == c->rxlen)
+		c->rxoff = c->rxlen = 0;
+}
+
 /* Read what is available into rx (at least one byte, by the deadline). */
 static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err)
 {
+	if (c->rxoff > 0) {
+		memmove(c->rx, c->rx + c->rxoff, c->rxlen - c->rxoff);
+		c->rxlen -= c->rxoff;
+		c->rxoff = 0;
+	}
 	if (c->rxlen == c->rxcap)
 		return fail(c, err, "%s", "oversized reply");
 	int rc = wait_fd(c, c->fd, POLLIN, deadline, err);

@@ -37,8 +37,8 @@ struct gdb_conn {
 	char cause[160];       /* why it was poisoned, repeated by later calls */
 	unsigned timeout_ms;
 	char addr[200];        /* as the user gave it, for messages */
-	uint8_t *rx;           /* raw bytes not yet scanned */
-	size_t rxlen, rxcap;
+	uint8_t *rx;           /* raw bytes, rx[rxoff, rxlen) not yet scanned */
+	size_t rxoff, rxlen, rxcap;
 	char *reply;           /* last decoded reply, NUL-terminated */
 	size_t replylen;
 	char tx[GDB_TX_MAX];   /* framed requests not yet written */
