@@ -14,6 +14,10 @@
  * correctly.  A frame that fails to map is remembered for the rest of the
  * window only, so a hostile chain cannot make us retry it in a loop.
  *
+ * The frame cache is an open-addressed table that starts at FRAMES_MIN
+ * slots and doubles while it is at most half full, up to XEN_FRAME_SLOTS:
+ * a short session (or one fuzz input) does not set up 256 KiB of slots.
+ *
  * Invariants:
  *  1. A walk visits at most 4 tables and never follows a non-present entry.
  *  2. Virtual addresses must be canonical; frames must fit in 40 bits.
@@ -32,15 +36,20 @@
 #define PTE_PS 0x80ULL
 #define PTE_ADDR 0x000ffffffffff000ULL
 #define FRAME_MAX (1ULL << 40)
+#define FRAMES_MIN 64  /* first size of the frame table (a power of 2) */
 
 static const uint8_t *frame_map(struct xen_state *s, uint64_t frame);
 static const uint8_t *translate(struct xen_state *s, const struct xen_vcpu *v, uint64_t va);
 static const uint8_t *walk4(struct xen_state *s, uint64_t root, uint64_t va);
 static void frames_flush(struct xen_state *s);
+static int frames_grow(struct xen_state *s);
+static uint32_t frame_slot(uint64_t frame, uint32_t nslots);
 
 int xen_mem_init(struct xen_state *s)
 {
-	s->frames = calloc(XEN_FRAME_SLOTS, sizeof *s->frames);
+	s->nslots = FRAMES_MIN;
+	s->nframes = 0;
+	s->frames = calloc(s->nslots, sizeof *s->frames);
 	return s->frames ? 0 : -ENOMEM;
 }
 
@@ -147,9 +156,9 @@ static const uint8_t *frame_map(struct xen_state *s, uint64_t frame)
 {
 	if (frame >= FRAME_MAX)
 		return NULL;
-	uint32_t h = (uint32_t)((frame * 0x9E3779B97F4A7C15ULL) >> 32) % XEN_FRAME_SLOTS;
-	for (uint32_t i = 0; i < XEN_FRAME_SLOTS; i++) {
-		struct xen_frame_slot *e = &s->frames[(h + i) % XEN_FRAME_SLOTS];
+	uint32_t h = frame_slot(frame, s->nslots);
+	for (uint32_t i = 0; i < s->nslots; i++) {
+		struct xen_frame_slot *e = &s->frames[(h + i) % s->nslots];
 		if (!e->used)
 			break;
 		if (e->frame != frame)
@@ -160,6 +169,9 @@ static const uint8_t *frame_map(struct xen_state *s, uint64_t frame)
 	}
 	if (s->nframes >= XEN_FRAME_CACHE)
 		frames_flush(s);
+	else if ((s->nframes + 1) * 2 > s->nslots && frames_grow(s) != 0)
+		frames_flush(s);  /* no memory to grow: start empty rather than fill up */
+	h = frame_slot(frame, s->nslots);
 	xen_pfn_t pfn = frame;
 	int merr = 0;
 	void *p = xenforeignmemory_map(s->fmem, s->domid, PROT_READ, 1, &pfn, &merr);
@@ -168,8 +180,8 @@ static const uint8_t *frame_map(struct xen_state *s, uint64_t frame)
 		xenforeignmemory_unmap(s->fmem, p, 1);
 		p = NULL;
 	}
-	for (uint32_t i = 0; i < XEN_FRAME_SLOTS; i++) {
-		struct xen_frame_slot *e = &s->frames[(h + i) % XEN_FRAME_SLOTS];
+	for (uint32_t i = 0; i < s->nslots; i++) {
+		struct xen_frame_slot *e = &s->frames[(h + i) % s->nslots];
 		if (e->used && e->frame != frame)
 			continue;
 		if (!e->used)
@@ -180,12 +192,40 @@ static const uint8_t *frame_map(struct xen_state *s, uint64_t frame)
 	return p;
 }
 
+static uint32_t frame_slot(uint64_t frame, uint32_t nslots)
+{
+	return (uint32_t)((frame * 0x9E3779B97F4A7C15ULL) >> 32) % nslots;
+}
+
+/* Doubles the frame table (up to XEN_FRAME_SLOTS); mappings stay. */
+static int frames_grow(struct xen_state *s)
+{
+	uint32_t n = s->nslots * 2;
+	if (n > XEN_FRAME_SLOTS)
+		return 0;   /* full size: XEN_FRAME_CACHE keeps it half empty */
+	struct xen_frame_slot *f = calloc(n, sizeof *f);
+	if (!f)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->nslots; i++) {
+		if (!s->frames[i].used)
+			continue;
+		uint32_t j = frame_slot(s->frames[i].frame, n);
+		while (f[j].used)
+			j = (j + 1) % n;
+		f[j] = s->frames[i];
+	}
+	free(s->frames);
+	s->frames = f;
+	s->nslots = n;
+	return 0;
+}
+
 static void frames_flush(struct xen_state *s)
 {
-	for (uint32_t i = 0; i < XEN_FRAME_SLOTS; i++)
+	for (uint32_t i = 0; i < s->nslots; i++)
 		if (s->frames[i].used && s->frames[i].page)
 			xenforeignmemory_unmap(s->fmem, s->frames[i].page, 1);
-	memset(s->frames, 0, XEN_FRAME_SLOTS * sizeof *s->frames);
+	memset(s->frames, 0, s->nslots * sizeof *s->frames);
 	s->nframes = 0;
 	memset(s->tlb, 0, sizeof s->tlb);
 }

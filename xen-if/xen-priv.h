@@ -82,7 +82,8 @@ struct xen_state {
 	uint32_t nvcpu_slots;
 	struct xen_vcpu *vcpu;
 
-	struct xen_frame_slot *frames;  /* XEN_FRAME_SLOTS, open addressing */
+	struct xen_frame_slot *frames;  /* nslots, open addressing (mem.c) */
+	uint32_t nslots;         /* a power of 2, at most XEN_FRAME_SLOTS */
 	uint32_t nframes;
 	struct xen_tlb_slot tlb[XEN_TLB_SLOTS];
 };
