@@ -86,6 +86,7 @@ struct perf_reader {
 	size_t event_len;
 	int event_set, defaulted;
 	int scan_only;            /* only find the first event (split reads) */
+	size_t chunk;             /* first read buffer: CHUNK, less for a small file */
 	/* the sample being read */
 	int have_pname;           /* the script's $pname is true */
 	char *pname;
@@ -138,9 +139,10 @@ int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
 		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
 {
 	struct stat sb;
+	int reg = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	/* a regular file read from its start can be split (invariant 1) */
-	if (!t->keep_seq && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    (uint64_t)sb.st_size >= SPLIT_MIN_BYTES && lseek(fd, 0, SEEK_CUR) == (off_t)plen) {
+	if (!t->keep_seq && reg && (uint64_t)sb.st_size >= SPLIT_MIN_BYTES &&
+	    lseek(fd, 0, SEEK_CUR) == (off_t)plen) {
 		int rc = read_split(t, fd, (uint64_t)sb.st_size, o, st, err);
 		if (rc != 1)
 			return rc;
@@ -150,6 +152,10 @@ int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
 		return -ENOMEM;
 	}
+	/* a small file needs no 256 KiB buffer: a power of 2 (so doubling
+	 * still meets FOLD_MAX_LINE) that holds it, grown if the file grows */
+	while (reg && r.chunk > 4096 && (uint64_t)sb.st_size + plen < r.chunk / 2)
+		r.chunk /= 2;
 	int rc = read_stream(&r, fd, -1, 0, prefix, plen, err);
 	reader_release(&r);
 	return rc;
@@ -802,7 +808,7 @@ static int feed_lines(struct perf_reader *r, char *buf, size_t have, size_t *pos
 static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left,
 		       const char *prefix, size_t plen, struct uf_err *err)
 {
-	size_t cap = plen > CHUNK ? plen * 2 : CHUNK, have = plen;
+	size_t cap = plen > r->chunk ? plen * 2 : r->chunk, have = plen;
 	char *buf = malloc(cap);
 	int rc = 0, skipping = 0;
 	if (!buf) {
@@ -970,6 +976,7 @@ static int reader_init(struct perf_reader *r, fold_trie *t, const struct fold_re
 	r->t = t;
 	r->o = o;
 	r->st = st;
+	r->chunk = CHUNK;
 	const struct fold_perf_opts *po = o->perf;
 	if (po) {
 		r->pid = po->pid;
