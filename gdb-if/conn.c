@@ -25,6 +25,7 @@
 #include "sampler/target.h"
 
 #define RX_CAP (GDB_PKT_MAX_RAW + 4096)
+#define RX_FIRST (16 * 1024)   /* rx starts here, doubles up to RX_CAP */
 #define MAX_RESENDS 3
 
 static int64_t now_ms(void);
@@ -47,7 +48,7 @@ int gdb_conn_open(struct gdb_conn *c, const char *addr, unsigned timeout_ms,
 	c->fd = -1;
 	c->timeout_ms = timeout_ms;
 	snprintf(c->addr, sizeof c->addr, "gdb stub '%s'", addr);
-	c->rxcap = RX_CAP;
+	c->rxcap = RX_FIRST;
 	c->rx = malloc(c->rxcap);
 	c->reply = malloc(GDB_REPLY_MAX);
 	if (!c->rx || !c->reply) {
@@ -267,8 +268,16 @@ static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err)
 		c->rxlen -= c->rxoff;
 		c->rxoff = 0;
 	}
-	if (c->rxlen == c->rxcap)
+	if (c->rxlen == c->rxcap && c->rxcap >= RX_CAP)
 		return fail(c, err, "%s", "oversized reply");
+	if (c->rxlen == c->rxcap) {   /* most replies fit 16 KiB: grow on demand */
+		size_t cap = c->rxcap * 2 < RX_CAP ? c->rxcap * 2 : RX_CAP;
+		uint8_t *rx = realloc(c->rx, cap);
+		if (!rx)
+			return fail(c, err, "%s", "out of memory");
+		c->rx = rx;
+		c->rxcap = cap;
+	}
 	int rc = wait_fd(c, c->fd, POLLIN, deadline, err);
 	if (rc < 0)
 		return rc;
