@@ -17,10 +17,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* the input becomes the whole file: written over the last one, then
+	 * cut to its size (truncating to 0 first freed and refaulted every
+	 * page of the memfd on every input) */
 	static int fd = -1;
 	if (fd < 0 && (fd = memfd_create("fuzz-cfi", MFD_CLOEXEC)) < 0)
 		abort();
-	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size ||
+	if (pwrite(fd, data, size, 0) != (ssize_t)size || ftruncate(fd, (off_t)size) ||
 	    lseek(fd, 0, SEEK_SET) != 0)
 		abort();
 	struct uf_err err = { 0 };
