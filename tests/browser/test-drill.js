@@ -12,6 +12,8 @@
  *  - search's Matched share is exact when every match hides in a pruned
  *    subtree (computed here from the folded input);
  *  - Back/Forward restore a drill-down chain and the search;
+ *  - the drill-down draws each frame in the colour the renderer gives its
+ *    name, in every palette and in --hash mode;
  *  - hostile names that only the drill-down draws stay inert text;
  *  - the file as written is the plain image: with script, after the idle
  *    work and after zoom + reset, the page looks exactly (pixel for pixel)
@@ -83,7 +85,7 @@ function svgFrames(file) {
 	const text = fs.readFileSync(file, 'utf8');
 	const body = text.slice(text.indexOf('<g id="frames">'), text.indexOf('</g>\n</g>') + 4);
 	const out = [];
-	const re = /<g>\n<title>([^<]*)<\/title><rect x="([^"]*)" y="([^"]*)" width="([^"]*)"/g;
+	const re = /<g>\n<title>([^<]*)<\/title><rect x="([^"]*)" y="([^"]*)" width="([^"]*)" height="[^"]*" fill="([^"]*)"/g;
 	let m, yRoot = null;
 	while ((m = re.exec(body)) !== null) {
 		const title = unxml(m[1]).split('\n')[0];
@@ -91,7 +93,7 @@ function svgFrames(file) {
 		const y = parseFloat(m[3]);
 		if (yRoot === null) yRoot = y;
 		out.push({ name: title.slice(0, p), count: title.slice(p + 2).split(' ')[0], x: m[2], w: m[4],
-			depth: Math.round(Math.abs(yRoot - y) / 16) });
+			depth: Math.round(Math.abs(yRoot - y) / 16), fill: m[5] });
 	}
 	return out;
 }
@@ -131,7 +133,8 @@ async function viewFrames(page) {
 			r.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
 			const p = t.lastIndexOf(' (');
 			out.push({ name: t.slice(0, p), count: t.slice(p + 2).split(' ')[0], x: r.getAttribute('x'),
-				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent') });
+				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent'),
+				fill: r.getAttribute('fill') });
 		}
 		return out;
 	});
@@ -275,6 +278,36 @@ async function testDrill(browser) {
 	await page.close();
 }
 
+/* Every palette: the frames the drill-down draws have the colour the
+ * renderer gives their names (a zoom must not recolour the graph). */
+async function testColors(browser) {
+	const counts = genProfile(1500, 5);
+	const folded = path.join(tmp, 'col.folded');
+	writeFolded(folded, counts);
+	const pathv = hotPath(counts, 1);
+	const sub = path.join(tmp, 'col-sub.folded');
+	writeFolded(sub, subtree(counts, pathv));
+	const page = await browser.newPage();
+	const modes = ['hot', 'mem', 'io', 'red', 'green', 'blue', 'yellow', 'purple', 'aqua', 'orange']
+		.map((p) => ['--colors', p]).concat([['--hash'], ['--colors', 'mem', '--hash']]);
+	await group('drill-down colours equal the renderer\'s (' + modes.length + ' palettes and modes)', async () => {
+		for (const m of modes) {
+			const svgf = path.join(tmp, 'col.svg'), subsvg = path.join(tmp, 'col-sub.svg');
+			render(['render'].concat(m, [folded]), svgf);
+			render(['render'].concat(m, [sub]), subsvg);
+			const want = new Map(svgFrames(subsvg).filter((f) => f.depth >= 1).map((f) => [f.name, f.fill]));
+			await page.goto(pathToFileURL(svgf).href);
+			await clickChild(page, pathv[0], 1);
+			const got = (await viewFrames(page)).filter((f) => !f.anc && want.has(f.name));
+			expect(got.length >= 20, m.join(' ') + ': only ' + got.length + ' frames to compare');
+			const bad = got.filter((f) => f.fill !== want.get(f.name));
+			expect(bad.length === 0, m.join(' ') + ': ' + bad.length + ' of ' + got.length + ' frames recoloured, e.g. ' +
+				bad.slice(0, 2).map((f) => f.name + ' ' + f.fill + ' want ' + want.get(f.name)).join(', '));
+		}
+	});
+	await page.close();
+}
+
 async function testDiff(browser) {
 	const after = genProfile(2500, 11), before = new Map();
 	let i = 0;
@@ -407,6 +440,7 @@ async function main() {
 	try {
 		browser = await drv.launch(browserName, { width: 1280, height: 900 });
 		await testDrill(browser);
+		await testColors(browser);
 		await testDiff(browser);
 		await testSearchShare(browser);
 		await testHostile(browser);
