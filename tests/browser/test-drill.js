@@ -14,7 +14,9 @@
  *  - Back/Forward restore a drill-down chain and the search;
  *  - the drill-down draws each frame in the colour the renderer gives its
  *    name, in every palette and in --hash mode;
- *  - hostile names that only the drill-down draws stay inert text;
+ *  - hostile names that only the drill-down draws stay inert text, and
+ *    names as bytes (UTF-8 of each length, sequences XML refuses, control
+ *    bytes, annotation suffixes) read as the renderer writes them;
  *  - the file as written is the plain image: with script, after the idle
  *    work and after zoom + reset, the page looks exactly (pixel for pixel)
  *    as the same file with its <script> element removed.
@@ -370,6 +372,34 @@ async function testSearchShare(browser) {
 }
 
 /* Names only the drill-down draws: markup, event handlers, entities. */
+/* Names as bytes: what the drill-down shows for each (UTF-8 of every
+ * length, sequences XML refuses, C0/C1 controls, DEL, annotation suffixes)
+ * is what the renderer writes for it. */
+async function testNameBytes(browser) {
+	const names = ['u2_\xc3\xa9', 'u3_\xe2\x82\xac', 'u4_\xf0\x9f\x94\xa5', 'max_\xf4\x8f\xbf\xbf',
+		'over_\xf4\x90\x80\x80', 'overlong_\xc0\xaf', 'overlong3_\xe0\x80\xaf', 'surr_\xed\xa0\x80',
+		'fffe_\xef\xbf\xbe', 'ffff_\xef\xbf\xbf', 'c1_\xc2\x85', 'a0_\xc2\xa0', 'del_\x7f', 'tilde_~',
+		'ctl_\x01', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
+		'inl_[i]', 'jit_[j]', 'w_[w]', 'q_[q]', 'k[k]', 'é_[i]', 'back\\x41slash'];
+	const lines = ['main;big 20000', 'main;mid;other 200'];
+	names.forEach((n, k) => lines.push('main;mid;n' + k + ';' + n + ' ' + (2 + k)));
+	const bytes = Buffer.from(lines.join('\n') + '\n', 'latin1');
+	const folded = path.join(tmp, 'bytes.folded'), svgf = path.join(tmp, 'bytes.svg');
+	fs.writeFileSync(folded, bytes);
+	render(['render', '--minwidth', '1', folded], svgf);
+	const sub = path.join(tmp, 'bytes-sub.folded'), subsvg = path.join(tmp, 'bytes-sub.svg');
+	fs.writeFileSync(sub, Buffer.from(lines.filter((l) => l.startsWith('main;mid;')).join('\n') + '\n', 'latin1'));
+	render(['render', sub], subsvg);
+	const page = await browser.newPage();
+	await group('names as bytes: the drill-down shows what the renderer writes (' + names.length + ' names)', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'mid', 2);
+		compareFrames(await viewFrames(page), svgFrames(subsvg).filter((f) => f.depth >= 2), 'main;mid');
+	});
+	await page.close();
+}
+
 async function testHostile(browser) {
 	const bad = ['<script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',
 		'&lt&gt&amp &#x41', ']]><svg onload="window.__pwned=3">', '"q\'', 'javascript:window.__pwned=4'];
@@ -444,6 +474,7 @@ async function main() {
 		await testDiff(browser);
 		await testSearchShare(browser);
 		await testHostile(browser);
+		await testNameBytes(browser);
 		await testNoScript(browser);
 	} catch (e) {
 		failed++;
