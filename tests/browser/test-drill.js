@@ -8,7 +8,8 @@
  *    view (zoomed frame and below) has the name, count, x and width that
  *    `uniprof-flame render` of the folded lines through that frame draws;
  *  - the same for a differential, in both layers (AFTER: `diff` of the
- *    subtree's lines; BEFORE: `render` of the subtree's BEFORE lines);
+ *    subtree's lines; BEFORE: `render` of the subtree's BEFORE lines),
+ *    with the colours the file gives those frames under every diff option;
  *  - search's Matched share is exact when every match hides in a pruned
  *    subtree (computed here from the folded input);
  *  - Back/Forward restore a drill-down chain and the search;
@@ -341,6 +342,28 @@ async function testDiff(browser) {
 		const sb = path.join(tmp, 'ds-b.folded'), ss = path.join(tmp, 'dsb.svg');
 		render(['render', sb], ss);
 		compareFrames(await viewFrames(page), svgFrames(ss).filter((f) => f.depth >= pathv.length), 'BEFORE');
+	});
+	/* colours: a differential frame's colour is its change against the
+	 * whole graph, so the drill-down keeps the colour the file gave it */
+	const opts = [[], ['--delta=self'], ['--palette', 'cb'], ['--min-delta', '0.5'], ['--normalize'], ['--negate']];
+	await group('differential drill-down keeps the file\'s colours (' + opts.length + ' option sets)', async () => {
+		for (const o of opts) {
+			const f2 = path.join(tmp, 'dc.svg');
+			render(['diff'].concat(o, [fb, fa]), f2);
+			const seen = new Map();
+			for (const f of svgFrames(f2)) {
+				const k = f.name + '|' + f.count;
+				seen.set(k, seen.has(k) ? null : f.fill);   /* null: ambiguous */
+			}
+			await page.goto(pathToFileURL(f2).href);
+			for (let d = 1; d <= pathv.length; d++) await clickChild(page, pathv[d - 1], d);
+			const got = (await viewFrames(page)).filter((f) => !f.anc && seen.get(f.name + '|' + f.count));
+			expect(got.length >= 10, o.join(' ') + ': only ' + got.length + ' frames to compare');
+			const bad = got.filter((f) => f.fill !== seen.get(f.name + '|' + f.count));
+			expect(bad.length === 0, (o.join(' ') || 'default') + ': ' + bad.length + ' of ' + got.length +
+				' frames recoloured, e.g. ' + bad.slice(0, 2).map((f) => f.name + ' ' + f.fill + ' want ' +
+				seen.get(f.name + '|' + f.count)).join(', '));
+		}
 	});
 	await page.close();
 }
