@@ -423,6 +423,35 @@ async function testNameBytes(browser) {
 	await page.close();
 }
 
+/* Sibling order as flamegraph.pl sorts lines (a child's own line as
+ * "name ", its subtree as "name;", bytes compared): names that interleave
+ * ("a" with children, "a b", "a.c", "a::d"), parents of two entries,
+ * capitals, bytes over 0x7f. */
+async function testSiblingOrder(browser) {
+	const lines = ['main;big 20000', 'main;mid;other 300',
+		'main;mid;s;a;x 3', 'main;mid;s;a b 4', 'main;mid;s;a.c;y 5', 'main;mid;s;a 2', 'main;mid;s;a::d 6',
+		'main;mid;s;a-b;z 7', 'main;mid;s;a;w 1',
+		'main;mid;t;a;q 3', 'main;mid;t;a b 2',
+		'main;mid;v;a b 2', 'main;mid;v;a;q 3',
+		'main;mid;u;B 1', 'main;mid;u;a 1', 'main;mid;u;_x 1', 'main;mid;u;\xc3\xa9 1', 'main;mid;u;z 1',
+		'main;mid;u;Z;k 2', 'main;mid;u;10 1', 'main;mid;u;9 1'];
+	const folded = path.join(tmp, 'order.folded'), svgf = path.join(tmp, 'order.svg');
+	fs.writeFileSync(folded, Buffer.from(lines.join('\n') + '\n', 'latin1'));
+	render(['render', '--minwidth', '2', folded], svgf);
+	const sub = path.join(tmp, 'order-sub.folded'), subsvg = path.join(tmp, 'order-sub.svg');
+	fs.writeFileSync(sub, Buffer.from(lines.filter((l) => l.startsWith('main;mid;')).join('\n') + '\n', 'latin1'));
+	render(['render', sub], subsvg);
+	const page = await browser.newPage();
+	await group('drill-down orders siblings as flamegraph.pl sorts lines ("a", "a b", "a.c", "a::d", two-entry parents)', async () => {
+		expect(!fs.readFileSync(svgf, 'utf8').includes('<title>a.c '), 'fixture: the siblings are drawn in the file');
+		await page.goto(pathToFileURL(svgf).href);
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'mid', 2);
+		compareFrames(await viewFrames(page), svgFrames(subsvg).filter((f) => f.depth >= 2), 'main;mid');
+	});
+	await page.close();
+}
+
 async function testHostile(browser) {
 	const bad = ['<script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',
 		'&lt&gt&amp &#x41', ']]><svg onload="window.__pwned=3">', '"q\'', 'javascript:window.__pwned=4'];
@@ -498,6 +527,7 @@ async function main() {
 		await testSearchShare(browser);
 		await testHostile(browser);
 		await testNameBytes(browser);
+		await testSiblingOrder(browser);
 		await testNoScript(browser);
 	} catch (e) {
 		failed++;
