@@ -62,6 +62,7 @@ struct record {
 	int inline_frames;        /* --inline: DWARF's inlined functions as frames */
 	int lines;                /* --lines: frames split by source line */
 	uint64_t lines_found;     /* frames --lines could name by their line */
+	int folded_any;           /* the samples were folded into names */
 	char **cmd;               /* after -- */
 	const char *gdb;          /* --gdb ADDR: a guest behind a gdbstub */
 	const char *domain;       /* -d: Xen domain name or id */
@@ -226,7 +227,7 @@ int cmd_record(int argc, char **argv)
 		ptrace_target_free(&r.target);
 	if (err.cls)
 		return cli_fail(&err);
-	if (r.lines && r.lines_found == 0 && r.s.stats.thread_samples)
+	if (r.lines && r.lines_found == 0 && r.folded_any)
 		cli_warn("--lines: no frame has a source line (no DWARF line table for its code: build "
 			 "with -g, or give the unstripped image with -x); frames are functions");
 	if (status || prog == -1)
@@ -665,6 +666,7 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	if (!rc)
 		rc = sampler_fold(&r->s, t, &fo, err);
 	r->fold_t = NULL;
+	r->folded_any = !rc;
 	if (!rc && fold_trie_finish(t) < 0) {
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
 		rc = -ENOMEM;
