@@ -316,8 +316,10 @@ int fold_locs_read(fold_trie *t, const char *text, size_t len, const uint32_t *i
 	}
 	if (lline(&c, &s, &n) || n < 4 || memcmp(s, "loc ", 4))
 		return 0; /* no positions: an older writer */
-	if (two_u32(s, n, 4, &nstr, &nrec) || nstr > len / 2 || nrec > len / 6 || !locs_of(t))
-		return t->locs ? -EINVAL : -ENOMEM;
+	if (two_u32(s, n, 4, &nstr, &nrec) || nstr > len / 2 || nrec > len / 6)
+		return -EINVAL;
+	if (!locs_of(t))
+		return -ENOMEM;
 	uint32_t *strs = malloc(((size_t)nstr + 1) * sizeof *strs);
 	char *buf = malloc(FOLD_MAX_NAME + 1);
 	int rc = strs && buf ? 0 : -ENOMEM;
