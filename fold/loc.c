@@ -62,7 +62,7 @@ static struct fold_locs *locs_of(fold_trie *t);
 static int grow_entries(struct fold_locs *L);
 static int grow_slots(struct fold_locs *L);
 static int grow_heads(struct fold_locs *L, uint32_t node);
-static int sort_desc(const fold_trie *t, uint32_t *e, uint32_t n);
+static void sort_desc(const fold_trie *t, uint32_t *e, uint32_t n);
 static int put_escaped(FILE *out, const char *s, size_t len);
 
 static inline uint64_t key_of(uint32_t node, uint32_t loc)
@@ -170,47 +170,11 @@ void fold_locs_free(struct fold_locs *L)
 
 /* ---- the section in the embedded block ------------------------------- */
 
-int fold_locs_embed(const fold_trie *t, FILE *out, const uint32_t *index)
+/* The records "INDEX STRING COUNT" of ent[0..nrec). */
+static void write_records(const fold_trie *t, FILE *out, const uint32_t *ent, uint32_t nrec,
+			  const uint32_t *index, const uint32_t *num)
 {
 	const struct fold_locs *L = t->locs;
-	if (!L || !L->n)
-		return 0;
-	uint32_t *num = malloc((size_t)L->str->nnames * sizeof *num);
-	uint32_t *order = malloc((size_t)L->str->nnames * sizeof *order);
-	uint32_t *ent = malloc((size_t)L->n * sizeof *ent), *byidx = malloc((size_t)t->nnodes * sizeof *byidx);
-	uint32_t nstr = 0, nrec = 0, nkept = 0;
-	int rc = num && order && ent && byidx ? 0 : -ENOMEM;
-	if (rc)
-		goto out;
-	memset(num, 0xff, (size_t)L->str->nnames * sizeof *num);
-	/* kept nodes by block position: a pruned node has its parent's index
-	 * (embed.c's sequence fills them in) or none */
-	for (uint32_t i = 0; i < t->nnodes; i++)
-		if (index[i] != UINT32_MAX && (i == FOLD_ROOT || index[i] != index[t->parent[i]]))
-			byidx[nkept++] = i;
-	for (uint32_t a = 1; a < nkept; a++) /* ids ascend with positions nearly always: cheap */
-		for (uint32_t b = a; b > 0 && index[byidx[b]] < index[byidx[b - 1]]; b--) {
-			uint32_t x = byidx[b]; byidx[b] = byidx[b - 1]; byidx[b - 1] = x;
-		}
-	for (uint32_t k = 0; k < nkept && rc == 0; k++) {
-		uint32_t node = byidx[k], first = nrec;
-		for (uint32_t e = node < L->head_cap ? L->head[node] : FOLD_NONE; e != FOLD_NONE; e = L->next[e])
-			ent[nrec++] = e;
-		rc = sort_desc(t, ent + first, nrec - first);
-		for (uint32_t r = first; r < nrec; r++)
-			if (num[L->loc[ent[r]]] == UINT32_MAX) {
-				num[L->loc[ent[r]]] = nstr;
-				order[nstr++] = L->loc[ent[r]];
-			}
-	}
-	if (rc || !nrec)
-		goto out;
-	fprintf(out, "loc %u %u\n", nstr, nrec);
-	for (uint32_t i = 0; i < nstr && rc == 0; i++) {
-		size_t len;
-		const char *s = fold_trie_name(L->str, order[i], &len);
-		rc = put_escaped(out, s, len);
-	}
 	for (uint32_t r = 0; r < nrec; r++) {
 		char line[160];
 		uint32_t e = ent[r];
@@ -223,13 +187,54 @@ int fold_locs_embed(const fold_trie *t, FILE *out, const uint32_t *index)
 		line[k++] = '\n';
 		fwrite(line, 1, k, out);
 	}
+}
+
+int fold_locs_embed(const fold_trie *t, FILE *out, const uint32_t *index)
+{
+	const struct fold_locs *L = t->locs;
+	if (!L || !L->n)
+		return 0;
+	uint32_t *num = malloc((size_t)L->str->nnames * sizeof *num);
+	uint32_t *order = malloc((size_t)L->str->nnames * sizeof *order);
+	uint32_t *ent = malloc((size_t)L->n * sizeof *ent), *bypos = malloc((size_t)t->nnodes * sizeof *bypos);
+	uint32_t nstr = 0, nrec = 0;
+	int rc = num && order && ent && bypos ? 0 : -ENOMEM;
+	if (rc)
+		goto out;
+	memset(num, 0xff, (size_t)L->str->nnames * sizeof *num);
+	memset(bypos, 0xff, (size_t)t->nnodes * sizeof *bypos);
+	/* kept nodes by block position (a pruned node has none, or its
+	 * parent's once embed.c's sequence filled it in) */
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		if (index[i] < t->nnodes && (i == FOLD_ROOT || index[i] != index[t->parent[i]]))
+			bypos[index[i]] = i;
+	for (uint32_t k = 0; k < t->nnodes; k++) {
+		uint32_t node = bypos[k], first = nrec;
+		for (uint32_t e = node < L->head_cap ? L->head[node] : FOLD_NONE; e != FOLD_NONE; e = L->next[e])
+			ent[nrec++] = e;
+		sort_desc(t, ent + first, nrec - first);
+		for (uint32_t r = first; r < nrec; r++)
+			if (num[L->loc[ent[r]]] == UINT32_MAX) {
+				num[L->loc[ent[r]]] = nstr;
+				order[nstr++] = L->loc[ent[r]];
+			}
+	}
+	if (!nrec)
+		goto out;
+	fprintf(out, "loc %u %u\n", nstr, nrec);
+	for (uint32_t i = 0; i < nstr && rc == 0; i++) {
+		size_t len;
+		const char *s = fold_trie_name(L->str, order[i], &len);
+		rc = put_escaped(out, s, len);
+	}
+	write_records(t, out, ent, nrec, index, num);
 	fputs("end\n", out);
 	rc = ferror(out) ? -EIO : 0;
 out:
 	free(num);
 	free(order);
 	free(ent);
-	free(byidx);
+	free(bypos);
 	return rc;
 }
 
@@ -299,13 +304,40 @@ static int read_record(fold_trie *t, const char *s, size_t n, const uint32_t *id
 	return fold_loc_add(t, ids[idx], strs[str], strtod(tmp, NULL));
 }
 
+/* NSTR escaped position lines into strs[] (ids in t). */
+static int read_strings(fold_trie *t, struct lcur *c, uint32_t nstr, uint32_t *strs, char *buf)
+{
+	const char *s;
+	size_t n;
+	for (uint32_t i = 0; i < nstr; i++) {
+		size_t o = 0;
+		if (lline(c, &s, &n) || n == 0)
+			return -EINVAL;
+		for (size_t k = 0; k < n; k++) {
+			if (o >= FOLD_MAX_NAME)
+				return -EINVAL;
+			if (s[k] != '%') {
+				buf[o++] = s[k];
+				continue;
+			}
+			int h = k + 2 < n ? hexv(s[k + 1]) : -1, l = k + 2 < n ? hexv(s[k + 2]) : -1;
+			if (h < 0 || l < 0)
+				return -EINVAL;
+			buf[o++] = (char)(h * 16 + l);
+			k += 2;
+		}
+		if ((strs[i] = fold_loc_intern(t, buf, o)) == FOLD_NONE)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int fold_locs_read(fold_trie *t, const char *text, size_t len, const uint32_t *ids, uint32_t nnodes)
 {
-	struct lcur c = { text, text + len }, at;
+	struct lcur c = { text, text + len }, at = c;
 	const char *s;
 	size_t n;
 	uint32_t nrec, nstr;
-	at = c;
 	if (lline(&at, &s, &n) == 0 && n > 4 && !memcmp(s, "seq ", 4)) { /* skip the time order */
 		if (two_u32(s, n, 4, &nrec, NULL))
 			return -EINVAL;
@@ -322,29 +354,7 @@ int fold_locs_read(fold_trie *t, const char *text, size_t len, const uint32_t *i
 		return -ENOMEM;
 	uint32_t *strs = malloc(((size_t)nstr + 1) * sizeof *strs);
 	char *buf = malloc(FOLD_MAX_NAME + 1);
-	int rc = strs && buf ? 0 : -ENOMEM;
-	for (uint32_t i = 0; i < nstr && rc == 0; i++) {
-		size_t o = 0;
-		if (lline(&c, &s, &n) || n == 0) {
-			rc = -EINVAL;
-			break;
-		}
-		for (size_t k = 0; k < n && rc == 0; k++) {
-			if (o >= FOLD_MAX_NAME) {
-				rc = -EINVAL;
-			} else if (s[k] != '%') {
-				buf[o++] = s[k];
-			} else {
-				int h = k + 2 < n ? hexv(s[k + 1]) : -1, l = k + 2 < n ? hexv(s[k + 2]) : -1;
-				if (h < 0 || l < 0)
-					rc = -EINVAL;
-				buf[o++] = (char)(h * 16 + l);
-				k += 2;
-			}
-		}
-		if (rc == 0 && (strs[i] = fold_loc_intern(t, buf, o)) == FOLD_NONE)
-			rc = -ENOMEM;
-	}
+	int rc = strs && buf ? read_strings(t, &c, nstr, strs, buf) : -ENOMEM;
 	for (uint32_t i = 0; i < nrec && rc == 0; i++)
 		rc = lline(&c, &s, &n) ? -EINVAL : read_record(t, s, n, ids, nnodes, strs, nstr);
 	if (rc == 0 && (lline(&c, &s, &n) || n != 3 || memcmp(s, "end", 3)))
@@ -437,10 +447,9 @@ static int cmp_desc(const void *a, const void *b, void *ctx)
 }
 
 /* Entries e[0..n) most samples first, ties by bytes. */
-static int sort_desc(const fold_trie *t, uint32_t *e, uint32_t n)
+static void sort_desc(const fold_trie *t, uint32_t *e, uint32_t n)
 {
 	qsort_r(e, n, sizeof *e, cmp_desc, t->locs);
-	return 0;
 }
 
 /* The block's name escaping (embed.c): no XML-special or control byte. */

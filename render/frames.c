@@ -6,7 +6,10 @@
  *
  * A frame's tooltip is "NAME (N COUNTNAME, P%)" (differentials add
  * "; +D%"), with N printed as flamegraph.pl prints it: rounded, with
- * thousands separators, and P computed from that rounded N.
+ * thousands separators, and P computed from that rounded N.  Lines after
+ * the first are ours and stay off the first (which readers parse): a
+ * differential's before -> after figures, "library: LIB", and "source:
+ * FILE:LINE (P%), ..." (source_line()).
  */
 #include <errno.h>
 #include <math.h>

@@ -12,6 +12,10 @@
  *  1. Names come only from the resolver; an empty answer is "[unknown]".
  *  2. Trie paths run root (outermost caller) to leaf (frame 0).
  *  3. In sequence mode, samples are added in recording order.
+ *  4. Source positions come only from o->locate, one lookup per distinct
+ *     (address, is-return) like names; each frame's position is counted
+ *     at that frame's node with the samples of the stack (fold_loc_add),
+ *     so a node's positions add up to its total where all are known.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -138,7 +142,7 @@ static uint32_t frame_loc(fold_trie *t, struct name_cache *c, const struct sampl
 	size_t j = uf_hash_u64(key) & (c->cap - 1);
 	for (; c->name[j]; j = (j + 1) & (c->cap - 1))
 		if (c->addr[j] == key)
-			return c->name[j] - 2 == UINT32_MAX ? FOLD_NONE : c->name[j] - 2;
+			return c->name[j] - 2; /* 1 - 2 wraps to FOLD_NONE */
 	size_t len = o->locate(o->locate_ctx, addr, is_return, buf, NAME_BUF);
 	uint32_t loc = len ? fold_loc_intern(t, buf, len < NAME_BUF ? len : NAME_BUF - 1) : FOLD_NONE;
 	if ((c->used + 1) * 2 > c->cap && cache_grow(c) < 0)
