@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "fold/fold.h"
+#include "render/render.h"
 
 static uint32_t node(fold_trie *t, const char *a, const char *b)
 {
@@ -208,6 +209,41 @@ static void fold_loc_rejects_corrupt_sections(void **state)
 	fold_trie_free(u);
 }
 
+/* The tooltip's source line: the three hottest with shares of the node's
+ * samples, base names, "+N more", hostile bytes escaped; none on a node
+ * without positions and none on the root. */
+static void fold_loc_tooltip_line(void **state)
+{
+	(void)state;
+	fold_trie *t = fold_trie_new();
+	uint32_t h = node(t, "main", "hot"), m = node(t, "main", NULL);
+	assert_int_equal(fold_trie_add(t, h, 8), 0);
+	assert_int_equal(fold_trie_add(t, node(t, "other", NULL), 2), 0);
+	add(t, h, "/src/dir/a.c:3", 4);
+	add(t, h, "x/we<i&rd\"\x01\xff.c:9", 2);
+	add(t, h, "b.c:1", 1);
+	add(t, h, "b.c:2", 1);
+	add(t, m, "/src/main.c:20", 8);
+	assert_int_equal(fold_trie_finish(t), 0);
+	struct render_opts o;
+	render_opts_init(&o);
+	o.no_script = 1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct render_report rep;
+	struct uf_err err = { 0 };
+	assert_int_equal(render_svg(t, &o, f, &rep, &err), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "<title>hot (8 samples, 80.00%)\nsource: a.c:3 (50%), "
+				    "we&lt;i&amp;rd&quot;\\x01\\xFF.c:9 (25%), b.c:1 (12%), +1 more</title>"));
+	assert_non_null(strstr(buf, "<title>main (8 samples, 80.00%)\nsource: main.c:20 (100%)</title>"));
+	assert_non_null(strstr(buf, "<title>other (2 samples, 20.00%)</title>"));
+	assert_non_null(strstr(buf, "<title>all (10 samples, 100%)</title>"));
+	free(buf);
+	fold_trie_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +251,7 @@ int main(void)
 		cmocka_unit_test(fold_loc_embed_round_trip),
 		cmocka_unit_test(fold_loc_pruned_embed_keeps_kept_nodes),
 		cmocka_unit_test(fold_loc_rejects_corrupt_sections),
+		cmocka_unit_test(fold_loc_tooltip_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
