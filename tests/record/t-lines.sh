@@ -71,6 +71,12 @@ record_truth "lines: --lines" "$TMP/lines.truth" \
 "$UF" fold "$OUT.svg" | grep -v '^#' | cmp -s - "$OUT.folded" &&
 	pass "lines: --lines: the SVG keeps the line frames" || fail "lines: --lines SVG" "fold differs"
 
+# --lines in time order (a flame chart): no split pass needed, so allowed
+"$UF" -F 299 -T 1 --lines --flamechart -o "$TMP/fc.svg" -- "$APP" 1.5 2>"$TMP/fc.err"; rc=$?
+[ $rc -eq 0 ] && grep -q "^<title>lines_hot app-lines.c:$LA (" "$TMP/fc.svg" &&
+	pass "lines: --lines --flamechart: line frames in time order" ||
+	fail "lines: --lines --flamechart" "rc=$rc $(tail -1 "$TMP/fc.err")"
+
 # --lines --inline: the inlined function at its own line, its caller at the call site
 INL="$EXAMPLES/app-inline" ISRC="$UF_TOP/examples/linux/app-inline.c"
 if [ -x "$INL" ]; then
