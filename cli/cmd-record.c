@@ -855,8 +855,10 @@ static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *
 	struct symtab_libs *l = code_of(r, addr, is_return, &pc);
 	struct symtab_srcpos pos[SYMTAB_MAX_INLINE + 1];
 	const char *names[SYMTAB_MAX_INLINE];
-	int n = l ? symtab_libs_frames(l, pc, pos, names, r->inline_frames ? SYMTAB_MAX_INLINE + 1 : 1) : 0;
+	int n = l ? symtab_libs_frames(l, pc, pos, names, SYMTAB_MAX_INLINE + 1) : 0;
 	char sfx[300] = "";
+	if (!r->inline_frames && n > 1)
+		n = 1; /* the function's own line: pos[0] */
 	if (r->lines && n > 0 && pos[0].file) {
 		r->lines_found++;
 		int k = line_suffix(&pos[0], sfx, sizeof sfx);
@@ -879,15 +881,19 @@ static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *
 /* The source position of a frame for its tooltip ("FILE:LINE", the path
  * as DWARF names it): with --inline one per level, joined by
  * CLI_INLINE_SEP as the name's parts are (cli_split_inline gives each
- * part its own); else the innermost line of the address.  0: unknown. */
+ * part its own); else the outermost level's, the line in the function
+ * the frame names (for inlined code, the call site of the outermost
+ * inlined function, as pprof -noinlines gives it).  0: unknown. */
 static size_t locate(void *ctx, uint64_t addr, int is_return, char *buf, size_t size)
 {
 	struct record *r = ctx;
 	uint64_t pc;
 	struct symtab_libs *l = code_of(r, addr, is_return, &pc);
 	struct symtab_srcpos pos[SYMTAB_MAX_INLINE + 1];
-	int n = l ? symtab_libs_frames(l, pc, pos, NULL, r->inline_frames ? SYMTAB_MAX_INLINE + 1 : 1) : 0;
+	int n = l ? symtab_libs_frames(l, pc, pos, NULL, SYMTAB_MAX_INLINE + 1) : 0;
 	size_t len = 0;
+	if (!r->inline_frames && n > 1)
+		n = 1;
 	int any = 0;
 	for (int i = 0; i < n; i++) {
 		if (i && len + 1 < size)

@@ -244,8 +244,9 @@ struct symtab_srcpos {
  * symtab_lines_inlined gives them; names may be NULL).  The innermost
  * level's position is addr's line-table row; each outer level's is the
  * call site (DW_AT_call_file/line) of the level inside it — what perf and
- * pprof show for inlined frames.  With max == 1 only addr's row is looked
- * up (no scope walk): the innermost line, as `addr2line` without -i.
+ * pprof show for inlined frames; so pos[0] is always a line of the
+ * function the symbol names.  With max == 1 only addr's row is looked up
+ * (no scope walk): the innermost line, as `addr2line` without -i.
  * Returns the number of levels written (at most max and
  * SYMTAB_MAX_INLINE + 1), 0 when DWARF has no compilation unit there; a
  * level DWARF has no position for has file NULL. */

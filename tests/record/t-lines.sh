@@ -88,6 +88,13 @@ if [ -x "$INL" ]; then
 	OUT="$TMP/il"
 	record_truth "lines: --lines --inline" "$TMP/inl.truth" \
 		"$UF" -F 299 -T 3 --lines --inline --folded "$OUT.folded" -- "$INL" 3.5 2>/dev/null
+	# without --inline, mix's code counts at pipeline's call site: a line of pipeline's own
+	lp=$(grep -n -A2 'void pipeline(void)' "$ISRC" | sed -n 's/^\([0-9]*\)-.*UF_BURN(2);.*/\1/p')
+	printf '%s\t60\tself\t%s\n%s\t20\tself\t%s\n' "pipeline app-inline.c:$lc" "main app-inline.c:$(grep -n '^		pipeline();' "$ISRC" | cut -d: -f1);pipeline app-inline.c:$lc" \
+		"pipeline app-inline.c:$lp" "pipeline app-inline.c:$lp" >"$TMP/noinl.truth"
+	OUT="$TMP/noinl"
+	record_truth "lines: --lines without --inline" "$TMP/noinl.truth" \
+		"$UF" -F 299 -T 3 --lines --folded "$OUT.folded" -- "$INL" 3.5 2>/dev/null
 else
 	skip "lines: --lines --inline" "app-inline not built"
 fi
