@@ -12,7 +12,11 @@
  *  - search's Matched share is exact when every match hides in a pruned
  *    subtree (computed here from the folded input);
  *  - Back/Forward restore a drill-down chain and the search;
- *  - hostile names that only the drill-down draws stay inert text;
+ *  - the drill-down draws each frame in the colour the renderer gives its
+ *    name, in every palette and in --hash mode;
+ *  - hostile names that only the drill-down draws stay inert text, and
+ *    names as bytes (UTF-8 of each length, sequences XML refuses, control
+ *    bytes, annotation suffixes) read as the renderer writes them;
  *  - the file as written is the plain image: with script, after the idle
  *    work and after zoom + reset, the page looks exactly (pixel for pixel)
  *    as the same file with its <script> element removed.
@@ -83,7 +87,7 @@ function svgFrames(file) {
 	const text = fs.readFileSync(file, 'utf8');
 	const body = text.slice(text.indexOf('<g id="frames">'), text.indexOf('</g>\n</g>') + 4);
 	const out = [];
-	const re = /<g>\n<title>([^<]*)<\/title><rect x="([^"]*)" y="([^"]*)" width="([^"]*)"/g;
+	const re = /<g>\n<title>([^<]*)<\/title><rect x="([^"]*)" y="([^"]*)" width="([^"]*)" height="[^"]*" fill="([^"]*)"/g;
 	let m, yRoot = null;
 	while ((m = re.exec(body)) !== null) {
 		const title = unxml(m[1]).split('\n')[0];
@@ -91,7 +95,7 @@ function svgFrames(file) {
 		const y = parseFloat(m[3]);
 		if (yRoot === null) yRoot = y;
 		out.push({ name: title.slice(0, p), count: title.slice(p + 2).split(' ')[0], x: m[2], w: m[4],
-			depth: Math.round(Math.abs(yRoot - y) / 16) });
+			depth: Math.round(Math.abs(yRoot - y) / 16), fill: m[5] });
 	}
 	return out;
 }
@@ -131,7 +135,8 @@ async function viewFrames(page) {
 			r.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
 			const p = t.lastIndexOf(' (');
 			out.push({ name: t.slice(0, p), count: t.slice(p + 2).split(' ')[0], x: r.getAttribute('x'),
-				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent') });
+				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent'),
+				fill: r.getAttribute('fill') });
 		}
 		return out;
 	});
@@ -275,6 +280,36 @@ async function testDrill(browser) {
 	await page.close();
 }
 
+/* Every palette: the frames the drill-down draws have the colour the
+ * renderer gives their names (a zoom must not recolour the graph). */
+async function testColors(browser) {
+	const counts = genProfile(1500, 5);
+	const folded = path.join(tmp, 'col.folded');
+	writeFolded(folded, counts);
+	const pathv = hotPath(counts, 1);
+	const sub = path.join(tmp, 'col-sub.folded');
+	writeFolded(sub, subtree(counts, pathv));
+	const page = await browser.newPage();
+	const modes = ['hot', 'mem', 'io', 'red', 'green', 'blue', 'yellow', 'purple', 'aqua', 'orange']
+		.map((p) => ['--colors', p]).concat([['--hash'], ['--colors', 'mem', '--hash']]);
+	await group('drill-down colours equal the renderer\'s (' + modes.length + ' palettes and modes)', async () => {
+		for (const m of modes) {
+			const svgf = path.join(tmp, 'col.svg'), subsvg = path.join(tmp, 'col-sub.svg');
+			render(['render'].concat(m, [folded]), svgf);
+			render(['render'].concat(m, [sub]), subsvg);
+			const want = new Map(svgFrames(subsvg).filter((f) => f.depth >= 1).map((f) => [f.name, f.fill]));
+			await page.goto(pathToFileURL(svgf).href);
+			await clickChild(page, pathv[0], 1);
+			const got = (await viewFrames(page)).filter((f) => !f.anc && want.has(f.name));
+			expect(got.length >= 20, m.join(' ') + ': only ' + got.length + ' frames to compare');
+			const bad = got.filter((f) => f.fill !== want.get(f.name));
+			expect(bad.length === 0, m.join(' ') + ': ' + bad.length + ' of ' + got.length + ' frames recoloured, e.g. ' +
+				bad.slice(0, 2).map((f) => f.name + ' ' + f.fill + ' want ' + want.get(f.name)).join(', '));
+		}
+	});
+	await page.close();
+}
+
 async function testDiff(browser) {
 	const after = genProfile(2500, 11), before = new Map();
 	let i = 0;
@@ -337,6 +372,34 @@ async function testSearchShare(browser) {
 }
 
 /* Names only the drill-down draws: markup, event handlers, entities. */
+/* Names as bytes: what the drill-down shows for each (UTF-8 of every
+ * length, sequences XML refuses, C0/C1 controls, DEL, annotation suffixes)
+ * is what the renderer writes for it. */
+async function testNameBytes(browser) {
+	const names = ['u2_\xc3\xa9', 'u3_\xe2\x82\xac', 'u4_\xf0\x9f\x94\xa5', 'max_\xf4\x8f\xbf\xbf',
+		'over_\xf4\x90\x80\x80', 'overlong_\xc0\xaf', 'overlong3_\xe0\x80\xaf', 'surr_\xed\xa0\x80',
+		'fffe_\xef\xbf\xbe', 'ffff_\xef\xbf\xbf', 'c1_\xc2\x85', 'a0_\xc2\xa0', 'del_\x7f', 'tilde_~',
+		'ctl_\x01', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
+		'inl_[i]', 'jit_[j]', 'w_[w]', 'q_[q]', 'k[k]', 'é_[i]', 'back\\x41slash'];
+	const lines = ['main;big 20000', 'main;mid;other 200'];
+	names.forEach((n, k) => lines.push('main;mid;n' + k + ';' + n + ' ' + (2 + k)));
+	const bytes = Buffer.from(lines.join('\n') + '\n', 'latin1');
+	const folded = path.join(tmp, 'bytes.folded'), svgf = path.join(tmp, 'bytes.svg');
+	fs.writeFileSync(folded, bytes);
+	render(['render', '--minwidth', '1', folded], svgf);
+	const sub = path.join(tmp, 'bytes-sub.folded'), subsvg = path.join(tmp, 'bytes-sub.svg');
+	fs.writeFileSync(sub, Buffer.from(lines.filter((l) => l.startsWith('main;mid;')).join('\n') + '\n', 'latin1'));
+	render(['render', sub], subsvg);
+	const page = await browser.newPage();
+	await group('names as bytes: the drill-down shows what the renderer writes (' + names.length + ' names)', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'mid', 2);
+		compareFrames(await viewFrames(page), svgFrames(subsvg).filter((f) => f.depth >= 2), 'main;mid');
+	});
+	await page.close();
+}
+
 async function testHostile(browser) {
 	const bad = ['<script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',
 		'&lt&gt&amp &#x41', ']]><svg onload="window.__pwned=3">', '"q\'', 'javascript:window.__pwned=4'];
@@ -407,9 +470,11 @@ async function main() {
 	try {
 		browser = await drv.launch(browserName, { width: 1280, height: 900 });
 		await testDrill(browser);
+		await testColors(browser);
 		await testDiff(browser);
 		await testSearchShare(browser);
 		await testHostile(browser);
+		await testNameBytes(browser);
 		await testNoScript(browser);
 	} catch (e) {
 		failed++;
