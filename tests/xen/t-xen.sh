@@ -150,6 +150,14 @@ shares create app-test-2 vcpu-0 "$PV" xen-guest.map --rootmin 50 --min 200 | gre
 expect_rc create-smp 0; expect_rc smp 0
 shares smp app-test-1 vcpu-0 "$PV" xen-guest.map
 shares smp app-test-2 vcpu-1 "secondary_start;secondary_main;run" xen-guest.map | sed 's/xen-smp:/xen-smp-vcpu1:/'
+# source lines from the guest's DWARF (-x), as for a process and a QEMU
+# guest: function_3's tooltip names its UF_BURN line in workloads.c
+if [ "$TOOL" = uf ]; then
+  l3=$(grep -n 'void function_3(void) { UF_BURN' "$TRUTH/workloads.c" | cut -d: -f1)
+  t3=$(grep -A3 '^<title>function_3 (' "$W/out/smp.svg" 2>/dev/null | grep -m1 '^source: ')
+  [[ "$t3" == "source: workloads.c:$l3 (100%)"* ]] && pass "xen-smp: tooltips name the line (function_3 at workloads.c:$l3)" ||
+    fail "xen-smp: source lines" "want workloads.c:$l3: '$t3'"
+fi
 expect_rc drive-smpcount 0
 check xen-steady-2vcpu steady drive-smpcount.log 4
 # PVH
