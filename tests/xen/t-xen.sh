@@ -38,13 +38,14 @@ check xen-dom0-setup bash -c "! grep -q '@@FAIL' '$W/boot.log'"
 sed 's/^/  | /' "$L"
 
 # No tool may crash (exit 128+N) in any case.  A crash of uniprof-flame
-# is reported by tests/xen/segv-trace.c in the case's log ("@@SEGV ...",
+# or xen-drive (the drive-* logs) is reported by tests/xen/segv-trace.c in the case's log ("@@SEGV ...",
 # "@@BT ADDR"); its addresses are named here from the binary's symbols.
 crashes=$(grep -l '^@@SEGV' "$W"/out/*.log 2>/dev/null)
 bad_rc=$(awk '$1 == "@@RC" && $3 >= 128 {printf "%s=%s ", $2, $3}' "$L")
 for f in $crashes; do
   echo "  crash in $(basename "$f"): $(grep -m1 '^@@SEGV' "$f")"
-  nm -n "$W/bin/uniprof-flame" | perl -e 'my @s; while (<STDIN>) { my ($v, $t, $n) = split;
+  bin=uniprof-flame; case $(basename "$f") in drive-*) bin=xen-drive ;; esac
+  nm -n "$W/bin/$bin" | perl -e 'my @s; while (<STDIN>) { my ($v, $t, $n) = split;
       push @s, [hex $v, $n] if defined $n && $t =~ /^[tTwW]$/ }
     for my $a (map { hex } @ARGV) { my $b; for (@s) { last if $_->[0] > $a; $b = $_ }
       printf "    0x%x %s+0x%x\n", $a, $b ? ($b->[1], $a - $b->[0]) : ("?", 0) }' \
