@@ -452,6 +452,59 @@ async function testSiblingOrder(browser) {
 	await page.close();
 }
 
+/* Pruned boxes ("N frames pruned", grey) of an SVG: the first line of
+ * each title up to the samples count, and the boxes' x spans. */
+function svgBoxes(file) {
+	const text = fs.readFileSync(file, 'utf8');
+	const out = [];
+	const re = /<g class="pruned">\n<title>([^<]*)<\/title><path d="([^"]*)"/g;
+	let m;
+	while ((m = re.exec(text)) !== null) out.push(boxKey(unxml(m[1]), m[2]));
+	return out;
+}
+function boxKey(title, d) {
+	const head = title.split('\n')[0].replace(/,[^,]*%\)$/, ')');
+	const spans = Array.from(d.matchAll(/M([-\d.]+) [-\d.]+h([-\d.]+)/g), (x) => x[1] + '+' + x[2]);
+	return head + ' @ ' + spans.join(' ');
+}
+
+/* The drill-down's pruned boxes equal the renderer's for the zoomed
+ * subtree alone: how many frames and samples each holds, and where. */
+async function testPrunedBoxes(browser) {
+	const counts = genProfile(4000, 7);
+	const folded = path.join(tmp, 'pb.folded'), svgf = path.join(tmp, 'pb.svg');
+	writeFolded(folded, counts);
+	render(['render', '--minwidth', '10', folded], svgf);
+	const pathv = hotPath(counts, 1);
+	const sub = path.join(tmp, 'pb-sub.folded'), subsvg = path.join(tmp, 'pb-sub.svg');
+	writeFolded(sub, subtree(counts, pathv));
+	render(['render', '--minwidth', '10', sub], subsvg);
+	const page = await browser.newPage();
+	await group('drill-down pruned boxes equal render of the zoomed subtree (frames, samples, x spans)', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		for (let d = 1; d <= pathv.length; d++) await clickChild(page, pathv[d - 1], d);
+		await waitView(page);
+		const got = await page.evaluate(() => {
+			const details = document.getElementById('details');
+			return Array.from(document.querySelectorAll('#uf-view > .pruned')).map((b) => {
+				b.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+				const t = details.textContent;
+				b.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
+				const d = b.localName === 'path' ? b.getAttribute('d')
+					: 'M' + b.getAttribute('x') + ' 0h' + b.getAttribute('width');
+				return [t, d];
+			});
+		});
+		const a = got.map(([t, d]) => boxKey(t, d)).sort(), b = svgBoxes(subsvg).sort();
+		/* the subtree's own root row ("all") holds no box; deeper boxes only */
+		expect(b.length >= 3, 'fixture: only ' + b.length + ' pruned boxes in the subtree render');
+		const missing = b.filter((k) => !a.includes(k)), extra = a.filter((k) => !b.includes(k));
+		expect(missing.length === 0 && extra.length === 0, a.length + ' boxes drawn, ' + b.length +
+			' expected; missing ' + missing.slice(0, 2).join(' | ') + '; extra ' + extra.slice(0, 2).join(' | '));
+	});
+	await page.close();
+}
+
 async function testHostile(browser) {
 	const bad = ['<script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',
 		'&lt&gt&amp &#x41', ']]><svg onload="window.__pwned=3">', '"q\'', 'javascript:window.__pwned=4'];
@@ -523,6 +576,7 @@ async function main() {
 		browser = await drv.launch(browserName, { width: 1280, height: 900 });
 		await testDrill(browser);
 		await testColors(browser);
+		await testPrunedBoxes(browser);
 		await testDiff(browser);
 		await testSearchShare(browser);
 		await testHostile(browser);
