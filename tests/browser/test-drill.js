@@ -172,6 +172,18 @@ async function clickChild(page, name, depth) {
 
 const key = (f) => [f.name, f.count, f.x, f.w].join('|');
 
+/* The image keeps its scale: a canvas grown for deeper frames grows the
+ * height attribute with the viewBox (else the browser shrinks it all). */
+async function expectScale(page, what) {
+	const hv = await page.evaluate(() => {
+		const e = document.documentElement;
+		return [e.getAttribute('height'), e.getAttribute('viewBox').split(' ')[3]];
+	});
+	expect(hv[0] === null || Math.abs(parseFloat(hv[0]) - parseFloat(hv[1])) < 0.01,
+		what + ': height ' + hv[0] + ' but viewBox height ' + hv[1]);
+	return parseFloat(hv[1]);
+}
+
 /* The view below and at the zoomed frame equals the renderer's frames of
  * the subtree file at depth >= zoom depth. */
 function compareFrames(got, want, what) {
@@ -251,6 +263,14 @@ async function testDrill(browser) {
 				}).length;
 			});
 			expect(out === 0, out + ' frames outside the canvas at level ' + d);
+			await expectScale(page, 'level ' + d);
+			/* ... and the image grew with it, at the same scale */
+			const hv = await page.evaluate(() => {
+				const e = document.documentElement;
+				return [e.getAttribute('height'), e.getAttribute('viewBox').split(' ')[3]];
+			});
+			expect(hv[0] === null || Math.abs(parseFloat(hv[0]) - parseFloat(hv[1])) < 0.01,
+				'height ' + hv[0] + ' but viewBox height ' + hv[1] + ' at level ' + d);
 			revealed = Math.max(revealed, want.filter((f) => !file.some((g) => g.name === f.name && g.count === f.count)).length);
 		}
 		expect(revealed > 0, 'the drill-down drew no frame the file had pruned');
@@ -404,7 +424,7 @@ async function testNameBytes(browser) {
 		'fffe_\xef\xbf\xbe', 'ffff_\xef\xbf\xbf', 'c1_\xc2\x85', 'a0_\xc2\xa0', 'del_\x7f', 'tilde_~',
 		'ctl_\x01', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
 		'inl_[i]', 'jit_[j]', 'w_[w]', 'q_[q]', 'k[k]', 'é_[i]', 'back\\x41slash'];
-	const lines = ['main;big 20000', 'main;mid;other 200'];
+	const lines = ['main;big 20000', 'main;mid;other 200', 'main;mid;deep;d1;d2;d3;d4;d5 3'];
 	names.forEach((n, k) => lines.push('main;mid;n' + k + ';' + n + ' ' + (2 + k)));
 	const bytes = Buffer.from(lines.join('\n') + '\n', 'latin1');
 	const folded = path.join(tmp, 'bytes.folded'), svgf = path.join(tmp, 'bytes.svg');
@@ -416,9 +436,11 @@ async function testNameBytes(browser) {
 	const page = await browser.newPage();
 	await group('names as bytes: the drill-down shows what the renderer writes (' + names.length + ' names)', async () => {
 		await page.goto(pathToFileURL(svgf).href);
+		const h0 = await expectScale(page, 'unzoomed');
 		await clickChild(page, 'main', 1);
 		await clickChild(page, 'mid', 2);
 		compareFrames(await viewFrames(page), svgFrames(subsvg).filter((f) => f.depth >= 2), 'main;mid');
+		expect(await expectScale(page, 'zoomed') > h0, 'the canvas did not grow for the frames below mid');
 	});
 	await page.close();
 }
