@@ -658,6 +658,12 @@ static int build_line(fold_trie *t, struct path *P, const struct sline *l, uint3
 		*leaf = node;
 		return 0;
 	}
+	for (uint32_t i = 0; i < nf; i++) { /* the slots are on their way: fetch the
+					       name records they point at, all at once */
+		uint64_t v = t->nslots[(uint32_t)P->fh[i] & t->nslots_mask];
+		if (v)
+			__builtin_prefetch(t->nbuf + (v & FOLD_NSLOT_OFF) - 8);
+	}
 	for (uint32_t i = 0; i < nf; i++, k++) {
 		uint32_t nm = fold_trie_intern_h(t, l->s + P->fs[i], P->fl[i], P->fh[i]);
 		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_append(t, node, nm);
