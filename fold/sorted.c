@@ -832,7 +832,29 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 	uint32_t first = t->nnodes, add = u->nnodes - 1 - b->chain;
 	size_t want = (size_t)first + add;
 	int rc = want > FOLD_MAX_NODES ? -ENOMEM : 0;
-	if (rc == 0 && want > t->nodes_cap) {
+	int grow = rc == 0 && want > t->nodes_cap;
+	/* counts first: u's are then freed before t's other arrays grow */
+	if (grow)
+		rc = grow_array(&t->self, want, sizeof *t->self);
+	if (grow && t->base && rc == 0)
+		rc = grow_array(&t->base, want, sizeof *t->base);
+	if (rc == 0) {
+		for (uint32_t i = first; i < want; i++) {
+			t->self[i] = 0;
+			if (t->base)
+				t->base[i] = 0;
+		}
+		for (uint32_t i = 0; i < u->nnodes; i++) {
+			uint32_t id = part2_id(a, b, first, i);
+			t->self[id] += u->self[i];
+			if (t->base)
+				t->base[id] += u->base[i];
+		}
+	}
+	free(u->self);
+	free(u->base);
+	u->self = u->base = NULL;
+	if (rc == 0 && grow) {
 		rc = grow_array(&t->parent, want, sizeof *t->parent);
 		for (uint32_t i = b->chain + 1; rc == 0 && i < u->nnodes; i++)
 			t->parent[first + i - b->chain - 1] = part2_id(a, b, first, u->parent[i]);
@@ -851,10 +873,6 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 		free(u->depth);
 		u->depth = NULL;
 		if (rc == 0)
-			rc = grow_array(&t->self, want, sizeof *t->self);
-		if (t->base && rc == 0)
-			rc = grow_array(&t->base, want, sizeof *t->base);
-		if (rc == 0)
 			t->nodes_cap = (uint32_t)want;
 	} else if (rc == 0) { /* room already: copy in place */
 		for (uint32_t i = b->chain + 1; i < u->nnodes; i++) {
@@ -864,20 +882,8 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 			t->depth[id] = u->depth[i];
 		}
 	}
-	if (rc == 0) {
-		for (uint32_t i = first; i < want; i++) {
-			t->self[i] = 0;
-			if (t->base)
-				t->base[i] = 0;
-		}
+	if (rc == 0)
 		t->nnodes = (uint32_t)want;
-		for (uint32_t i = 0; i < u->nnodes; i++) {
-			uint32_t id = part2_id(a, b, first, i);
-			t->self[id] += u->self[i];
-			if (t->base)
-				t->base[id] += u->base[i];
-		}
-	}
 	if (u->max_line_delta > t->max_line_delta)
 		t->max_line_delta = u->max_line_delta;
 	free(nmap);
