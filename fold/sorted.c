@@ -47,6 +47,7 @@
 #define SMALL_GROUP 24   /* groups up to this size: insertion sort */
 #define MERGE_GROUP 2048 /* up to this size: merge sort; above, radix */
 #define PREFETCH 12      /* lines ahead: about the misses a core keeps in flight */
+#define PREFETCH_LINES 16 /* cache lines of a stack prefetched, at most */
 
 struct sline {
 	const char *s;       /* stack bytes, borrowed from the input */
@@ -738,9 +739,13 @@ static void *build_part(void *arg)
 {
 	struct part *w = arg;
 	for (size_t i = w->lo; i < w->hi && w->rc == 0; i++) {
-		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
-			__builtin_prefetch(w->k[i + PREFETCH].s);
-			__builtin_prefetch(&w->L[w->k[i + PREFETCH].idx]);
+		if (i + PREFETCH < w->hi) { /* lines come in random memory order: all of
+					       a line is read (its prefix by the compare) */
+			const struct skey *x = &w->k[i + PREFETCH];
+			uint32_t n = x->len < 64 * PREFETCH_LINES ? x->len : 64 * PREFETCH_LINES;
+			for (uint32_t o = 0; o < n + 64; o += 64)
+				__builtin_prefetch(x->s + o);
+			__builtin_prefetch(&w->L[x->idx]);
 		}
 		const struct sline *l = &w->L[w->k[i].idx];
 		uint32_t leaf;
