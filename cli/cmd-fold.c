@@ -187,13 +187,7 @@ static int write_sequence(const fold_trie *t, const char *path, struct uf_err *e
 	else if (rc == 0)
 		rc = uf_outfile_commit(&out, err);
 	if (rc && !err->cls)
-		uf_err_set(err, UF_EINPUT, path, "%s",
-			   rc == -ENOMEM  ? "out of memory"
-			   : rc == -EDOM  ? "a stack ends in a frame with an empty name, which folded "
-					    "text cannot carry"
-			   : rc == -ERANGE ? "a count does not fit in the 63 characters folded text "
-					     "allows"
-					   : "write failed");
+		uf_err_set(err, UF_EINPUT, path, "%s", cli_folded_write_error(rc));
 	free(stack);
 	return rc;
 }
@@ -212,13 +206,7 @@ static const char *resolve(void *ctx, uint64_t addr, int is_return, size_t *len)
 
 static void warn_raw(const struct fold_read_stats *st, const struct fold_raw_counts *cnt)
 {
-	if (st->bad)
-		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)st->bad,
-			 st->bad == 1 ? "" : "s", st->first_bad);
-	if (st->truncated)
-		cli_warn("%llu stack%s deeper than %d frames truncated",
-			 (unsigned long long)st->truncated, st->truncated == 1 ? "" : "s",
-			 FOLD_MAX_DEPTH);
+	cli_warn_read_stats(st);
 	if (cnt->broken)
 		cli_warn("%llu stack%s cut short (walk stopped, or input ended mid-stack)",
 			 (unsigned long long)cnt->broken, cnt->broken == 1 ? "" : "s");

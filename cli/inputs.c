@@ -22,8 +22,9 @@ static int read_one(fold_trie *t, const char *path, const struct fold_read_opts 
 	return fold_read_path(t, path, o, st, err);
 }
 
-/* Warnings for what reading skipped (stats summed over the inputs). */
-static void warn_stats(const struct fold_read_stats *total)
+/* Warnings for what reading skipped (stats summed over the inputs, or
+ * one input's). */
+void cli_warn_read_stats(const struct fold_read_stats *total)
 {
 	if (total->bad)
 		cli_warn("skipped %llu invalid line%s (first at %s)", (unsigned long long)total->bad,
@@ -74,7 +75,7 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 			   (unsigned long long)total.bad, total.bad == 1 ? "" : "s", total.first_bad);
 		return -EINVAL;
 	}
-	warn_stats(&total);
+	cli_warn_read_stats(&total);
 	if (fold_trie_finish(t)) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;
@@ -118,8 +119,8 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	rc = io && io->force_perf ? 1 : fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
 	if (rc != 1) {
 		if (rc == 0) { /* a refused file's error already says it all */
-			warn_stats(&st[0]);
-			warn_stats(&st[1]);
+			cli_warn_read_stats(&st[0]);
+			cli_warn_read_stats(&st[1]);
 		}
 		if (rc == 0 && (rc = fold_trie_finish(b.t)) != 0)
 			uf_err_set(err, UF_EINPUT, "diff", "out of memory");

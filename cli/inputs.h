@@ -12,6 +12,9 @@
 /* Reads paths[0..n) ("-" = stdin; n == 0 reads stdin) into t and calls
  * fold_trie_finish.  No valid stack at all is an error (UF_EINPUT). */
 int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_err *err);
+/* Warns what reading skipped: invalid lines (how many, the first
+ * FILE:LINE) and stacks cut at FOLD_MAX_DEPTH. */
+void cli_warn_read_stats(const struct fold_read_stats *st);
 
 
 

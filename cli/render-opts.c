@@ -314,6 +314,15 @@ static void write_meta_comments(const fold_trie *t, FILE *fp)
 	}
 }
 
+const char *cli_folded_write_error(int rc)
+{
+	return rc == -ENOMEM  ? "out of memory"
+	     : rc == -EDOM    ? "a stack ends in a frame with an empty name, which folded text "
+				"cannot carry"
+	     : rc == -ERANGE  ? "a count does not fit in the 63 characters folded text allows"
+			      : "write failed";
+}
+
 int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err)
 {
 	struct uf_outfile out;
@@ -324,13 +333,7 @@ int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err)
 	rc = fold_write_folded(t, out.fp);
 	if (rc) {
 		uf_outfile_abort(&out);
-		uf_err_set(err, UF_EINPUT, path, "%s",
-			   rc == -ENOMEM  ? "out of memory"
-			   : rc == -EDOM  ? "a stack ends in a frame with an empty name, which folded "
-					    "text cannot carry"
-			   : rc == -ERANGE ? "a count does not fit in the 63 characters folded text "
-					     "allows"
-					   : "write failed");
+		uf_err_set(err, UF_EINPUT, path, "%s", cli_folded_write_error(rc));
 		return rc;
 	}
 	return uf_outfile_commit(&out, err);

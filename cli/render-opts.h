@@ -36,6 +36,9 @@ int cli_write_svg(const fold_trie *t, const struct render_opts *o, const char *p
 		  struct uf_err *err);
 /* Writes sorted folded text to `path` ("-" = stdout), atomically. */
 int cli_write_folded(const fold_trie *t, const char *path, struct uf_err *err);
+/* What a negative errno from the folded writers (fold_write_folded and
+ * fold's sequence writer) means to a user. */
+const char *cli_folded_write_error(int rc);
 
 /* ---- libraries (cli/by-lib.c) ---- */
 

@@ -24,7 +24,8 @@
 # (one SKIP line) when not installed.
 #
 # Env: CHROMIUM (default /usr/bin/chromium), FIREFOX (/usr/bin/firefox-esr),
-# UF_SHOTS=DIR keeps screenshots.
+# UF_SHOTS=DIR keeps screenshots, UF_BROWSERS=chromium leaves Firefox out
+# (for make mutate; never in make check).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 here="$UF_TOP/tests/browser"
 data="$UF_TOP/tests/data/browser"
@@ -56,7 +57,9 @@ shots=()
 [ -n "${UF_SHOTS:-}" ] && mkdir -p "$UF_SHOTS" && shots=(--screenshot "$UF_SHOTS")
 
 browsers=(chromium)
-if [ -x "$firefox" ]; then browsers+=(firefox); else skip firefox "no $firefox (apt-get install firefox-esr)"; fi
+if [ "${UF_BROWSERS:-}" = chromium ]; then
+	:   # make mutate: one browser is enough to judge a mutant, at half the time
+elif [ -x "$firefox" ]; then browsers+=(firefox); else skip firefox "no $firefox (apt-get install firefox-esr)"; fi
 
 # run LABEL DIR: the assertion groups over DIR/{known,inverted,pruned,hostile}.svg,
 # in every browser

@@ -68,10 +68,15 @@ MODULES = {
     "unwind": (["test-unwind"], ["tests/record/t-unwind.sh"]),
     "sampler": (["test-sampler", "test-stackset"],
                 ["tests/record/t-raw.sh", "tests/record/t-outputs.sh", "tests/record/t-exit.sh"]),
+    # the SVG's script: templates/*.js, embedded in the binary and used by
+    # tests/browser/mksvg.js; judged in Chromium alone (UF_BROWSERS)
+    "browser": ([], ["tests/browser/t-browser.sh"]),
 }
+# module -> (directory, file suffix) where that is not (module, ".c")
+MODULE_FILES = {"browser": ("templates", ".js")}
 
 REL = [(" < ", " <= "), (" <= ", " < "), (" > ", " >= "), (" >= ", " > "),
-       (" == ", " != "), (" != ", " == ")]
+       (" == ", " != "), (" != ", " == "), (" === ", " !== "), (" !== ", " === ")]
 ARITH = [(" + ", " - "), (" - ", " + "), (" * ", " / ")]
 LOGIC = [(" && ", " || "), (" || ", " && ")]
 
@@ -99,7 +104,7 @@ def mask(src):
         elif src.startswith("//", i):
             j = src.find("\n", i)
             j = n if j < 0 else j
-        elif c in "\"'":
+        elif c in "\"'`":          # ` : JavaScript's template strings
             j = i + 1
             while j < n and src[j] != c:
                 j += 2 if src[j] == "\\" else 1
@@ -130,7 +135,7 @@ STMT_RE = re.compile(r"^([ \t]+)([A-Za-z_][\w.\->\[\]]*\s*(\(|[-+*/|&^]?=(?!=)|\
 ARGS_RE = re.compile(r"\b([a-z_]\w*)\(([A-Za-z_]\w*|\d+), ([A-Za-z_]\w*|\d+)\)")
 CONST_RE = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
 NOT_STMT = ("return", "goto", "break", "continue", "case", "default", "else", "do", "if", "while",
-            "for", "switch")
+            "for", "switch", "var", "let", "const", "function", "throw", "new", "typeof")
 
 
 def sites(path, src):
@@ -212,7 +217,7 @@ def suite_cmds(work, units, e2e):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--modules", default="render,fold,util,symtab,unwind,sampler")
+    ap.add_argument("--modules", default="render,fold,util,symtab,unwind,sampler,browser")
     ap.add_argument("--per-module", type=int, default=30)
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--timeout", type=int, default=120, help="per mutant: build, then suites")
@@ -223,14 +228,18 @@ def main():
     if not a.list:
         shutil.rmtree(work, ignore_errors=True)   # copy2 keeps mtimes: build/ stays current
         shutil.copytree(ROOT, work, symlinks=True, ignore=shutil.ignore_patterns(".git", "node_modules"))
+        nm = os.path.join(ROOT, "tests/browser/node_modules")
+        if os.path.isdir(nm):      # the browser driver, not copied: read-only use
+            os.symlink(nm, os.path.join(work, "tests/browser/node_modules"))
     env = dict(os.environ, UF=os.path.join(work, "build/asan/uniprof-flame"), UF_TOP=work,
-               SHARED=os.path.realpath(os.path.join(ROOT, "..", "shared")), CI="")
+               SHARED=os.path.realpath(os.path.join(ROOT, "..", "shared")), CI="", UF_BROWSERS="chromium")
     summary = []
     for mod in a.modules.split(","):
         units, e2e = MODULES[mod]
         src_root = ROOT if a.list else work    # the copy: the tree may change while we run
-        files = sorted(f"{mod}/{f}" for f in os.listdir(os.path.join(src_root, mod))
-                       if f.endswith(".c") and f"{mod}/{f}" not in SKIP_FILES)
+        d, suffix = MODULE_FILES.get(mod, (mod, ".c"))
+        files = sorted(f"{d}/{f}" for f in os.listdir(os.path.join(src_root, d))
+                       if f.endswith(suffix) and f"{d}/{f}" not in SKIP_FILES)
         allsites = []
         for f in files:
             src = open(os.path.join(src_root, f), encoding="utf-8").read()
