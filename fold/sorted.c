@@ -824,8 +824,10 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 {
 	fold_trie *u = b->t;
 	uint32_t *nmap = malloc((size_t)u->nnames * sizeof *nmap);
-	if (!nmap)
+	if (!nmap || fold_trie_reserve_names(t, t->nnames + u->nnames)) {
+		free(nmap);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < u->nnames; i++) {
 		size_t len;
 		const char *s = fold_trie_name(u, i, &len);
