@@ -16,6 +16,8 @@
  *      at 4 and ignore it): "seq RECORDS", RECORDS lines "INDEX COUNT"
  *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
  *      kept ancestor), in input order, adjacent equal indices merged; "end"
+ *   6. optional, the nodes' source positions (fold/loc.c has the format):
+ *      "loc STRINGS RECORDS" ... "end"
  *
  * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
  * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
@@ -163,7 +165,7 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	if (!E.num || !E.order)
 		goto out;
 	memset(E.num, 0xff, (size_t)t->nnames * sizeof *E.num);
-	if (t->keep_seq && t->seq_len) {
+	if ((t->keep_seq && t->seq_len) || t->locs) {
 		if (!(E.index = malloc((size_t)t->nnodes * sizeof *E.index)))
 			goto out;
 		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
@@ -201,8 +203,10 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 		goto out;
 	}
 	fputs("end\n", out);
-	if (E.index)
+	if (E.index && t->keep_seq && t->seq_len)
 		write_sequence(&E);
+	if (t->locs && (rc = fold_locs_embed(t, out, E.index)) != 0)
+		goto out;
 	info->nodes_written = E.kept;
 	info->min_total = E.thr;
 	long end = ftell(out);
@@ -312,26 +316,49 @@ static void put_escaped(FILE *out, const char *s, size_t len)
 	fwrite(s + run, 1, len - run, out);
 }
 
+static int cmp_name_bytes(const void *a, const void *b, void *ctx)
+{
+	const fold_trie *t = ctx;
+	size_t la, lb;
+	const char *x = fold_trie_name(t, *(const uint32_t *)a, &la);
+	const char *y = fold_trie_name(t, *(const uint32_t *)b, &lb);
+	int c = memcmp(x, y, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* One line per name in byte order, so the table does not depend on the
+ * order the nodes were made in (a recording and its SVG read back write
+ * the same bytes). */
 int fold_libs_write(const fold_trie *t, FILE *out)
 {
 	if (!t->lib_of)
 		return 0;
 	uint8_t *seen = calloc(t->nnames ? t->nnames : 1, 1);
-	if (!seen)
+	uint32_t *list = malloc((t->nnames ? t->nnames : 1) * sizeof *list), n = 0;
+	if (!seen || !list) {
+		free(seen);
+		free(list);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 1; i < t->nnodes; i++) {
-		uint32_t nm = t->name[i], lib = fold_trie_lib(t, nm);
-		if (lib == FOLD_NONE || seen[nm])
+		uint32_t nm = t->name[i];
+		if (fold_trie_lib(t, nm) == FOLD_NONE || seen[nm])
 			continue;
 		seen[nm] = 1;
-		size_t n, ln;
-		const char *s = fold_trie_name(t, nm, &n), *ls = fold_trie_name(t, lib, &ln);
-		put_escaped(out, s, n);
+		list[n++] = nm;
+	}
+	qsort_r(list, n, sizeof *list, cmp_name_bytes, (void *)t);
+	for (uint32_t k = 0; k < n; k++) {
+		size_t len, ln;
+		uint32_t lib = fold_trie_lib(t, list[k]);
+		const char *s = fold_trie_name(t, list[k], &len), *ls = fold_trie_name(t, lib, &ln);
+		put_escaped(out, s, len);
 		fputc('\t', out);
 		put_escaped(out, ls, ln);
 		fputc('\n', out);
 	}
 	free(seen);
+	free(list);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -88,6 +88,7 @@ void fold_trie_free(fold_trie *t)
 	free(t->seq_count);
 	free(t->seq_base);
 	free(t->lib_of);
+	fold_locs_free(t->locs);
 	free(t);
 }
 
