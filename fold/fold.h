@@ -51,20 +51,26 @@
 #define FOLD_MAX_NAME (64u * 1024u)
 #define FOLD_MAX_LINE (64u * 1024u * 1024u)
 #define FOLD_MAX_NODES 0x7ffffff0u
+/* Name slots (fold_trie.nslots): the offset part caps all names at 1 TiB. */
+#define FOLD_NSLOT_OFF ((1ull << 40) - 1)
+#define FOLD_NSLOT_TAG (~FOLD_NSLOT_OFF)
 
 /* Bytes of a trie's metadata text, its NUL included (longer is cut at a line). */
 #define FOLD_META_MAX 4096
 
 typedef struct fold_trie {
 	/* interned names: bytes in one buffer, offsets by id */
-	char *nbuf;              /* all names, each NUL-terminated */
+	char *nbuf;              /* all names: each a record "LEN ID" (two uint32, host
+				    order) then the name's bytes and a NUL */
 	size_t nbuf_len, nbuf_cap;
-	uint64_t *noff;          /* offset of name id in nbuf */
+	uint64_t *noff;          /* offset of name id's bytes in nbuf */
 	uint32_t *nlen;          /* byte length of name id */
 	uint32_t nnames, nnames_cap;
-	uint64_t *nslots;        /* open addressing: hash's top 32 bits << 32 | name id + 1,
-				    0 = empty (the tag skips most wrong candidates; 8 bytes
-				    a slot: a million names cost 16 MiB of table) */
+	uint64_t *nslots;        /* open addressing: hash's top 24 bits << 40 | offset of
+				    the name's bytes in nbuf (never 0: the record's
+				    header comes first), 0 = empty.  A probe reads the
+				    slot, then one record holding length, id and bytes
+				    (one cache miss less than id -> nlen, noff) */
 	uint32_t nslots_mask;
 
 	/* nodes, structure of arrays */
