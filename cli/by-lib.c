@@ -92,8 +92,9 @@ static int add_path(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *p
 		       : fold_trie_add(v, at, t->self[node]);
 }
 
-/* Adds node's counts under its path in v, each name split at CLI_INLINE_SEP. */
-static int add_split(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *path)
+/* Adds node's counts under its path in v, each name split at
+ * CLI_INLINE_SEP; last[i] gets the node in v of old node i's last part. */
+static int add_split(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *path, uint32_t *last)
 {
 	uint32_t n = 0, at = FOLD_ROOT;
 	for (uint32_t i = node; i != FOLD_ROOT; i = t->parent[i])
@@ -113,23 +114,61 @@ static int add_split(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *
 				return -ENOMEM;
 			s += k + 1;
 		}
+		last[path[n]] = at;
 	}
 	return t->base ? fold_trie_add2(v, at, t->base[node], t->self[node]) : fold_trie_add(v, at, t->self[node]);
+}
+
+/* The source positions of t's nodes onto v's: a position holds one part
+ * per name part (CLI_INLINE_SEP between them, an empty part unknown), and
+ * part j of old node i goes to the j-th of the nodes its name became. */
+static int split_locs(const fold_trie *t, fold_trie *v, const uint32_t *last)
+{
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		size_t nl, ll;
+		const char *nm = fold_node_name(t, i, &nl);
+		uint32_t parts = 1, loc;
+		double c;
+		for (const char *p = nm; (p = memchr(p, CLI_INLINE_SEP, (size_t)(nm + nl - p))); p++)
+			parts++;
+		for (uint32_t e = fold_loc_next(t, i, FOLD_NONE, &loc, &c); e != FOLD_NONE && last[i] != FOLD_NONE;
+		     e = fold_loc_next(t, i, e, &loc, &c)) {
+			const char *p = fold_loc_str(t, loc, &ll), *end = p + ll;
+			for (uint32_t j = 0; p <= end && j < parts; j++) {
+				const char *sep = memchr(p, CLI_INLINE_SEP, (size_t)(end - p));
+				size_t k = sep ? (size_t)(sep - p) : (size_t)(end - p);
+				uint32_t node = last[i];
+				for (uint32_t u = j; u + 1 < parts; u++)
+					node = v->parent[node];
+				uint32_t id = k ? fold_loc_intern(v, p, k) : FOLD_NONE;
+				if (k && (id == FOLD_NONE || fold_loc_add(v, node, id, c) < 0))
+					return -ENOMEM;
+				p += k + 1;
+			}
+		}
+	}
+	return 0;
 }
 
 int cli_split_inline(fold_trie **tp, struct uf_err *err)
 {
 	fold_trie *t = *tp, *v = fold_trie_new();
 	uint32_t *path = malloc(((size_t)t->maxdepth + 2) * sizeof *path);
-	int rc = v && path ? 0 : -ENOMEM;
+	uint32_t *last = malloc((size_t)t->nnodes * sizeof *last);
+	int rc = v && path && last ? 0 : -ENOMEM;
+	if (last)
+		memset(last, 0xff, (size_t)t->nnodes * sizeof *last);
 	for (uint32_t i = 1; i < t->nnodes && rc == 0; i++)
 		if (t->self[i] != 0 || (t->base && t->base[i] != 0))
-			rc = add_split(t, v, i, path);
+			rc = add_split(t, v, i, path, last);
 	if (rc == 0 && t->self[0] != 0)
 		rc = fold_trie_add(v, FOLD_ROOT, t->self[0]);
+	if (rc == 0 && t->locs)
+		rc = split_locs(t, v, last);
 	if (rc == 0)
 		rc = fold_trie_finish(v);
 	free(path);
+	free(last);
 	if (rc) {
 		fold_trie_free(v);
 		uf_err_set(err, UF_EINPUT, "--inline", "out of memory");

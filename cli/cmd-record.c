@@ -60,6 +60,9 @@ struct record {
 	const char *out_raw;      /* --raw */
 	int addrs, per_thread, quiet;
 	int inline_frames;        /* --inline: DWARF's inlined functions as frames */
+	int lines;                /* --lines: frames split by source line */
+	uint64_t lines_found;     /* frames --lines could name by their line */
+	int folded_any;           /* the samples were folded into names */
 	char **cmd;               /* after -- */
 	const char *gdb;          /* --gdb ADDR: a guest behind a gdbstub */
 	const char *domain;       /* -d: Xen domain name or id */
@@ -96,7 +99,7 @@ struct record {
 };
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_QUIET, OPT_HELP, OPT_GDB,
-       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT, OPT_INLINE };
+       OPT_DESTROY, OPT_UNWIND, OPT_QEMU, OPT_FORMAT, OPT_INLINE, OPT_LINES };
 
 static const struct option own_opts[] = {
 	{ "pid", required_argument, 0, 'p' },
@@ -117,6 +120,7 @@ static const struct option own_opts[] = {
 	{ "raw", required_argument, 0, OPT_RAW },
 	{ "addrs", no_argument, 0, OPT_ADDRS },
 	{ "inline", no_argument, 0, OPT_INLINE },
+	{ "lines", no_argument, 0, OPT_LINES },
 	{ "per-thread", no_argument, 0, OPT_PERTHREAD },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "help", no_argument, 0, 'h' },
@@ -149,6 +153,8 @@ static void libs_release(struct record *r);
 static struct symtab_libs *libs_for(struct record *r, const char *path);
 static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *buf, size_t len,
 			  size_t size);
+static struct symtab_libs *code_of(struct record *r, uint64_t addr, int is_return, uint64_t *pc);
+static size_t locate(void *ctx, uint64_t addr, int is_return, char *buf, size_t size);
 /* Cost of sampling a domain: hypercalls and new foreign mappings per
  * sample (steady state: pause, one register read per vCPU, unpause). */
 static void summary_xen(const struct record *r)
@@ -221,6 +227,9 @@ int cmd_record(int argc, char **argv)
 		ptrace_target_free(&r.target);
 	if (err.cls)
 		return cli_fail(&err);
+	if (r.lines && r.lines_found == 0 && r.folded_any)
+		cli_warn("--lines: no frame has a source line (no DWARF line table for its code: build "
+			 "with -g, or give the unstripped image with -x); frames are functions");
 	if (status || prog == -1)
 		return status;
 	/* -- PROGRAM, --qemu: its status, as perf record and time(1) return it */
@@ -264,6 +273,7 @@ static int parse(struct record *r, int argc, char **argv)
 		case OPT_RAW: r->out_raw = optarg; break;
 		case OPT_ADDRS: r->addrs = 1; break;
 		case OPT_INLINE: r->inline_frames = 1; break;
+		case OPT_LINES: r->lines = 1; break;
 		case OPT_PERTHREAD: r->per_thread = 1; break;
 		case 'q': r->quiet = 1; break;
 		case 'h': rc = -1; help(); break;
@@ -364,6 +374,8 @@ static int help(void)
 	       "      --addrs          unresolved frames as module+0xOFFSET, not [unknown]\n"
 	       "      --inline         expand each frame into the functions inlined at its\n"
 	       "                       address (DWARF), marked NAME_[i]\n"
+	       "      --lines          one frame per source line: 'FUNC FILE:LINE' (DWARF; the\n"
+	       "                       sampled PC's line for the leaf, the call site for callers)\n"
 	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
 	       "  -q, --quiet          no progress line, no summary\n\n");
 	cli_render_help_for(stdout, "record");
@@ -644,6 +656,7 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	fold_trie *t = fold_trie_new();
 	struct sampler_fold_opts fo = {
 		.resolve = resolve, .resolve_ctx = r, .sequence = r->ro.flamechart || time_ordered(r),
+		.locate = locate, .locate_ctx = r,
 		.thread_name = r->per_thread ? thread_name : NULL, .thread_ctx = r,
 	};
 	int rc = t ? 0 : -ENOMEM;
@@ -653,6 +666,7 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	if (!rc)
 		rc = sampler_fold(&r->s, t, &fo, err);
 	r->fold_t = NULL;
+	r->folded_any = !rc;
 	if (!rc && fold_trie_finish(t) < 0) {
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
 		rc = -ENOMEM;
@@ -799,37 +813,98 @@ static size_t resolve(void *ctx, uint64_t addr, int is_return, char *buf, size_t
 	len = len < size ? len : size - 1;
 	if (name != buf)
 		memmove(buf, name, len);
-	if (r->fold_t && r->inline_frames)
+	if (r->fold_t && (r->inline_frames || r->lines))
 		len = add_inlined(r, addr, is_return, buf, len, size);
 	if (r->fold_t)
 		frame_lib(r, addr, is_return, buf, len);
 	return len;
 }
 
+/* The DWARF of a frame's code: the mapped file's (the -x image for the
+ * main program and for guests), with *pc its file address (the return
+ * address - 1 for callers, less the mapping's bias).  NULL: none. */
+static struct symtab_libs *code_of(struct record *r, uint64_t addr, int is_return, uint64_t *pc)
+{
+	struct symtab_mapping m;
+	*pc = is_return && addr ? addr - 1 : addr;
+	if (r->maps && symtab_procmap_mapping(r->maps, *pc, &m) == 0 && m.path) {
+		*pc = m.has_bias ? *pc - m.bias : *pc;
+		return libs_for(r, m.is_main && r->exe ? r->exe : m.path);
+	}
+	return !r->maps && r->exe ? libs_for(r, r->exe) : NULL;
+}
+
+/* " FILE:LINE" (the file's base name) for --lines, when DWARF knows it. */
+static int line_suffix(const struct symtab_srcpos *p, char *buf, size_t size)
+{
+	if (!p->file)
+		return 0;
+	const char *b = strrchr(p->file, '/');
+	int k = snprintf(buf, size, " %s:%d", b ? b + 1 : p->file, p->line);
+	return k < 0 || (size_t)k >= size ? 0 : k;
+}
+
 /* --inline: appends CLI_INLINE_SEP NAME_[i] for each function DWARF says
  * is inlined at the address, outermost first (cli_split_inline makes
- * them frames once the trie is folded). */
+ * them frames once the trie is folded); --lines: " FILE:LINE" after each
+ * level's name (before _[i]), each level's own position (symtab.h). */
 static size_t add_inlined(struct record *r, uint64_t addr, int is_return, char *buf, size_t len,
 			  size_t size)
 {
-	uint64_t pc = is_return && addr ? addr - 1 : addr;
-	struct symtab_mapping m;
-	struct symtab_libs *l = NULL;
-	if (r->maps && symtab_procmap_mapping(r->maps, pc, &m) == 0 && m.path) {
-		l = libs_for(r, m.is_main && r->exe ? r->exe : m.path);
-		pc = m.has_bias ? pc - m.bias : pc;
-	} else if (!r->maps && r->exe) {
-		l = libs_for(r, r->exe);
+	uint64_t pc;
+	struct symtab_libs *l = code_of(r, addr, is_return, &pc);
+	struct symtab_srcpos pos[SYMTAB_MAX_INLINE + 1];
+	const char *names[SYMTAB_MAX_INLINE];
+	int n = l ? symtab_libs_frames(l, pc, pos, names, SYMTAB_MAX_INLINE + 1) : 0;
+	char sfx[300] = "";
+	if (!r->inline_frames && n > 1)
+		n = 1; /* the function's own line: pos[0] */
+	if (r->lines && n > 0 && pos[0].file) {
+		r->lines_found++;
+		int k = line_suffix(&pos[0], sfx, sizeof sfx);
+		if ((size_t)k < size - len) {
+			memcpy(buf + len, sfx, (size_t)k);
+			len += (size_t)k;
+		}
 	}
-	const char *names[16];
-	int n = l ? symtab_libs_inlined(l, pc, names, 16) : 0;
-	for (int i = 0; i < n; i++) {
-		int k = snprintf(buf + len, size - len, "%c%s_[i]", CLI_INLINE_SEP, names[i]);
+	for (int i = 0; i + 1 < n; i++) {
+		if (!r->lines || !line_suffix(&pos[i + 1], sfx, sizeof sfx))
+			sfx[0] = 0;
+		int k = snprintf(buf + len, size - len, "%c%s%s_[i]", CLI_INLINE_SEP, names[i], sfx);
 		if (k < 0 || (size_t)k >= size - len)
 			break; /* what fits: the outer ones */
 		len += (size_t)k;
 	}
 	return len;
+}
+
+/* The source position of a frame for its tooltip ("FILE:LINE", the path
+ * as DWARF names it): with --inline one per level, joined by
+ * CLI_INLINE_SEP as the name's parts are (cli_split_inline gives each
+ * part its own); else the outermost level's, the line in the function
+ * the frame names (for inlined code, the call site of the outermost
+ * inlined function, as pprof -noinlines gives it).  0: unknown. */
+static size_t locate(void *ctx, uint64_t addr, int is_return, char *buf, size_t size)
+{
+	struct record *r = ctx;
+	uint64_t pc;
+	struct symtab_libs *l = code_of(r, addr, is_return, &pc);
+	struct symtab_srcpos pos[SYMTAB_MAX_INLINE + 1];
+	int n = l ? symtab_libs_frames(l, pc, pos, NULL, SYMTAB_MAX_INLINE + 1) : 0;
+	size_t len = 0;
+	if (!r->inline_frames && n > 1)
+		n = 1;
+	int any = 0;
+	for (int i = 0; i < n; i++) {
+		if (i && len + 1 < size)
+			buf[len++] = CLI_INLINE_SEP;
+		int k = pos[i].file ? snprintf(buf + len, size - len, "%s:%d", pos[i].file, pos[i].line) : 0;
+		if (k < 0 || (size_t)k >= size - len)
+			return 0;
+		len += (size_t)k;
+		any |= pos[i].file != NULL;
+	}
+	return any ? len : 0;
 }
 
 /* The library handle of a mapped file (opened once; NULL past the cache). */

@@ -57,7 +57,7 @@ char *cli_lib_table(const fold_trie *t);
 #define CLI_INLINE_SEP '\x1f'
 /* Replaces *t (finished, freed here) by the trie whose names containing
  * CLI_INLINE_SEP became one frame per part (a name's library goes to
- * every part).  Returns 0, or -ENOMEM with *err (*t untouched). */
+ * every part, a source position's parts to the matching frames).  Returns 0, or -ENOMEM with *err (*t untouched). */
 int cli_split_inline(fold_trie **t, struct uf_err *err);
 
 #endif

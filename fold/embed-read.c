@@ -69,6 +69,8 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
 		rc = -EINVAL;
 	if (rc == 0)
 		rc = add_counts(t, &c, nnodes, (int)diff, &N);
+	if (rc == 0) /* section 6, after the time order when there is one */
+		rc = fold_locs_read(t, c.p, (size_t)(c.end - c.p), N.id, nnodes);
 	free(N.id);
 	free(N.self);
 	free(N.base);

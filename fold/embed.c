@@ -16,6 +16,8 @@
  *      at 4 and ignore it): "seq RECORDS", RECORDS lines "INDEX COUNT"
  *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
  *      kept ancestor), in input order, adjacent equal indices merged; "end"
+ *   6. optional, the nodes' source positions (fold/loc.c has the format):
+ *      "loc STRINGS RECORDS" ... "end"
  *
  * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
  * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
@@ -39,7 +41,6 @@
 static int needs_escape(unsigned char c);
 static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out);
 static size_t node_line_bytes(const fold_trie *t, uint32_t i);
-static double select_desc(double *v, size_t n, size_t k);
 struct emit;
 static void write_sequence(struct emit *E);
 
@@ -164,7 +165,7 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	if (!E.num || !E.order)
 		goto out;
 	memset(E.num, 0xff, (size_t)t->nnames * sizeof *E.num);
-	if (t->keep_seq && t->seq_len) {
+	if ((t->keep_seq && t->seq_len) || t->locs) {
 		if (!(E.index = malloc((size_t)t->nnodes * sizeof *E.index)))
 			goto out;
 		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
@@ -202,8 +203,10 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 		goto out;
 	}
 	fputs("end\n", out);
-	if (E.index)
+	if (E.index && t->keep_seq && t->seq_len)
 		write_sequence(&E);
+	if (t->locs && (rc = fold_locs_embed(t, out, E.index)) != 0)
+		goto out;
 	info->nodes_written = E.kept;
 	info->min_total = E.thr;
 	long end = ftell(out);
@@ -313,26 +316,49 @@ static void put_escaped(FILE *out, const char *s, size_t len)
 	fwrite(s + run, 1, len - run, out);
 }
 
+static int cmp_name_bytes(const void *a, const void *b, void *ctx)
+{
+	const fold_trie *t = ctx;
+	size_t la, lb;
+	const char *x = fold_trie_name(t, *(const uint32_t *)a, &la);
+	const char *y = fold_trie_name(t, *(const uint32_t *)b, &lb);
+	int c = memcmp(x, y, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* One line per name in byte order, so the table does not depend on the
+ * order the nodes were made in (a recording and its SVG read back write
+ * the same bytes). */
 int fold_libs_write(const fold_trie *t, FILE *out)
 {
 	if (!t->lib_of)
 		return 0;
 	uint8_t *seen = calloc(t->nnames ? t->nnames : 1, 1);
-	if (!seen)
+	uint32_t *list = malloc((t->nnames ? t->nnames : 1) * sizeof *list), n = 0;
+	if (!seen || !list) {
+		free(seen);
+		free(list);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 1; i < t->nnodes; i++) {
-		uint32_t nm = t->name[i], lib = fold_trie_lib(t, nm);
-		if (lib == FOLD_NONE || seen[nm])
+		uint32_t nm = t->name[i];
+		if (fold_trie_lib(t, nm) == FOLD_NONE || seen[nm])
 			continue;
 		seen[nm] = 1;
-		size_t n, ln;
-		const char *s = fold_trie_name(t, nm, &n), *ls = fold_trie_name(t, lib, &ln);
-		put_escaped(out, s, n);
+		list[n++] = nm;
+	}
+	qsort_r(list, n, sizeof *list, cmp_name_bytes, (void *)t);
+	for (uint32_t k = 0; k < n; k++) {
+		size_t len, ln;
+		uint32_t lib = fold_trie_lib(t, list[k]);
+		const char *s = fold_trie_name(t, list[k], &len), *ls = fold_trie_name(t, lib, &ln);
+		put_escaped(out, s, len);
 		fputc('\t', out);
 		put_escaped(out, ls, ln);
 		fputc('\n', out);
 	}
 	free(seen);
+	free(list);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -424,9 +450,9 @@ static int needs_escape(unsigned char c)
 
 /* Bytes fold_format_count writes for v; whole counts (nearly all) are
  * measured without formatting them: this runs once per node. */
-static size_t digits(double v)
+static inline size_t digits(double v)
 {
-	if (v >= 0 && v < 1e15 && v == floor(v)) {
+	if (v >= 0 && v < 1e15 && v == (double)(uint64_t)v) { /* no floor(): a libm call */
 		size_t n = 1;
 		for (uint64_t u = (uint64_t)v; u >= 10; u /= 10)
 			n++;
@@ -437,21 +463,31 @@ static size_t digits(double v)
 	return n < 0 ? EMBED_MAX_COUNT : (size_t)n;
 }
 
-static size_t node_line_bytes(const fold_trie *t, uint32_t i)
+static inline size_t node_line_bytes(const fold_trie *t, uint32_t i)
 {
-	size_t n = 12 + digits(t->self[i]);
+	size_t n = 12 + (t->self[i] == 0 ? 1 : digits(t->self[i]));
 	return t->base ? n + 1 + digits(t->base[i]) : n;
 }
 
-/* The k-th largest of v[0..n) (v is reordered): Hoare's quickselect,
- * linear on average, where a full sort of millions of totals was not. */
-static double select_desc(double *v, size_t n, size_t k)
+/* A total as an integer of the same order: the bits of a positive double
+ * rise with its value; zero, negative and NaN totals (never made by the
+ * readers) all map to 0, which orders them as zero. */
+static inline uint64_t total_key(double v)
+{
+	uint64_t k = 0;
+	if (v > 0)
+		memcpy(&k, &v, sizeof k);
+	return k;
+}
+
+/* The k-th largest of v[0..n) (0-based), v reordered: Hoare's quickselect. */
+static uint64_t select_desc(uint64_t *v, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1;
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
 	while (lo < hi) {
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		double pivot = v[lo + (size_t)((seed >> 33) % (hi - lo + 1))];
+		uint64_t pivot = v[lo + (size_t)((seed >> 33) % (hi - lo + 1))];
 		size_t i = lo, j = hi;
 		while (i <= j) {
 			while (v[i] > pivot)
@@ -459,7 +495,7 @@ static double select_desc(double *v, size_t n, size_t k)
 			while (v[j] < pivot)
 				j--;
 			if (i <= j) {
-				double x = v[i];
+				uint64_t x = v[i];
 				v[i] = v[j];
 				v[j] = x;
 				i++;
@@ -478,21 +514,78 @@ static double select_desc(double *v, size_t n, size_t k)
 	return v[k];
 }
 
+#define SEL_BITS 16
+#define SEL_FEW (1u << 16) /* candidates few enough to copy and quickselect */
+
+/* The k-th largest total (0-based), by radix selection on total_key: a
+ * histogram of the top 16 bits (hist, filled by the caller's pass) picks
+ * the bucket holding it, further 16-bit histograms of that bucket narrow
+ * it while it holds many, then its few keys are copied and selected.
+ * Reads the totals a few times; copies none of them (millions of nodes:
+ * the old copy of every total was the embed's biggest allocation). */
+static double kth_total(const fold_trie *t, uint32_t *hist, size_t k)
+{
+	uint64_t prefix = 0, mask = 0;
+	int shift = 64 - SEL_BITS;
+	size_t in = 0; /* keys in the chosen bucket */
+	for (;;) {
+		size_t above = 0;
+		uint32_t b = (1u << SEL_BITS) - 1;
+		while (above + hist[b] <= k) /* from the largest bucket down */
+			above += hist[b--];
+		k -= above;
+		in = hist[b];
+		prefix |= (uint64_t)b << shift;
+		mask |= (uint64_t)((1u << SEL_BITS) - 1) << shift;
+		if (in <= SEL_FEW || shift == 0)
+			break;
+		shift -= SEL_BITS;
+		memset(hist, 0, (sizeof *hist) << SEL_BITS);
+		for (uint32_t i = 0; i < t->nnodes; i++) {
+			uint64_t key = total_key(t->total[i]);
+			if ((key & mask) == prefix)
+				hist[(key >> shift) & ((1u << SEL_BITS) - 1)]++;
+		}
+	}
+	uint64_t key;
+	if (shift == 0) {
+		key = prefix; /* every key in the bucket is this one */
+	} else {
+		uint64_t *c = malloc((in ? in : 1) * sizeof *c);
+		if (!c)
+			return INFINITY; /* keep only the root */
+		size_t m = 0;
+		for (uint32_t i = 0; i < t->nnodes && m < in; i++) {
+			uint64_t x = total_key(t->total[i]);
+			if ((x & mask) == prefix)
+				c[m++] = x;
+		}
+		key = select_desc(c, m, k);
+		free(c);
+	}
+	double v;
+	memcpy(&v, &key, sizeof v);
+	return v;
+}
+
 /* The smallest total to keep so the block stays near `budget`; 0 keeps all. */
 static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out)
 {
 	size_t names = 0, bytes = 0;
 	for (uint32_t n = 0; n < t->nnames; n++)
 		names += t->nlen[n] + 1;
-	for (uint32_t i = 0; i < t->nnodes; i++)
-		bytes += node_line_bytes(t, i);
-	*bytes_out = names + bytes;
-	if (names + bytes <= budget)
-		return 0;
-	double *tot = malloc((size_t)t->nnodes * sizeof *tot);
-	if (!tot)
+	uint32_t *hist = calloc((size_t)1 << SEL_BITS, sizeof *hist);
+	if (!hist)
 		return INFINITY; /* keep only the root */
-	memcpy(tot, t->total, (size_t)t->nnodes * sizeof *tot);
+	for (uint32_t i = 0; i < t->nnodes; i++) { /* one pass: bytes, and the totals' top bits */
+		bytes += node_line_bytes(t, i);
+		hist[total_key(t->total[i]) >> (64 - SEL_BITS)]++;
+	}
+	*bytes_out = names + bytes;
+	if (names + bytes <= budget) {
+		free(hist);
+		return 0;
+	}
 	/* a kept node costs its line and, at worst, its name once more */
 	size_t avg = (bytes + names) / t->nnodes + 1;
 	size_t room = budget / avg;
@@ -500,13 +593,13 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *by
 		room = 1;
 	if (room > t->nnodes)
 		room = t->nnodes;
-	double thr = select_desc(tot, t->nnodes, room - 1);
+	double thr = kth_total(t, hist, room - 1);
+	free(hist);
 	/* ties at the threshold could overshoot: step just above them */
 	size_t above = 0;
 	for (uint32_t i = 0; i < t->nnodes; i++)
 		above += t->total[i] >= thr;
 	if (above > room)
 		thr = nextafter(thr, INFINITY);
-	free(tot);
 	return thr > 0 ? thr : nextafter(0.0, 1.0);
 }

@@ -9,7 +9,9 @@
  * (fold_sort_names, sorted.c).  Each parent's entries are then sorted by
  * those integer ranks (no string compares per node, no global sort of the
  * input), after a check, since the sorted reader already made most
- * parents' children in order.
+ * parents' children in order.  Totals, depth, who has children and the
+ * entry counts come from one pass up the ids (count_up): a parent's id
+ * is below its children's.
  *
  * Invariants after fold_trie_finish():
  *  1. total[i] = self[i] + sum of total over i's children.
@@ -24,7 +26,8 @@
 #include "fold/fold.h"
 #include "fold/internal.h"
 
-static int build_entries(fold_trie *t, const uint32_t *rank);
+static int build_entries(fold_trie *t, const uint32_t *rank, uint8_t *kids);
+static void count_up(fold_trie *t, uint8_t *kids);
 static int u64_cmp(const void *a, const void *b);
 
 int fold_trie_finish(fold_trie *t)
@@ -32,24 +35,43 @@ int fold_trie_finish(fold_trie *t)
 	if (t->finished)
 		return 0;
 	free(t->total);
+	free(t->eoff);
+	free(t->ent);
+	t->ent = NULL;
 	t->total = malloc((size_t)t->nnodes * sizeof *t->total);
+	t->eoff = calloc((size_t)t->nnodes + 1, sizeof *t->eoff);
 	uint32_t *rank = malloc((size_t)t->nnames * 2 * sizeof *rank);
+	uint8_t *kids = calloc(t->nnodes, 1);
 	int rc = -ENOMEM;
-	if (!t->total || !rank || fold_sort_names(t, rank))
+	if (!t->total || !t->eoff || !rank || !kids || fold_sort_names(t, rank))
 		goto out;
-	memcpy(t->total, t->self, (size_t)t->nnodes * sizeof *t->total);
-	t->maxdepth = 0;
-	for (uint32_t i = t->nnodes - 1; i > 0; i--) {
-		t->total[t->parent[i]] += t->total[i];
-		if (t->depth[i] > t->maxdepth)
-			t->maxdepth = t->depth[i];
-	}
-	rc = build_entries(t, rank);
+	count_up(t, kids);
+	rc = build_entries(t, rank, kids);
 	if (rc == 0)
 		t->finished = 1;
 out:
+	free(kids);
 	free(rank);
 	return rc;
+}
+
+/* One pass from the last node up (a node's children have higher ids, so
+ * each is complete when reached): totals, maxdepth, who has children, and
+ * each parent's entry count in eoff[parent + 1]. */
+static void count_up(fold_trie *t, uint8_t *kids)
+{
+	memcpy(t->total, t->self, (size_t)t->nnodes * sizeof *t->total);
+	uint32_t maxdepth = 0;
+	for (uint32_t i = t->nnodes - 1; i > 0; i--) {
+		uint32_t p = t->parent[i];
+		t->total[p] += t->total[i];
+		if (t->depth[i] > maxdepth)
+			maxdepth = t->depth[i];
+		int own = t->self[i] != 0 || (t->base && t->base[i] != 0) || !kids[i];
+		t->eoff[p + 1] += (uint32_t)own + kids[i];
+		kids[p] = 1;
+	}
+	t->maxdepth = maxdepth;
 }
 
 /* Sort key of entry e (a child id, FOLD_ENTRY_SELF for its own line). */
@@ -90,37 +112,16 @@ static int u64_cmp(const void *a, const void *b)
 
 /* A child contributes a self entry when it has its own line (samples of
  * its own, or no children at all) and a subtree entry when it has
- * children.  eoff first counts children (eoff[i + 1] = i's), which says
- * who has children; then entries. */
-static int build_entries(fold_trie *t, const uint32_t *rank)
+ * children.  eoff[i + 1] holds i's entry count (count_up). */
+static int build_entries(fold_trie *t, const uint32_t *rank, uint8_t *kids)
 {
 	uint32_t n = t->nnodes;
-	free(t->eoff);
-	free(t->ent);
-	t->ent = NULL;
-	t->eoff = calloc((size_t)n + 1, sizeof *t->eoff);
-	uint8_t *kids = malloc(n);
-	if (!t->eoff || !kids) {
-		free(kids);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 1; i < n; i++)
-		t->eoff[t->parent[i] + 1]++;
-	for (uint32_t i = 0; i < n; i++)
-		kids[i] = t->eoff[i + 1] != 0;
-	memset(t->eoff, 0, ((size_t)n + 1) * sizeof *t->eoff);
-	for (uint32_t i = 1; i < n; i++) {
-		int own = t->self[i] != 0 || (t->base && t->base[i] != 0) || !kids[i];
-		t->eoff[t->parent[i] + 1] += (uint32_t)own + kids[i];
-	}
 	for (uint32_t i = 0; i < n; i++)
 		t->eoff[i + 1] += t->eoff[i];
 	uint32_t m = t->eoff[n];
 	t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
-	if (!t->ent) {
-		free(kids);
+	if (!t->ent)
 		return -ENOMEM;
-	}
 	/* filled backwards from each parent's end, so eoff[p + 1] ends at p's
 	 * start (no second offset array); node order, reversed twice, stays */
 	for (uint32_t i = n - 1; i > 0; i--) {
@@ -132,7 +133,6 @@ static int build_entries(fold_trie *t, const uint32_t *rank)
 	}
 	memmove(t->eoff, t->eoff + 1, (size_t)n * sizeof *t->eoff);
 	t->eoff[n] = m;
-	free(kids);
 	uint64_t *tmp = NULL;
 	size_t tcap = 0;
 	int rc = 0;

@@ -51,20 +51,26 @@
 #define FOLD_MAX_NAME (64u * 1024u)
 #define FOLD_MAX_LINE (64u * 1024u * 1024u)
 #define FOLD_MAX_NODES 0x7ffffff0u
+/* Name slots (fold_trie.nslots): the offset part caps all names at 1 TiB. */
+#define FOLD_NSLOT_OFF ((1ull << 40) - 1)
+#define FOLD_NSLOT_TAG (~FOLD_NSLOT_OFF)
 
 /* Bytes of a trie's metadata text, its NUL included (longer is cut at a line). */
 #define FOLD_META_MAX 4096
 
 typedef struct fold_trie {
 	/* interned names: bytes in one buffer, offsets by id */
-	char *nbuf;              /* all names, each NUL-terminated */
+	char *nbuf;              /* all names: each a record "LEN ID" (two uint32, host
+				    order) then the name's bytes and a NUL */
 	size_t nbuf_len, nbuf_cap;
-	uint64_t *noff;          /* offset of name id in nbuf */
+	uint64_t *noff;          /* offset of name id's bytes in nbuf */
 	uint32_t *nlen;          /* byte length of name id */
 	uint32_t nnames, nnames_cap;
-	uint64_t *nslots;        /* open addressing: hash's top 32 bits << 32 | name id + 1,
-				    0 = empty (the tag skips most wrong candidates; 8 bytes
-				    a slot: a million names cost 16 MiB of table) */
+	uint64_t *nslots;        /* open addressing: hash's top 24 bits << 40 | offset of
+				    the name's bytes in nbuf (never 0: the record's
+				    header comes first), 0 = empty.  A probe reads the
+				    slot, then one record holding length, id and bytes
+				    (one cache miss less than id -> nlen, noff) */
 	uint32_t nslots_mask;
 
 	/* nodes, structure of arrays */
@@ -111,6 +117,10 @@ typedef struct fold_trie {
 	 * unknown.  NULL until a library is set. */
 	uint32_t *lib_of;
 	uint32_t lib_cap;
+
+	/* Source positions per node (fold/loc.c, fold_loc_*); NULL until
+	 * the first one. */
+	struct fold_locs *locs;
 } fold_trie;
 
 /* Appends "key: value\n" to t->meta (fold/embed.c) unless key is there
@@ -135,6 +145,39 @@ void fold_meta_from_comment(fold_trie *t, const char *s, size_t len);
 /* The value of `key` in t->meta (borrowed, *len bytes, not NUL-ended),
  * NULL when absent. */
 const char *fold_meta_get(const fold_trie *t, const char *key, size_t *len);
+
+/* ---- source positions of frames (fold/loc.c) ------------------------ */
+
+/* Each node may carry the source positions ("FILE:LINE") its samples map
+ * to at that frame (the sampled PC's line for a leaf, the call site for a
+ * caller), with a count each: record fills them from DWARF, the embedded
+ * block of an SVG carries them (an optional "loc" section), tooltips show
+ * the hottest.  Positions are interned apart from frame names. */
+/* Interns a position (borrowed bytes); FOLD_NONE on OOM or when empty. */
+uint32_t fold_loc_intern(fold_trie *t, const char *s, size_t len);
+/* The bytes of position id `loc` (borrowed from t; needs t->locs). */
+const char *fold_loc_str(const fold_trie *t, uint32_t loc, size_t *len);
+/* Adds `count` samples of node at position `loc` (from fold_loc_intern).
+ * Returns 0 or -ENOMEM. */
+int fold_loc_add(fold_trie *t, uint32_t node, uint32_t loc, double count);
+/* Iterates node's positions in no set order: prev FOLD_NONE gives the
+ * first; returns an entry id to pass back, FOLD_NONE at the end. */
+uint32_t fold_loc_next(const fold_trie *t, uint32_t node, uint32_t prev, uint32_t *loc,
+		       double *count);
+/* Node's first `max` positions, most samples first (ties by bytes), into
+ * locs[] and counts[]; returns how many the node has in all. */
+uint32_t fold_loc_top(const fold_trie *t, uint32_t node, uint32_t *locs, double *counts,
+		      uint32_t max);
+struct fold_locs;
+void fold_locs_free(struct fold_locs *l);
+/* The "loc" section of the embedded block (format in loc.c) for the
+ * kept nodes: index[node] is its position in the block, UINT32_MAX (or
+ * its parent's position) when pruned.  Returns 0, -ENOMEM or -EIO. */
+int fold_locs_embed(const fold_trie *t, FILE *out, const uint32_t *index);
+/* Reads the section from the text after the block's "end" (skipping a
+ * "seq" section first); ids[k] is the trie node of block position k.
+ * Returns 0 (also when there is no section), -EINVAL or -ENOMEM. */
+int fold_locs_read(fold_trie *t, const char *text, size_t len, const uint32_t *ids, uint32_t nnodes);
 
 /* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */
 fold_trie *fold_trie_new(void);

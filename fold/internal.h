@@ -117,6 +117,9 @@ static inline uint64_t fold_name_hash(const char *p, size_t len)
 	memcpy(&v, p, n);
 	return fold_nh_final(h, v, len);
 }
+/* Grows the name table for `names` names at once (one rehash, not one
+ * per doubling).  Returns 0 or -ENOMEM. */
+int fold_trie_reserve_names(fold_trie *t, uint32_t names);
 /* fold_trie_intern with the name's fold_name_hash() already known. */
 uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h);
 

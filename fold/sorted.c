@@ -47,6 +47,7 @@
 #define SMALL_GROUP 24   /* groups up to this size: insertion sort */
 #define MERGE_GROUP 2048 /* up to this size: merge sort; above, radix */
 #define PREFETCH 12      /* lines ahead: about the misses a core keeps in flight */
+#define PREFETCH_LINES 16 /* cache lines of a stack prefetched, at most */
 
 struct sline {
 	const char *s;       /* stack bytes, borrowed from the input */
@@ -658,6 +659,12 @@ static int build_line(fold_trie *t, struct path *P, const struct sline *l, uint3
 		*leaf = node;
 		return 0;
 	}
+	for (uint32_t i = 0; i < nf; i++) { /* the slots are on their way: fetch the
+					       name records they point at, all at once */
+		uint64_t v = t->nslots[(uint32_t)P->fh[i] & t->nslots_mask];
+		if (v)
+			__builtin_prefetch(t->nbuf + (v & FOLD_NSLOT_OFF) - 8);
+	}
 	for (uint32_t i = 0; i < nf; i++, k++) {
 		uint32_t nm = fold_trie_intern_h(t, l->s + P->fs[i], P->fl[i], P->fh[i]);
 		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_append(t, node, nm);
@@ -732,9 +739,13 @@ static void *build_part(void *arg)
 {
 	struct part *w = arg;
 	for (size_t i = w->lo; i < w->hi && w->rc == 0; i++) {
-		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
-			__builtin_prefetch(w->k[i + PREFETCH].s);
-			__builtin_prefetch(&w->L[w->k[i + PREFETCH].idx]);
+		if (i + PREFETCH < w->hi) { /* lines come in random memory order: all of
+					       a line is read (its prefix by the compare) */
+			const struct skey *x = &w->k[i + PREFETCH];
+			uint32_t n = x->len < 64 * PREFETCH_LINES ? x->len : 64 * PREFETCH_LINES;
+			for (uint32_t o = 0; o < n + 64; o += 64)
+				__builtin_prefetch(x->s + o);
+			__builtin_prefetch(&w->L[x->idx]);
 		}
 		const struct sline *l = &w->L[w->k[i].idx];
 		uint32_t leaf;
@@ -813,8 +824,10 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 {
 	fold_trie *u = b->t;
 	uint32_t *nmap = malloc((size_t)u->nnames * sizeof *nmap);
-	if (!nmap)
+	if (!nmap || fold_trie_reserve_names(t, t->nnames + u->nnames)) {
+		free(nmap);
 		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < u->nnames; i++) {
 		size_t len;
 		const char *s = fold_trie_name(u, i, &len);
@@ -826,7 +839,29 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 	uint32_t first = t->nnodes, add = u->nnodes - 1 - b->chain;
 	size_t want = (size_t)first + add;
 	int rc = want > FOLD_MAX_NODES ? -ENOMEM : 0;
-	if (rc == 0 && want > t->nodes_cap) {
+	int grow = rc == 0 && want > t->nodes_cap;
+	/* counts first: u's are then freed before t's other arrays grow */
+	if (grow)
+		rc = grow_array(&t->self, want, sizeof *t->self);
+	if (grow && t->base && rc == 0)
+		rc = grow_array(&t->base, want, sizeof *t->base);
+	if (rc == 0) {
+		for (uint32_t i = first; i < want; i++) {
+			t->self[i] = 0;
+			if (t->base)
+				t->base[i] = 0;
+		}
+		for (uint32_t i = 0; i < u->nnodes; i++) {
+			uint32_t id = part2_id(a, b, first, i);
+			t->self[id] += u->self[i];
+			if (t->base)
+				t->base[id] += u->base[i];
+		}
+	}
+	free(u->self);
+	free(u->base);
+	u->self = u->base = NULL;
+	if (rc == 0 && grow) {
 		rc = grow_array(&t->parent, want, sizeof *t->parent);
 		for (uint32_t i = b->chain + 1; rc == 0 && i < u->nnodes; i++)
 			t->parent[first + i - b->chain - 1] = part2_id(a, b, first, u->parent[i]);
@@ -845,10 +880,6 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 		free(u->depth);
 		u->depth = NULL;
 		if (rc == 0)
-			rc = grow_array(&t->self, want, sizeof *t->self);
-		if (t->base && rc == 0)
-			rc = grow_array(&t->base, want, sizeof *t->base);
-		if (rc == 0)
 			t->nodes_cap = (uint32_t)want;
 	} else if (rc == 0) { /* room already: copy in place */
 		for (uint32_t i = b->chain + 1; i < u->nnodes; i++) {
@@ -858,20 +889,8 @@ static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
 			t->depth[id] = u->depth[i];
 		}
 	}
-	if (rc == 0) {
-		for (uint32_t i = first; i < want; i++) {
-			t->self[i] = 0;
-			if (t->base)
-				t->base[i] = 0;
-		}
+	if (rc == 0)
 		t->nnodes = (uint32_t)want;
-		for (uint32_t i = 0; i < u->nnodes; i++) {
-			uint32_t id = part2_id(a, b, first, i);
-			t->self[id] += u->self[i];
-			if (t->base)
-				t->base[id] += u->base[i];
-		}
-	}
 	if (u->max_line_delta > t->max_line_delta)
 		t->max_line_delta = u->max_line_delta;
 	free(nmap);

@@ -6,7 +6,10 @@
  *
  * A frame's tooltip is "NAME (N COUNTNAME, P%)" (differentials add
  * "; +D%"), with N printed as flamegraph.pl prints it: rounded, with
- * thousands separators, and P computed from that rounded N.
+ * thousands separators, and P computed from that rounded N.  Lines after
+ * the first are ours and stay off the first (which readers parse): a
+ * differential's before -> after figures, "library: LIB", and "source:
+ * FILE:LINE (P%), ..." (source_line()).
  */
 #include <errno.h>
 #include <math.h>
@@ -35,6 +38,7 @@ static double frame_delta(const struct svg *S, const struct frame *f);
 static void diff_details(struct svg *S, const struct frame *f);
 static void write_attrs(struct svg *S, const char *spec, const char **title, size_t *tlen);
 static void put_signed_pct(FILE *out, double v, const char *unit);
+static void source_line(struct svg *S, uint32_t node);
 
 int svg_write_frames(struct svg *S, const char *id, int hidden)
 {
@@ -142,6 +146,8 @@ static int write_frame(struct svg *S, const struct frame *f)
 			fputs("\nlibrary: ", out);
 			escape_xml_any(out, ls, ln);
 		}
+		if (!root)
+			source_line(S, f->node);
 	}
 	char fill[40];
 	frame_color(S, f, fill, sizeof fill);
@@ -179,6 +185,42 @@ static int write_frame(struct svg *S, const struct frame *f)
 	}
 	fputs("</g>\n", out);
 	return 0;
+}
+
+/* A third tooltip line, "source: FILE:LINE (P%), ..." (record's DWARF
+ * positions, fold/loc.c): the node's SOURCE_TOP hottest positions with
+ * their share of the node's samples, the file by its base name, then
+ * "+N more"; nothing when the node has none.  templates/flamegraph.js
+ * writes the same line for drill-down frames. */
+#define SOURCE_TOP 3
+
+static void source_line(struct svg *S, uint32_t node)
+{
+	const fold_trie *t = S->t;
+	uint32_t locs[SOURCE_TOP];
+	double cnt[SOURCE_TOP];
+	uint32_t n = fold_loc_top(t, node, locs, cnt, SOURCE_TOP);
+	if (!n || !(t->total[node] > 0))
+		return;
+	FILE *out = S->out;
+	fputs("\nsource: ", out);
+	for (uint32_t k = 0; k < n && k < SOURCE_TOP; k++) {
+		size_t len;
+		const char *p = fold_loc_str(t, locs[k], &len), *b = memrchr(p, '/', len);
+		if (b) {
+			len -= (size_t)(b + 1 - p);
+			p = b + 1;
+		}
+		char pct[40];
+		size_t pl = uf_fmt_fixed(pct, 100 * cnt[k] / t->total[node], 0);
+		fputs(k ? ", " : "", out);
+		escape_xml_any(out, p, len);
+		fputs(" (", out);
+		fwrite(pct, 1, pl, out);
+		fputs("%)", out);
+	}
+	if (n > SOURCE_TOP)
+		fprintf(out, ", +%u more", n - SOURCE_TOP);
 }
 
 /* A box narrower than a pixel is not written: it shows nothing and would

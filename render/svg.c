@@ -12,10 +12,13 @@
  * Document order: header texts, then <g id="frames"> with one <g> per
  * frame in pre-order (each pruned aggregate right after its parent),
  * then the embedded trie, then the script (last, so it runs with the
- * document complete).
+ * document complete).  The embedded trie is made first, on a second
+ * thread for a big trie (it reads only the trie, as layout and frames
+ * do), and written in its place once they are out.
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,12 +32,28 @@
 #include "templates.h"
 
 #define EMBED_CHUNK (1u << 20)
+#define EMBED_THREAD_NODES 50000u /* tries from this size embed on a second thread */
+
+/* The embedded block, made beside layout and frames (it reads only the
+ * trie, as they do), written after them. */
+struct embed_job {
+	const fold_trie *t;
+	size_t budget;       /* 0: all */
+	char *buf;           /* owned: the block */
+	size_t len;
+	struct fold_embed_info info;
+	int rc;
+	pthread_t th;
+	int running;         /* th is to be joined */
+};
+static void embed_start(struct embed_job *j, const fold_trie *t, const struct render_opts *o);
+static int embed_join(struct embed_job *j);
 
 static int svg_setup(struct svg *S, struct uf_err *err);
 static void svg_header(struct svg *S);
 static void write_legend(struct svg *S, double y);
 static void svg_view_attrs(struct svg *S);
-static int svg_embed(struct svg *S);
+static int svg_embed(struct svg *S, struct embed_job *j);
 static void svg_footer(struct svg *S);
 static void svg_release(struct svg *S);
 static int chain_rewrite(const fold_trie *t, fold_trie **out);
@@ -62,8 +81,11 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	       struct render_report *rep, struct uf_err *err)
 {
 	struct svg S = { .t = t, .data = t, .o = o, .out = out, .rep = rep };
+	struct embed_job ej = { 0 };
 	memset(rep, 0, sizeof *rep);
 	int rc = 0;
+	if (o->embed != RENDER_EMBED_NONE)
+		embed_start(&ej, S.data, o);
 	if (!strcmp(o->colors, "chain") && (rc = chain_rewrite(t, &S.chain)) == 0)
 		S.t = S.chain;
 	if (rc == 0)
@@ -83,8 +105,9 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 		S.timemax = tm;
 		S.wpt = wpt;
 	}
+	int erc = embed_join(&ej);
 	if (rc == 0)
-		rc = svg_embed(&S);
+		rc = erc ? erc : svg_embed(&S, &ej);
 	if (rc == 0) {
 		svg_footer(&S);
 		if (o->palette_file)
@@ -99,6 +122,7 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 		uf_err_set(err, UF_EINPUT, "output", "write failed");
 		rc = -EIO;
 	}
+	free(ej.buf);
 	svg_release(&S);
 	return rc;
 }
@@ -421,24 +445,47 @@ static void svg_footer(struct svg *S)
 	fputs("</svg>\n", S->out);
 }
 
+static void *embed_run(void *arg)
+{
+	struct embed_job *j = arg;
+	FILE *mem = open_memstream(&j->buf, &j->len);
+	if (!mem) {
+		j->rc = -ENOMEM;
+		return NULL;
+	}
+	j->rc = fold_embed_write(j->t, mem, j->budget, &j->info);
+	if (fclose(mem) != 0 && j->rc == 0)
+		j->rc = -ENOMEM;
+	return NULL;
+}
+
+/* Starts the block: on a thread for a big trie, else now. */
+static void embed_start(struct embed_job *j, const fold_trie *t, const struct render_opts *o)
+{
+	j->t = t;
+	j->budget = o->embed == RENDER_EMBED_FULL ? 0 : o->embed_budget;
+	if (t->nnodes >= EMBED_THREAD_NODES && pthread_create(&j->th, NULL, embed_run, j) == 0)
+		j->running = 1;
+	else
+		embed_run(j);
+}
+
+static int embed_join(struct embed_job *j)
+{
+	if (j->running)
+		pthread_join(j->th, NULL);
+	j->running = 0;
+	return j->rc;
+}
+
 /* The trie, in chunks below libxml2's per-text-node limit. */
-static int svg_embed(struct svg *S)
+static int svg_embed(struct svg *S, struct embed_job *j)
 {
 	if (S->o->embed == RENDER_EMBED_NONE)
 		return 0;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
-		return -ENOMEM;
-	size_t budget = S->o->embed == RENDER_EMBED_FULL ? 0 : S->o->embed_budget;
-	int rc = fold_embed_write(S->data, mem, budget, &S->rep->embed);
-	if (fclose(mem) != 0 && rc == 0)
-		rc = -ENOMEM;
-	if (rc) {
-		free(buf);
-		return rc;
-	}
+	char *buf = j->buf;
+	size_t len = j->len;
+	S->rep->embed = j->info;
 	S->rep->embed_pruned = S->rep->embed.nodes_written < S->rep->embed.nodes_total;
 	if (S->rep->embed_pruned)
 		fprintf(S->out, "<!-- uniprof-flame: the embedded profile was pruned to %u of %u call paths "
@@ -460,7 +507,6 @@ static int svg_embed(struct svg *S)
 			fputs("<!-- -->", S->out);
 	}
 	fputs("</metadata>\n", S->out);
-	free(buf);
 	return 0;
 }
 

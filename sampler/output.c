@@ -12,6 +12,10 @@
  *  1. Names come only from the resolver; an empty answer is "[unknown]".
  *  2. Trie paths run root (outermost caller) to leaf (frame 0).
  *  3. In sequence mode, samples are added in recording order.
+ *  4. Source positions come only from o->locate, one lookup per distinct
+ *     (address, is-return) like names; each frame's position is counted
+ *     at that frame's node with the samples of the stack (fold_loc_add),
+ *     so a node's positions add up to its total where all are known.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,25 +38,31 @@ struct name_cache {
 static int cache_grow(struct name_cache *c);
 static uint32_t frame_name(fold_trie *t, struct name_cache *c, const struct sampler_fold_opts *o,
 			   uint64_t addr, int is_return, char *buf);
-static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct name_cache *c,
-			   const struct sampler_fold_opts *o, uint64_t key, char *buf);
+static uint32_t frame_loc(fold_trie *t, struct name_cache *c, const struct sampler_fold_opts *o,
+			  uint64_t addr, int is_return, char *buf);
+struct caches {
+	struct name_cache names, locs;
+};
+static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct caches *c,
+			   const struct sampler_fold_opts *o, uint64_t key, double count, char *buf);
 static int64_t pair_slot(const struct sampler *s, uint64_t key);
 
 int sampler_fold(const struct sampler *s, fold_trie *t, const struct sampler_fold_opts *o,
 		 struct uf_err *err)
 {
-	struct name_cache c = { 0 };
+	struct caches c = { { 0 }, { 0 } };
 	char *buf = malloc(NAME_BUF);
 	uint32_t *node = s->pairs_cap ? malloc(s->pairs_cap * sizeof *node) : NULL;
 	int rc = -ENOMEM;
-	if (!buf || (s->pairs_cap && !node) || cache_grow(&c) < 0)
+	if (!buf || (s->pairs_cap && !node) || cache_grow(&c.names) < 0 ||
+	    (o->locate && cache_grow(&c.locs) < 0))
 		goto out;
 	if (o->sequence)
 		fold_trie_keep_sequence(t);
 	for (size_t i = 0; i < s->pairs_cap; i++) {
 		if (!s->pair_count[i])
 			continue;
-		node[i] = stack_node(s, t, &c, o, s->pair_key[i], buf);
+		node[i] = stack_node(s, t, &c, o, s->pair_key[i], (double)s->pair_count[i], buf);
 		if (node[i] == FOLD_NONE)
 			goto out;
 		if (!o->sequence && fold_trie_add(t, node[i], (double)s->pair_count[i]) < 0)
@@ -67,8 +77,10 @@ int sampler_fold(const struct sampler *s, fold_trie *t, const struct sampler_fol
 out:
 	if (rc < 0)
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
-	free(c.addr);
-	free(c.name);
+	free(c.names.addr);
+	free(c.names.name);
+	free(c.locs.addr);
+	free(c.locs.name);
 	free(node);
 	free(buf);
 	return rc;
@@ -97,9 +109,10 @@ int sampler_write_raw(const struct sampler *s, FILE *out, const char *what, stru
 }
 
 /* The trie node of (thread << 32 | stack): thread root if asked, then
- * the frames from the outermost caller down to frame 0. */
-static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct name_cache *c,
-			   const struct sampler_fold_opts *o, uint64_t key, char *buf)
+ * the frames from the outermost caller down to frame 0, each frame's
+ * source position counted at its node (o->locate). */
+static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct caches *c,
+			   const struct sampler_fold_opts *o, uint64_t key, double count, char *buf)
 {
 	uint32_t node = FOLD_ROOT, tid = s->threads[key >> 32].id;
 	if (o->thread_name) {
@@ -110,10 +123,36 @@ static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct name_ca
 	size_t n;
 	const uint64_t *f = sampler_stackset_get(&s->set, (uint32_t)key, &n);
 	for (size_t k = n; k-- > 0 && node != FOLD_NONE;) {
-		uint32_t nm = frame_name(t, c, o, f[k], k > 0, buf);
+		uint32_t nm = frame_name(t, &c->names, o, f[k], k > 0, buf);
 		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_child(t, node, nm);
+		uint32_t loc = node != FOLD_NONE && o->locate ? frame_loc(t, &c->locs, o, f[k], k > 0, buf)
+							       : FOLD_NONE;
+		if (loc != FOLD_NONE && fold_loc_add(t, node, loc, count) < 0)
+			node = FOLD_NONE;
 	}
 	return node;
+}
+
+/* Position id of one frame (FOLD_NONE: unknown), resolving each
+ * (address, is_return) once; the cache keeps id + 2, 1 = unknown. */
+static uint32_t frame_loc(fold_trie *t, struct name_cache *c, const struct sampler_fold_opts *o,
+			  uint64_t addr, int is_return, char *buf)
+{
+	uint64_t key = addr ^ ((uint64_t)is_return << 63);
+	size_t j = uf_hash_u64(key) & (c->cap - 1);
+	for (; c->name[j]; j = (j + 1) & (c->cap - 1))
+		if (c->addr[j] == key)
+			return c->name[j] - 2; /* 1 - 2 wraps to FOLD_NONE */
+	size_t len = o->locate(o->locate_ctx, addr, is_return, buf, NAME_BUF);
+	uint32_t loc = len ? fold_loc_intern(t, buf, len < NAME_BUF ? len : NAME_BUF - 1) : FOLD_NONE;
+	if ((c->used + 1) * 2 > c->cap && cache_grow(c) < 0)
+		return loc;
+	for (j = uf_hash_u64(key) & (c->cap - 1); c->name[j]; j = (j + 1) & (c->cap - 1))
+		;
+	c->addr[j] = key;
+	c->name[j] = loc == FOLD_NONE ? 1 : loc + 2;
+	c->used++;
+	return loc;
 }
 
 /* Name id of one frame, resolving each (address, is_return) once. */

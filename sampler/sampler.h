@@ -186,6 +186,13 @@ typedef size_t (*sampler_thread_name_fn)(void *ctx, uint32_t tid, char *buf, siz
 struct sampler_fold_opts {
 	sampler_resolve_fn resolve;      /* NULL: every frame is "[unknown]" */
 	void *resolve_ctx;
+	/* Non-NULL: the source position(s) of a frame, as "FILE:LINE" text
+	 * (same signature as resolve; 0 = unknown), added to each frame's
+	 * node with the samples of the stack (fold_loc_add).  A frame whose
+	 * name holds several parts (record --inline) gives one position per
+	 * part, joined by the same separator. */
+	sampler_resolve_fn locate;
+	void *locate_ctx;
 	sampler_thread_name_fn thread_name; /* non-NULL: thread is the root frame */
 	void *thread_ctx;
 	int sequence;                    /* add in time order (flame chart); needs the sequence */

@@ -132,6 +132,12 @@ int symtab_libs_inlined(struct symtab_libs *l, uint64_t addr, const char **names
 	return l && l->lines ? symtab_lines_inlined(l->lines, addr, names, max) : 0;
 }
 
+int symtab_libs_frames(struct symtab_libs *l, uint64_t addr, struct symtab_srcpos *pos,
+		       const char **names, int max)
+{
+	return l && l->lines ? symtab_lines_frames(l->lines, addr, pos, names, max) : 0;
+}
+
 void symtab_libs_free(struct symtab_libs *l)
 {
 	if (!l)

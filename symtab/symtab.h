@@ -230,6 +230,29 @@ const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr);
  * how many (0: none, or no DWARF there). */
 int symtab_lines_inlined(struct symtab_lines *l, uint64_t addr, const char **names, int max);
 
+/* Inlined levels kept per address (deeper chains keep the outer ones). */
+#define SYMTAB_MAX_INLINE 16
+/* A source position: file (borrowed from the handle, NULL when unknown)
+ * and line (0 when unknown). */
+struct symtab_srcpos {
+	const char *file;
+	int line;
+};
+/* The source positions of the code at `addr`, one per function level,
+ * the outermost first: pos[0] lies in the function whose symbol holds
+ * addr, pos[k] in the k-th inlined function (names[k-1], as
+ * symtab_lines_inlined gives them; names may be NULL).  The innermost
+ * level's position is addr's line-table row; each outer level's is the
+ * call site (DW_AT_call_file/line) of the level inside it — what perf and
+ * pprof show for inlined frames; so pos[0] is always a line of the
+ * function the symbol names.  With max == 1 only addr's row is looked up
+ * (no scope walk): the innermost line, as `addr2line` without -i.
+ * Returns the number of levels written (at most max and
+ * SYMTAB_MAX_INLINE + 1), 0 when DWARF has no compilation unit there; a
+ * level DWARF has no position for has file NULL. */
+int symtab_lines_frames(struct symtab_lines *l, uint64_t addr, struct symtab_srcpos *pos,
+			const char **names, int max);
+
 /* ---- the library of a frame (symtab/lib.c) ------------------------------ */
 
 /* Bytes of a library name, its NUL included. */
@@ -250,5 +273,8 @@ size_t symtab_libs_lookup(struct symtab_libs *l, uint64_t addr, char *buf, size_
 void symtab_libs_free(struct symtab_libs *l);
 /* symtab_lines_inlined for the file behind l (0 without DWARF). */
 int symtab_libs_inlined(struct symtab_libs *l, uint64_t addr, const char **names, int max);
+/* symtab_lines_frames for the file behind l (0 without DWARF). */
+int symtab_libs_frames(struct symtab_libs *l, uint64_t addr, struct symtab_srcpos *pos,
+		       const char **names, int max);
 
 #endif

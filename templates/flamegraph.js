@@ -715,6 +715,7 @@
 			if (i % 4096 === 4095) yield;
 		}
 		if (line() !== 'end') return null;
+		D.locs = parseLocs(n, line, () => pos < text.length);
 		D.total = Float64Array.from(D.self);
 		D.btotal = diff ? Float64Array.from(D.base) : D.total;
 		for (let i = 0; i < n; i++) D.end[i] = i + 1;
@@ -726,6 +727,72 @@
 		}
 		if (D.total[0] > 9e15) D.integral = false;
 		return D;
+	}
+
+	/* Section 6 of the block (fold/loc.c): each node's source positions,
+	 * most samples first, as a Map node -> [[position, count], ...].  It
+	 * follows the time-order section when there is one.  Missing or
+	 * malformed: null (the frames then show no source line). */
+	function parseLocs(n, line, more) {
+		try {
+			let h = more() ? line() : '';
+			if (/^seq \d+$/.test(h)) {
+				const k = parseInt(h.slice(4), 10);
+				for (let i = 0; i <= k; i++) line();
+				h = more() ? line() : '';
+			}
+			const m = /^loc (\d+) (\d+)$/.exec(h);
+			if (!m) return null;
+			const nstr = parseInt(m[1], 10), nrec = parseInt(m[2], 10);
+			const strs = [];
+			for (let i = 0; i < nstr; i++) strs.push(unescapeName(line()));
+			const locs = new Map();
+			for (let i = 0; i < nrec; i++) {
+				const f = line().split(' ');
+				const node = Number(f[0]), str = Number(f[1]), c = Number(f[2]);
+				if (f.length !== 3 || !Number.isInteger(node) || node < 0 || node >= n ||
+				    !Number.isInteger(str) || str < 0 || str >= nstr || !(c > 0 && c < Infinity)) {
+					return null;
+				}
+				let l = locs.get(node);
+				if (!l) locs.set(node, l = []);
+				l.push([strs[str], c]);
+			}
+			return line() === 'end' ? locs : null;
+		} catch (e) {
+			return null;
+		}
+	}
+
+	/* Each name's library (<metadata id="uniprof-flame-libs">, "NAME\tLIB"
+	 * lines escaped as the block's names), read once: Map name -> lib. */
+	let LIBS;
+	function libOf(name) {
+		if (LIBS === undefined) {
+			LIBS = new Map();
+			const md = document.getElementById('uniprof-flame-libs');
+			for (const ln of md ? md.textContent.split('\n') : []) {
+				const tab = ln.indexOf('\t');
+				if (tab > 0) LIBS.set(unescapeName(ln.slice(0, tab)), unescapeName(ln.slice(tab + 1).trim()));
+			}
+		}
+		return LIBS.get(name);
+	}
+
+	/* The tooltip lines after the first (frames.c): library, then the
+	 * hottest source positions with their share of the node's samples. */
+	function extraLines(D, node) {
+		if (node === 0) return '';
+		let t = '';
+		const lib = libOf(D.names[D.name[node]]);
+		if (lib !== undefined) t += '\nlibrary: ' + display(lib).s;
+		const l = D.locs ? D.locs.get(node) : undefined;
+		if (l && D.total[node] > 0) {
+			const top = l.slice(0, 3).map((p) => display(p[0].slice(p[0].lastIndexOf('/') + 1)).s +
+				' (' + fixed(100 * p[1] / D.total[node], 0) + '%)');
+			t += '\nsource: ' + top.join(', ') + (l.length > 3 ? ', +' + (l.length - 3) + ' more' : '');
+		}
+		return t;
 	}
 
 	function dispName(D, node) {
@@ -1106,7 +1173,7 @@
 			t += '; ' + (d > 0 ? '+' : '') + fixed(100 * d / fileTotal, 2) + '%';
 		}
 		t += ')';
-		return D.diff ? t + diffDetails(D, f.node) : t;
+		return (D.diff ? t + diffDetails(D, f.node) : t) + extraLines(D, f.node);
 	}
 
 	/* The drill-down view of trie node z: ancestors at full width, then
@@ -1534,6 +1601,13 @@
 		return nl < 0 ? t : t.slice(0, nl);
 	}
 
+	/* The details line of a frame: "Function: " and the tooltip's first
+	 * line, then the hottest source position when the tooltip has one. */
+	function detailsOf(t) {
+		const m = /\nsource: (.*?\(\d+%\))/.exec(t);
+		return cfg.nametype + ' ' + firstLine(t) + (m ? ' \u00b7 ' + m[1] : '');
+	}
+
 	function onOver(e) {
 		const h = hit(e.target);
 		if (!h || !el.details) return;
@@ -1544,14 +1618,14 @@
 				title.textContent = t;
 				it.el.appendChild(title);
 			}
-			el.details.textContent = it.kind === 'box' ? firstLine(t) : cfg.nametype + ' ' + firstLine(t);
+			el.details.textContent = it.kind === 'box' ? firstLine(t) : detailsOf(t);
 			return;
 		}
 		const c = parts(h.g);
 		if (!c.title) return;
-		const t = firstLine(c.title.textContent);
+		const t = c.title.textContent;
 		const cls = h.g.getAttribute('class');
-		el.details.textContent = cls && /(^|\s)pruned(\s|$)/.test(cls) ? t : cfg.nametype + ' ' + t;
+		el.details.textContent = cls && /(^|\s)pruned(\s|$)/.test(cls) ? firstLine(t) : detailsOf(t);
 	}
 
 	function onOut(e) {

@@ -2,7 +2,10 @@
  * examples/qemu-guest/kernel.c — the example guest's C side: pick the
  * workload from the kernel command line and run it forever.
  *
- * `-append app-test-2` selects app-test-2; anything else runs app-test-1
+ * `-append app-test-2` selects app-test-2, `app-uklibs` the Unikraft-like
+ * libraries of examples/uklibs linked into the guest (lib/ukalloc,
+ * lib/uksched, plat/kvm, libs/lwip: per-library shares in
+ * examples/workloads/uklibs-guest.truth); anything else runs app-test-1
  * (the shares are in examples/workloads/app-test-N.truth); `rounds=N` ends
  * the loop after N rounds through QEMU's isa-debug-exit device
  * (`-device isa-debug-exit,iobase=0xf4,iosize=4`: QEMU exits with status
@@ -22,6 +25,7 @@
 #include <stdint.h>
 
 #include "../workloads/workloads.h"
+#include "../uklibs/uklibs.h"
 
 struct multiboot_info {
 	uint32_t flags;
@@ -89,16 +93,32 @@ static void guest_exit(void)
 		__asm__ volatile("cli; hlt");
 }
 
+/* app-uklibs: examples/uklibs/app's round (20 units: 4 here, the rest in
+ * the libraries' own files), the guest kernel being the app. */
+UF_NOINLINE void uklibs_round(void)
+{
+	UF_BURN(4);
+	uk_malloc(6);
+	UF_NOTAIL();
+	uk_sched_yield();
+	UF_NOTAIL();
+	tcp_input();
+	UF_NOTAIL();
+}
+
 UF_NOINLINE void kmain(const struct multiboot_info *mbi)
 {
 	const char *cmd = (mbi->flags & 4) ? (const char *)(uintptr_t)mbi->cmdline : "";
-	int two = find(cmd, "app-test-2") != 0;
+	int two = find(cmd, "app-test-2") != 0, uk = find(cmd, "app-uklibs") != 0;
 	unsigned long rounds = number(find(cmd, "rounds="));
 	boot_selftest(number(find(cmd, "boot=")));
-	serial_puts(two ? "uniprof-flame guest: app-test-2\n" : "uniprof-flame guest: app-test-1\n");
+	serial_puts(two ? "uniprof-flame guest: app-test-2\n" : uk ? "uniprof-flame guest: app-uklibs\n"
+								: "uniprof-flame guest: app-test-1\n");
 	for (;;) {
 		if (two)
 			app_test_2_round();
+		else if (uk)
+			uklibs_round();
 		else
 			app_test_1_round();
 		if (++uf_rounds == rounds)

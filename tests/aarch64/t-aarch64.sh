@@ -50,9 +50,8 @@ accuracy() {
 	record_truth "$name" "$TRUTH/$app.truth" \
 		timeout 60 "$UF" --gdb "unix:$SOCK" -x "$elf" -F 299 -T 8 -o "$OUT.svg" \
 		--folded "$OUT.folded" "$@" 2>"$OUT.err"
-	local n top
-	n=$(awk '{ s += $NF } END { print s + 0 }' "$OUT.folded" 2>/dev/null)
-	[ "${n:-0}" -ge 1000 ] && pass "$name: $n samples" || fail "$name: samples" "only ${n:-0}"
+	local top
+	check_samples "$name" "$OUT.folded" "$OUT.err" 299
 	top=$([ "$app" = app-test-1 ] && echo "enter;kmain;app_test_1_round;function_3" ||
 		echo "enter;kmain;app_test_2_round;t2_function_2;t2_function_5")
 	has_chain "$OUT.folded" "$top" && pass "$name: whole chain from the entry point" ||

@@ -8,11 +8,16 @@
  *    view (zoomed frame and below) has the name, count, x and width that
  *    `uniprof-flame render` of the folded lines through that frame draws;
  *  - the same for a differential, in both layers (AFTER: `diff` of the
- *    subtree's lines; BEFORE: `render` of the subtree's BEFORE lines);
+ *    subtree's lines; BEFORE: `render` of the subtree's BEFORE lines),
+ *    with the colours the file gives those frames under every diff option;
  *  - search's Matched share is exact when every match hides in a pruned
  *    subtree (computed here from the folded input);
  *  - Back/Forward restore a drill-down chain and the search;
- *  - hostile names that only the drill-down draws stay inert text;
+ *  - the drill-down draws each frame in the colour the renderer gives its
+ *    name, in every palette and in --hash mode;
+ *  - hostile names that only the drill-down draws stay inert text, and
+ *    names as bytes (UTF-8 of each length, sequences XML refuses, control
+ *    bytes, annotation suffixes) read as the renderer writes them;
  *  - the file as written is the plain image: with script, after the idle
  *    work and after zoom + reset, the page looks exactly (pixel for pixel)
  *    as the same file with its <script> element removed.
@@ -83,7 +88,7 @@ function svgFrames(file) {
 	const text = fs.readFileSync(file, 'utf8');
 	const body = text.slice(text.indexOf('<g id="frames">'), text.indexOf('</g>\n</g>') + 4);
 	const out = [];
-	const re = /<g>\n<title>([^<]*)<\/title><rect x="([^"]*)" y="([^"]*)" width="([^"]*)"/g;
+	const re = /<g>\n<title>([^<]*)<\/title><rect x="([^"]*)" y="([^"]*)" width="([^"]*)" height="[^"]*" fill="([^"]*)"/g;
 	let m, yRoot = null;
 	while ((m = re.exec(body)) !== null) {
 		const title = unxml(m[1]).split('\n')[0];
@@ -91,7 +96,7 @@ function svgFrames(file) {
 		const y = parseFloat(m[3]);
 		if (yRoot === null) yRoot = y;
 		out.push({ name: title.slice(0, p), count: title.slice(p + 2).split(' ')[0], x: m[2], w: m[4],
-			depth: Math.round(Math.abs(yRoot - y) / 16) });
+			depth: Math.round(Math.abs(yRoot - y) / 16), fill: m[5] });
 	}
 	return out;
 }
@@ -131,7 +136,8 @@ async function viewFrames(page) {
 			r.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
 			const p = t.lastIndexOf(' (');
 			out.push({ name: t.slice(0, p), count: t.slice(p + 2).split(' ')[0], x: r.getAttribute('x'),
-				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent') });
+				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent'),
+				fill: r.getAttribute('fill') });
 		}
 		return out;
 	});
@@ -165,6 +171,18 @@ async function clickChild(page, name, depth) {
 }
 
 const key = (f) => [f.name, f.count, f.x, f.w].join('|');
+
+/* The image keeps its scale: a canvas grown for deeper frames grows the
+ * height attribute with the viewBox (else the browser shrinks it all). */
+async function expectScale(page, what) {
+	const hv = await page.evaluate(() => {
+		const e = document.documentElement;
+		return [e.getAttribute('height'), e.getAttribute('viewBox').split(' ')[3]];
+	});
+	expect(hv[0] === null || Math.abs(parseFloat(hv[0]) - parseFloat(hv[1])) < 0.01,
+		what + ': height ' + hv[0] + ' but viewBox height ' + hv[1]);
+	return parseFloat(hv[1]);
+}
 
 /* The view below and at the zoomed frame equals the renderer's frames of
  * the subtree file at depth >= zoom depth. */
@@ -245,6 +263,14 @@ async function testDrill(browser) {
 				}).length;
 			});
 			expect(out === 0, out + ' frames outside the canvas at level ' + d);
+			await expectScale(page, 'level ' + d);
+			/* ... and the image grew with it, at the same scale */
+			const hv = await page.evaluate(() => {
+				const e = document.documentElement;
+				return [e.getAttribute('height'), e.getAttribute('viewBox').split(' ')[3]];
+			});
+			expect(hv[0] === null || Math.abs(parseFloat(hv[0]) - parseFloat(hv[1])) < 0.01,
+				'height ' + hv[0] + ' but viewBox height ' + hv[1] + ' at level ' + d);
 			revealed = Math.max(revealed, want.filter((f) => !file.some((g) => g.name === f.name && g.count === f.count)).length);
 		}
 		expect(revealed > 0, 'the drill-down drew no frame the file had pruned');
@@ -271,6 +297,36 @@ async function testDrill(browser) {
 		expect(top && top.name === pathv[3], 'after Forward twice the view is ' + pathv[3]);
 		const m = await page.evaluate(() => document.getElementById('matched').textContent);
 		expect(m === m4 && /Matched: 100% of view/.test(m), 'search restored: ' + m + ' vs ' + m4);
+	});
+	await page.close();
+}
+
+/* Every palette: the frames the drill-down draws have the colour the
+ * renderer gives their names (a zoom must not recolour the graph). */
+async function testColors(browser) {
+	const counts = genProfile(1500, 5);
+	const folded = path.join(tmp, 'col.folded');
+	writeFolded(folded, counts);
+	const pathv = hotPath(counts, 1);
+	const sub = path.join(tmp, 'col-sub.folded');
+	writeFolded(sub, subtree(counts, pathv));
+	const page = await browser.newPage();
+	const modes = ['hot', 'mem', 'io', 'red', 'green', 'blue', 'yellow', 'purple', 'aqua', 'orange']
+		.map((p) => ['--colors', p]).concat([['--hash'], ['--colors', 'mem', '--hash']]);
+	await group('drill-down colours equal the renderer\'s (' + modes.length + ' palettes and modes)', async () => {
+		for (const m of modes) {
+			const svgf = path.join(tmp, 'col.svg'), subsvg = path.join(tmp, 'col-sub.svg');
+			render(['render'].concat(m, [folded]), svgf);
+			render(['render'].concat(m, [sub]), subsvg);
+			const want = new Map(svgFrames(subsvg).filter((f) => f.depth >= 1).map((f) => [f.name, f.fill]));
+			await page.goto(pathToFileURL(svgf).href);
+			await clickChild(page, pathv[0], 1);
+			const got = (await viewFrames(page)).filter((f) => !f.anc && want.has(f.name));
+			expect(got.length >= 20, m.join(' ') + ': only ' + got.length + ' frames to compare');
+			const bad = got.filter((f) => f.fill !== want.get(f.name));
+			expect(bad.length === 0, m.join(' ') + ': ' + bad.length + ' of ' + got.length + ' frames recoloured, e.g. ' +
+				bad.slice(0, 2).map((f) => f.name + ' ' + f.fill + ' want ' + want.get(f.name)).join(', '));
+		}
 	});
 	await page.close();
 }
@@ -307,6 +363,28 @@ async function testDiff(browser) {
 		render(['render', sb], ss);
 		compareFrames(await viewFrames(page), svgFrames(ss).filter((f) => f.depth >= pathv.length), 'BEFORE');
 	});
+	/* colours: a differential frame's colour is its change against the
+	 * whole graph, so the drill-down keeps the colour the file gave it */
+	const opts = [[], ['--delta=self'], ['--palette', 'cb'], ['--min-delta', '0.5'], ['--normalize'], ['--negate']];
+	await group('differential drill-down keeps the file\'s colours (' + opts.length + ' option sets)', async () => {
+		for (const o of opts) {
+			const f2 = path.join(tmp, 'dc.svg');
+			render(['diff'].concat(o, [fb, fa]), f2);
+			const seen = new Map();
+			for (const f of svgFrames(f2)) {
+				const k = f.name + '|' + f.count;
+				seen.set(k, seen.has(k) ? null : f.fill);   /* null: ambiguous */
+			}
+			await page.goto(pathToFileURL(f2).href);
+			for (let d = 1; d <= pathv.length; d++) await clickChild(page, pathv[d - 1], d);
+			const got = (await viewFrames(page)).filter((f) => !f.anc && seen.get(f.name + '|' + f.count));
+			expect(got.length >= 10, o.join(' ') + ': only ' + got.length + ' frames to compare');
+			const bad = got.filter((f) => f.fill !== seen.get(f.name + '|' + f.count));
+			expect(bad.length === 0, (o.join(' ') || 'default') + ': ' + bad.length + ' of ' + got.length +
+				' frames recoloured, e.g. ' + bad.slice(0, 2).map((f) => f.name + ' ' + f.fill + ' want ' +
+				seen.get(f.name + '|' + f.count)).join(', '));
+		}
+	});
 	await page.close();
 }
 
@@ -337,6 +415,118 @@ async function testSearchShare(browser) {
 }
 
 /* Names only the drill-down draws: markup, event handlers, entities. */
+/* Names as bytes: what the drill-down shows for each (UTF-8 of every
+ * length, sequences XML refuses, C0/C1 controls, DEL, annotation suffixes)
+ * is what the renderer writes for it. */
+async function testNameBytes(browser) {
+	const names = ['u2_\xc3\xa9', 'u3_\xe2\x82\xac', 'u4_\xf0\x9f\x94\xa5', 'max_\xf4\x8f\xbf\xbf',
+		'over_\xf4\x90\x80\x80', 'overlong_\xc0\xaf', 'overlong3_\xe0\x80\xaf', 'surr_\xed\xa0\x80',
+		'fffe_\xef\xbf\xbe', 'ffff_\xef\xbf\xbf', 'c1_\xc2\x85', 'a0_\xc2\xa0', 'del_\x7f', 'tilde_~',
+		'ctl_\x01', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
+		'inl_[i]', 'jit_[j]', 'w_[w]', 'q_[q]', 'k[k]', 'é_[i]', 'back\\x41slash'];
+	const lines = ['main;big 20000', 'main;mid;other 200', 'main;mid;deep;d1;d2;d3;d4;d5 3'];
+	names.forEach((n, k) => lines.push('main;mid;n' + k + ';' + n + ' ' + (2 + k)));
+	const bytes = Buffer.from(lines.join('\n') + '\n', 'latin1');
+	const folded = path.join(tmp, 'bytes.folded'), svgf = path.join(tmp, 'bytes.svg');
+	fs.writeFileSync(folded, bytes);
+	render(['render', '--minwidth', '1', folded], svgf);
+	const sub = path.join(tmp, 'bytes-sub.folded'), subsvg = path.join(tmp, 'bytes-sub.svg');
+	fs.writeFileSync(sub, Buffer.from(lines.filter((l) => l.startsWith('main;mid;')).join('\n') + '\n', 'latin1'));
+	render(['render', sub], subsvg);
+	const page = await browser.newPage();
+	await group('names as bytes: the drill-down shows what the renderer writes (' + names.length + ' names)', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		const h0 = await expectScale(page, 'unzoomed');
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'mid', 2);
+		compareFrames(await viewFrames(page), svgFrames(subsvg).filter((f) => f.depth >= 2), 'main;mid');
+		expect(await expectScale(page, 'zoomed') > h0, 'the canvas did not grow for the frames below mid');
+	});
+	await page.close();
+}
+
+/* Sibling order as flamegraph.pl sorts lines (a child's own line as
+ * "name ", its subtree as "name;", bytes compared): names that interleave
+ * ("a" with children, "a b", "a.c", "a::d"), parents of two entries,
+ * capitals, bytes over 0x7f. */
+async function testSiblingOrder(browser) {
+	const lines = ['main;big 20000', 'main;mid;other 300',
+		'main;mid;s;a;x 3', 'main;mid;s;a b 4', 'main;mid;s;a.c;y 5', 'main;mid;s;a 2', 'main;mid;s;a::d 6',
+		'main;mid;s;a-b;z 7', 'main;mid;s;a;w 1',
+		'main;mid;t;a;q 3', 'main;mid;t;a b 2',
+		'main;mid;v;a b 2', 'main;mid;v;a;q 3',
+		'main;mid;u;B 1', 'main;mid;u;a 1', 'main;mid;u;_x 1', 'main;mid;u;\xc3\xa9 1', 'main;mid;u;z 1',
+		'main;mid;u;Z;k 2', 'main;mid;u;10 1', 'main;mid;u;9 1'];
+	const folded = path.join(tmp, 'order.folded'), svgf = path.join(tmp, 'order.svg');
+	fs.writeFileSync(folded, Buffer.from(lines.join('\n') + '\n', 'latin1'));
+	render(['render', '--minwidth', '2', folded], svgf);
+	const sub = path.join(tmp, 'order-sub.folded'), subsvg = path.join(tmp, 'order-sub.svg');
+	fs.writeFileSync(sub, Buffer.from(lines.filter((l) => l.startsWith('main;mid;')).join('\n') + '\n', 'latin1'));
+	render(['render', sub], subsvg);
+	const page = await browser.newPage();
+	await group('drill-down orders siblings as flamegraph.pl sorts lines ("a", "a b", "a.c", "a::d", two-entry parents)', async () => {
+		expect(!fs.readFileSync(svgf, 'utf8').includes('<title>a.c '), 'fixture: the siblings are drawn in the file');
+		await page.goto(pathToFileURL(svgf).href);
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'mid', 2);
+		compareFrames(await viewFrames(page), svgFrames(subsvg).filter((f) => f.depth >= 2), 'main;mid');
+	});
+	await page.close();
+}
+
+/* Pruned boxes ("N frames pruned", grey) of an SVG: the first line of
+ * each title up to the samples count, and the boxes' x spans. */
+function svgBoxes(file) {
+	const text = fs.readFileSync(file, 'utf8');
+	const out = [];
+	const re = /<g class="pruned">\n<title>([^<]*)<\/title><path d="([^"]*)"/g;
+	let m;
+	while ((m = re.exec(text)) !== null) out.push(boxKey(unxml(m[1]), m[2]));
+	return out;
+}
+function boxKey(title, d) {
+	const head = title.split('\n')[0].replace(/,[^,]*%\)$/, ')');
+	const spans = Array.from(d.matchAll(/M([-\d.]+) [-\d.]+h([-\d.]+)/g), (x) => x[1] + '+' + x[2]);
+	return head + ' @ ' + spans.join(' ');
+}
+
+/* The drill-down's pruned boxes equal the renderer's for the zoomed
+ * subtree alone: how many frames and samples each holds, and where. */
+async function testPrunedBoxes(browser) {
+	const counts = genProfile(4000, 7);
+	const folded = path.join(tmp, 'pb.folded'), svgf = path.join(tmp, 'pb.svg');
+	writeFolded(folded, counts);
+	render(['render', '--minwidth', '10', folded], svgf);
+	const pathv = hotPath(counts, 1);
+	const sub = path.join(tmp, 'pb-sub.folded'), subsvg = path.join(tmp, 'pb-sub.svg');
+	writeFolded(sub, subtree(counts, pathv));
+	render(['render', '--minwidth', '10', sub], subsvg);
+	const page = await browser.newPage();
+	await group('drill-down pruned boxes equal render of the zoomed subtree (frames, samples, x spans)', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		for (let d = 1; d <= pathv.length; d++) await clickChild(page, pathv[d - 1], d);
+		await waitView(page);
+		const got = await page.evaluate(() => {
+			const details = document.getElementById('details');
+			return Array.from(document.querySelectorAll('#uf-view > .pruned')).map((b) => {
+				b.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+				const t = details.textContent;
+				b.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
+				const d = b.localName === 'path' ? b.getAttribute('d')
+					: 'M' + b.getAttribute('x') + ' 0h' + b.getAttribute('width');
+				return [t, d];
+			});
+		});
+		const a = got.map(([t, d]) => boxKey(t, d)).sort(), b = svgBoxes(subsvg).sort();
+		/* the subtree's own root row ("all") holds no box; deeper boxes only */
+		expect(b.length >= 3, 'fixture: only ' + b.length + ' pruned boxes in the subtree render');
+		const missing = b.filter((k) => !a.includes(k)), extra = a.filter((k) => !b.includes(k));
+		expect(missing.length === 0 && extra.length === 0, a.length + ' boxes drawn, ' + b.length +
+			' expected; missing ' + missing.slice(0, 2).join(' | ') + '; extra ' + extra.slice(0, 2).join(' | '));
+	});
+	await page.close();
+}
+
 async function testHostile(browser) {
 	const bad = ['<script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',
 		'&lt&gt&amp &#x41', ']]><svg onload="window.__pwned=3">', '"q\'', 'javascript:window.__pwned=4'];
@@ -407,9 +597,13 @@ async function main() {
 	try {
 		browser = await drv.launch(browserName, { width: 1280, height: 900 });
 		await testDrill(browser);
+		await testColors(browser);
+		await testPrunedBoxes(browser);
 		await testDiff(browser);
 		await testSearchShare(browser);
 		await testHostile(browser);
+		await testNameBytes(browser);
+		await testSiblingOrder(browser);
 		await testNoScript(browser);
 	} catch (e) {
 		failed++;

@@ -159,3 +159,27 @@ want=$("$UF" fold --diff "$TMP/pb.folded" "$TMP/pa.folded" | awk '{a+=$(NF-1); b
 [ "$got" = "$want" ] && grep -q 'data-pruned="1"' "$TMP/p.svg" &&
 	pass "pruned differential embed keeps BEFORE and AFTER totals ($want)" ||
 	fail "pruned differential embed" "got '$got' want '$want'"
+# ... and every frame the pruned embed keeps has its own inclusive BEFORE and
+# AFTER counts (pruned children fold into their parent's self counts)
+"$UF" fold "$TMP/p.svg" > "$TMP/p.back" 2>/dev/null
+"$UF" fold --diff "$TMP/pb.folded" "$TMP/pa.folded" > "$TMP/p.full"
+python3 - "$TMP/p.back" "$TMP/p.full" <<'PY' && pass "pruned differential embed: each kept frame's BEFORE and AFTER inclusive counts" || fail "pruned differential embed: inclusive counts" "$(head -c 300 "$TMP/p.bad")"
+import sys
+def incl(path):
+    t = {}
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        stack, b, a = line.rsplit(" ", 2)
+        fr = stack.split(";")
+        for i in range(1, len(fr) + 1):
+            k = ";".join(fr[:i])
+            ob, oa = t.get(k, (0.0, 0.0))
+            t[k] = (ob + float(b), oa + float(a))
+    return t
+back, full = incl(sys.argv[1]), incl(sys.argv[2])
+bad = [f"{k}: {v} vs {full.get(k)}" for k, v in back.items()
+       if k not in full or abs(v[0] - full[k][0]) > 1e-9 or abs(v[1] - full[k][1]) > 1e-9]
+open(sys.argv[1].replace(".back", ".bad"), "w").write("\n".join(bad[:5]))
+sys.exit(1 if bad or len(back) < 10 else 0)
+PY

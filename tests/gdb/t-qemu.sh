@@ -4,6 +4,13 @@
 #   - app-test-1 and app-test-2: >= 1000 samples, every function's share
 #     within +-3 percentage points of its .truth file, and the full call
 #     chain (long_entry;kmain;app_test_N_round;...) in the stacks;
+#   - source lines: function_3's tooltip names its line in workloads.c and
+#     app_test_1_round's its call site (the UF_BURN / call lines, read from
+#     the source), as for a Linux process;
+#   - app-uklibs (examples/uklibs' libraries linked into the guest, their
+#     DWARF paths laid out as a Unikraft tree): `fold --by=lib` of the
+#     recorded SVG within +-3 points of the true per-library shares, and
+#     record's live per-library table equal to that view of the SVG;
 #   - the guest is built like Unikraft (-O2, no frame pointers,
 #     -fno-asynchronous-unwind-tables): its rules exist only in the .dbg's
 #     .debug_frame; >= 95 % of the walks are complete and rooted at
@@ -58,23 +65,53 @@ for app in app-test-1 app-test-2; do
 	record_truth "gdb $app" "$TRUTH/$app.truth" \
 		timeout 60 "$UF" --gdb "unix:$SOCK" -x "$DBG" -F 299 -T 8 -o "$OUT.svg" \
 		--folded "$OUT.folded" 2>"$OUT.err"
-	n=$(awk '{ s += $NF } END { print s + 0 }' "$OUT.folded" 2>/dev/null)
-	[ "${n:-0}" -ge 1000 ] && pass "gdb $app: $n samples" || fail "gdb $app: samples" "only ${n:-0}"
+	check_samples "gdb $app" "$OUT.folded" "$OUT.err" 299
 	top=$([ "$app" = app-test-1 ] && echo "long_entry;kmain;app_test_1_round;function_3" ||
 		echo "long_entry;kmain;app_test_2_round;t2_function_2;t2_function_5")
 	has_chain "$OUT.folded" "$top" && pass "gdb $app: whole chain from the entry point" ||
 		fail "gdb $app: whole chain" "no stack $top"
 	pct=$(complete_pct "$OUT.err"); root=$(rooted_at "$OUT.folded" "long_entry;kmain")
-	cfi=$(sed -n 's/.*callers \([0-9.]*\)% by CFI.*/\1/p' "$OUT.err")
+	# the last summary: $OUT.err holds one per recording record_truth made
+	cfi=$(sed -n 's/.*callers \([0-9.]*\)% by CFI.*/\1/p' "$OUT.err" | tail -n 1)
 	if [ "${pct:-0}" -ge 95 ] && awk -v r="$root" -v c="${cfi:-0}" 'BEGIN { exit !(r >= 95 && c >= 50) }'; then
 		pass "gdb $app: $pct% of walks complete, $root% rooted at long_entry;kmain, $cfi% of callers by CFI"
 	else
-		fail "gdb $app: CFI walks" "$pct% complete, $root% rooted, ${cfi:-?}% by CFI: $(grep walks "$OUT.err")"
+		fail "gdb $app: CFI walks" "$pct% complete, $root% rooted, ${cfi:-?}% by CFI: $(grep walks "$OUT.err" | tail -n 1)"
 	fi
 	grep -q '<svg' "$OUT.svg" && grep -q 'function_' "$OUT.svg" && pass "gdb $app: svg" ||
 		fail "gdb $app: svg" "no flame graph with the function names"
+	if [ "$app" = app-test-1 ]; then
+		WL="$UF_TOP/examples/workloads/workloads.c"
+		l3=$(grep -n 'void function_3(void) { UF_BURN' "$WL" | cut -d: -f1)
+		lc=$(grep -n '^	function_3();' "$WL" | cut -d: -f1)
+		t3=$(grep -A2 '^<title>function_3 (' "$OUT.svg" | grep -m1 '^source: ')
+		tr=$(grep -A2 '^<title>app_test_1_round (' "$OUT.svg" | grep -m1 '^source: ')
+		[[ "$t3" == "source: workloads.c:$l3 (100%)"* ]] && [[ "$tr" == *"workloads.c:$lc ("* ]] &&
+			pass "gdb $app: tooltips name the lines (function_3 at workloads.c:$l3, its call site :$lc)" ||
+			fail "gdb $app: source lines" "want workloads.c:$l3 and call site :$lc: '$t3' '$tr'"
+	fi
 	halt
 done
+
+# Per-library shares: the guest linked with examples/uklibs' libraries.
+boot app-uklibs
+OUT="$TMP/uklibs"
+rec_uk() {
+	timeout 60 "$UF" --gdb "unix:$SOCK" -x "$DBG" -F 299 -T 8 -o "$OUT.svg" 2>"$OUT.err" &&
+		"$UF" fold --by=lib "$OUT.svg" >"$OUT.folded"
+}
+record_truth "gdb app-uklibs: fold --by=lib of the recorded SVG" "$TRUTH/uklibs-guest.truth" rec_uk
+table=$(awk '/uniprof-flame: library +self +total/ { on = 1; next }
+	on && /^uniprof-flame:   [^ (]/ { gsub("%", ""); print $2, $3, $4 }' "$OUT.err")
+bad=
+while read -r lib self total; do
+	s=$(share "$OUT.folded" "$lib" self) t=$(share "$OUT.folded" "$lib" total)
+	within "$s" "$self" 0.1 && within "$t" "$total" 0.1 || bad="$bad $lib:$self/$total vs $s/$t"
+done <<<"$table"
+[ -n "$table" ] && [ -z "$bad" ] &&
+	pass "gdb app-uklibs: the live per-library table equals fold --by=lib of the SVG" ||
+	fail "gdb app-uklibs: table vs SVG" "${bad:-no table in $(tr '\n' ' ' < "$OUT.err")}"
+halt
 
 # QEMU killed mid-run.
 boot app-test-1

@@ -115,6 +115,27 @@ record_truth() {
 	check_truth "$name" "$OUT.folded" "$truth"
 }
 
+# check_samples NAME FOLDED ERR HZ: enough samples for the shares (1000), or,
+# where a slow host kept the sampler from its rate, at least 500 and the
+# shortfall owned up to: samples + missed deadlines (the last summary in
+# ERR) make up the requested count within 10 %.  The rate itself is a
+# benchmark figure (bench/gdb.sh), not a test.
+check_samples() {
+	local name=$1 n line got missed secs
+	n=$(awk '!/^#/ { s += $NF } END { print s + 0 }' "$2" 2>/dev/null)
+	if [ "${n:-0}" -ge 1000 ]; then pass "$name: $n samples"; return; fi
+	line=$(grep ' samples (.* missed deadline' "$3" | tail -n 1)
+	got=$(sed -n 's/.*: \([0-9]*\) samples (.*/\1/p' <<<"$line")
+	secs=$(sed -n 's/.* in \([0-9.]*\) s, .*/\1/p' <<<"$line")
+	missed=$(sed -n 's/.* \([0-9]*\) missed deadline.*/\1/p' <<<"$line")
+	if [ "${n:-0}" -ge 500 ] && awk -v g="${got:-0}" -v m="${missed:-0}" -v s="${secs:-0}" -v f="$4" \
+		'BEGIN { exit !(g + m >= 0.9 * f * s) }'; then
+		pass "$name: $n samples (slow host: ${missed} missed deadlines reported)"
+	else
+		fail "$name: samples" "only ${n:-0}: ${line:-no summary}"
+	fi
+}
+
 rooted() {
 	awk '/^#/ { next } { n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
 	  k = split(stack, f, ";")

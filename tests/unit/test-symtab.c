@@ -1034,10 +1034,86 @@ static void symtab_lib_rules(void **state)
 	assert_string_equal(small, "libu");
 }
 
+/* Source positions through an inlined call (-O2 -g): an address inside
+ * inner()'s loop, which GCC inlined into outer(), is inner's line 3 at the
+ * innermost level and outer's call site, line 7, one level out. */
+static const char inl_src[] =
+	"volatile unsigned long sink;\n"
+	"static inline __attribute__((always_inline)) void inner(unsigned long n) {\n"
+	"  for (unsigned long i = 0; i < n; i++) sink = sink * 31u + i;\n"
+	"}\n"
+	"__attribute__((noinline)) void outer(unsigned long n) {\n"
+	"  sink += 7;\n"
+	"  inner(n);\n"
+	"  sink += 9;\n"
+	"}\n"
+	"int main(int argc, char **argv) { (void)argv; outer((unsigned long)argc); return 0; }\n";
+
+static void symtab_lines_frames_inlined(void **state)
+{
+	(void)state;
+	NEED_CC();
+	char src[128], bin[128];
+	path_of(src, sizeof src, "inl.c");
+	path_of(bin, sizeof bin, "inl");
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs(inl_src, f);
+	fclose(f);
+	if (run("cc -O2 -g -no-pie -o %s %s 2>/dev/null", bin, src) != 0)
+		skip();
+	struct uf_err err = { 0 };
+	struct symtab *st = symtab_open_elf(bin, &err);
+	struct symtab_lines *l = symtab_lines_open(bin, &err);
+	assert_non_null(st);
+	assert_non_null(l);
+	uint64_t lo = 0, hi = 0, a, probe = 0;
+	for (size_t i = 0; i < symtab_count(st); i++)
+		if (!strcmp(symtab_symbol(st, i, &lo, &hi), "outer"))
+			break;
+	assert_true(hi > lo);
+	for (a = lo; a < hi && !probe; a++) {
+		const char *file;
+		int line;
+		if (symtab_lines_lookup(l, a, &file, &line) == 0 && line == 3)
+			probe = a;
+	}
+	assert_true(probe != 0);
+	struct symtab_srcpos pos[SYMTAB_MAX_INLINE + 1];
+	const char *names[SYMTAB_MAX_INLINE];
+	int n = symtab_lines_frames(l, probe, pos, names, SYMTAB_MAX_INLINE + 1);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "inner");
+	assert_int_equal(pos[0].line, 7);  /* outer's call site */
+	assert_int_equal(pos[1].line, 3);  /* inner's own line */
+	assert_non_null(strstr(pos[0].file, "inl.c"));
+	assert_non_null(strstr(pos[1].file, "inl.c"));
+	/* one level: the innermost line, no scope walk */
+	assert_int_equal(symtab_lines_frames(l, probe, pos, NULL, 1), 1);
+	assert_int_equal(pos[0].line, 3);
+	/* the same chain as symtab_lines_inlined names it */
+	const char *in[4];
+	assert_int_equal(symtab_lines_inlined(l, probe, in, 4), 1);
+	assert_string_equal(in[0], "inner");
+	/* outer's own code before the call: one level, its own line */
+	n = symtab_lines_frames(l, lo, pos, names, SYMTAB_MAX_INLINE + 1);
+	assert_true(n == 1 && pos[0].file && pos[0].line >= 5 && pos[0].line <= 8);
+	/* no compilation unit there: nothing */
+	assert_int_equal(symtab_lines_frames(l, 0x10, pos, names, SYMTAB_MAX_INLINE + 1), 0);
+	symtab_lines_free(l);
+	symtab_free(st);
+	/* no DWARF at all: the open says so */
+	char nodbg[128];
+	path_of(nodbg, sizeof nodbg, "fx");
+	assert_null(symtab_lines_open(nodbg, &err));
+	assert_string_equal(err.why, "no DWARF debug information");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(symtab_lib_rules),
+		cmocka_unit_test(symtab_lines_frames_inlined),
 		cmocka_unit_test(symtab_elf_matches_nm),
 		cmocka_unit_test(symtab_static_and_global_names),
 		cmocka_unit_test(symtab_alias_prefers_global),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/xen/build.sh — build what the test dom0 runs, into WORK/{bin,guest}:
-# the PV test guest (examples/xen-guest), the xen-if driver (static), and
+# the PV test guest (examples/xen-guest), the xen-if driver (static, with
+# the crash reporter tests/xen/segv-trace.c), and
 # uniprof-flame itself (static: `make build/xen-test/uniprof-flame-static`,
 # the release objects plus tests/xen/segv-trace.c, which reports a crash
 # with its backtrace) when the tree has the record command.  Static binaries need no library copying
@@ -19,6 +20,7 @@ cp "$W/obj/guest-fp/xen-guest.elf" "$W/guest/xen-guest-fp.elf"
 XLIBS=$(pkg-config --static --libs xencontrol xencall xenforeignmemory xenstore xentoollog)
 cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -I"$TOP" -static \
   -o "$W/bin/xen-drive" "$TOP/tests/xen/xen-drive.c" "$TOP"/xen-if/{xen,mem,domain}.c "$TOP/util/err.c" \
+  "$TOP/tests/xen/segv-trace.c" \
   $XLIBS -lpthread
 if [ -f "$TOP/cli/cmd-record.c" ] && grep -q xen_target_open "$TOP/cli/cmd-record.c"; then
   # the release objects plus a test-only crash reporter (tests/xen/segv-trace.c)

@@ -38,13 +38,14 @@ check xen-dom0-setup bash -c "! grep -q '@@FAIL' '$W/boot.log'"
 sed 's/^/  | /' "$L"
 
 # No tool may crash (exit 128+N) in any case.  A crash of uniprof-flame
-# is reported by tests/xen/segv-trace.c in the case's log ("@@SEGV ...",
+# or xen-drive (the drive-* logs) is reported by tests/xen/segv-trace.c in the case's log ("@@SEGV ...",
 # "@@BT ADDR"); its addresses are named here from the binary's symbols.
 crashes=$(grep -l '^@@SEGV' "$W"/out/*.log 2>/dev/null)
 bad_rc=$(awk '$1 == "@@RC" && $3 >= 128 {printf "%s=%s ", $2, $3}' "$L")
 for f in $crashes; do
   echo "  crash in $(basename "$f"): $(grep -m1 '^@@SEGV' "$f")"
-  nm -n "$W/bin/uniprof-flame" | perl -e 'my @s; while (<STDIN>) { my ($v, $t, $n) = split;
+  bin=uniprof-flame; case $(basename "$f") in drive-*) bin=xen-drive ;; esac
+  nm -n "$W/bin/$bin" | perl -e 'my @s; while (<STDIN>) { my ($v, $t, $n) = split;
       push @s, [hex $v, $n] if defined $n && $t =~ /^[tTwW]$/ }
     for my $a (map { hex } @ARGV) { my $b; for (@s) { last if $_->[0] > $a; $b = $_ }
       printf "    0x%x %s+0x%x\n", $a, $b ? ($b->[1], $a - $b->[0]) : ("?", 0) }' \
@@ -150,6 +151,14 @@ shares create app-test-2 vcpu-0 "$PV" xen-guest.map --rootmin 50 --min 200 | gre
 expect_rc create-smp 0; expect_rc smp 0
 shares smp app-test-1 vcpu-0 "$PV" xen-guest.map
 shares smp app-test-2 vcpu-1 "secondary_start;secondary_main;run" xen-guest.map | sed 's/xen-smp:/xen-smp-vcpu1:/'
+# source lines from the guest's DWARF (-x), as for a process and a QEMU
+# guest: function_3's tooltip names its UF_BURN line in workloads.c
+if [ "$TOOL" = uf ]; then
+  l3=$(grep -n 'void function_3(void) { UF_BURN' "$TRUTH/workloads.c" | cut -d: -f1)
+  t3=$(grep -A3 '^<title>function_3 (' "$W/out/smp.svg" 2>/dev/null | grep -m1 '^source: ')
+  [[ "$t3" == "source: workloads.c:$l3 (100%)"* ]] && pass "xen-smp: tooltips name the line (function_3 at workloads.c:$l3)" ||
+    fail "xen-smp: source lines" "want workloads.c:$l3: '$t3'"
+fi
 expect_rc drive-smpcount 0
 check xen-steady-2vcpu steady drive-smpcount.log 4
 # PVH
