@@ -317,6 +317,48 @@ static void svg_view_attrs(struct svg *S)
 	fputs(">\n", out);
 }
 
+/* The `max` libraries with the most self samples into lib/tot, most
+ * first (equal counts: lower id first, so the legend is deterministic);
+ * returns how many, or -ENOMEM. */
+static int top_libs(const fold_trie *t, uint32_t *lib, double *tot, int max)
+{
+	double *sum = calloc(t->nnames, sizeof *sum);
+	uint32_t *ids = malloc(t->nnames * sizeof *ids);
+	uint8_t *seen = calloc(t->nnames, 1);
+	uint32_t nids = 0;
+	int n = 0;
+	if (!sum || !ids || !seen) {
+		n = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		uint32_t l = fold_trie_lib(t, t->name[i]);
+		if (l == FOLD_NONE || l >= t->nnames)
+			continue;
+		if (!seen[l])
+			seen[l] = 1, ids[nids++] = l;
+		sum[l] += t->self[i];
+	}
+	for (; n < max; n++) {   /* selection: max is small, libraries few */
+		int64_t best = -1;
+		for (uint32_t k = 0; k < nids; k++)
+			if (ids[k] != FOLD_NONE &&
+			    (best < 0 || sum[ids[k]] > sum[ids[best]] ||
+			     (sum[ids[k]] == sum[ids[best]] && ids[k] < ids[best])))
+				best = k;
+		if (best < 0)
+			break;
+		lib[n] = ids[best];
+		tot[n] = sum[ids[best]];
+		ids[best] = FOLD_NONE;
+	}
+out:
+	free(sum);
+	free(ids);
+	free(seen);
+	return n;
+}
+
 /* --colors=lib: each library's swatch and name on one line under the
  * titles, the libraries of the most samples first (at most 16). */
 static void write_legend(struct svg *S, double y)
@@ -325,27 +367,9 @@ static void write_legend(struct svg *S, double y)
 	enum { MAXL = 16 };
 	uint32_t lib[MAXL];
 	double tot[MAXL];
-	int n = 0;
-	for (uint32_t i = 1; i < t->nnodes; i++) {
-		uint32_t l = fold_trie_lib(t, t->name[i]);
-		if (l == FOLD_NONE)
-			continue;
-		int k = 0;
-		while (k < n && lib[k] != l)
-			k++;
-		if (k == n && n == MAXL)
-			continue;
-		if (k == n) {
-			lib[n] = l;
-			tot[n++] = 0;
-		}
-		tot[k] += t->self[i];
-	}
-	for (int a = 1; a < n; a++) /* by samples, then by id: deterministic */
-		for (int b = a; b > 0 && (tot[b] > tot[b - 1] || (tot[b] == tot[b - 1] && lib[b] < lib[b - 1])); b--) {
-			uint32_t tl = lib[b]; lib[b] = lib[b - 1]; lib[b - 1] = tl;
-			double td = tot[b]; tot[b] = tot[b - 1]; tot[b - 1] = td;
-		}
+	int n = top_libs(t, lib, tot, MAXL);
+	if (n < 0)
+		n = 0;   /* out of memory: an empty legend, the frames still coloured */
 	fprintf(S->out, "<text id=\"legend\" x=\"%.2f\" y=\"%.2f\">", S->xpad, y);
 	for (int k = 0; k < n; k++) {
 		size_t ln;

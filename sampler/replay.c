@@ -35,7 +35,7 @@ struct replay_target *replay_new(void)
 {
 	struct replay_target *r = calloc(1, sizeof *r);
 	if (r)
-		r->fail_stop_at = -1;
+		r->fail_stop_at = r->gone_threads_at = -1;
 	return r;
 }
 
@@ -129,6 +129,8 @@ static int r_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
 	struct replay_target *r = t->priv;
 	if (!r->stopped)
 		r->violations++;
+	if (r->gone_threads_at >= 0 && r->stops == (uint64_t)r->gone_threads_at + 1)
+		return UF_TARGET_GONE;
 	const struct replay_round *rd = &r->rounds[r->cur];
 	*n = rd->n < max ? rd->n : max;
 	memcpy(ids, rd->tids, *n * sizeof *ids);

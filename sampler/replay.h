@@ -7,7 +7,9 @@
  * The script is a list of rounds; each stop() moves to the next round,
  * whose threads and registers the sampler then sees.  After the last
  * round the target is gone, or the script starts over when `loop` is set.
- * Fault injection: stop() fails with -EIO in round `fail_stop_at`.
+ * Fault injection: stop() fails with -EIO in round `fail_stop_at`;
+ * threads() reports the target gone in round `gone_threads_at` (every
+ * thread exited between the stop and the listing).
  *
  * Invariants:
  *  1. Registers and memory can only be read while stopped; a read while
@@ -42,6 +44,7 @@ struct replay_target {
 	size_t cur;                  /* round shown by the last stop() */
 	int loop;                    /* restart the script instead of going away */
 	long fail_stop_at;           /* stop() number that fails with -EIO; -1 = never */
+	long gone_threads_at;        /* round whose threads() says gone; -1 = never */
 	int stopped;
 	int detached;
 	uint64_t stops, resumes, reads, violations;

@@ -446,7 +446,7 @@
 	function newTable() {
 		return {
 			done: false, next: framesEl.firstElementChild,
-			n: 0, g: [], rect: [], text: [], name: [], title: [], count: [],
+			n: 0, g: [], rect: [], name: [], title: [], count: [],
 			xattr: [], yattr: [], wattr: [], fill: [],
 			x: null, y: null, w: null, parent: null, end: null, matched: null,
 			fillByName: new Map(),
@@ -474,10 +474,9 @@
 		const title = g.firstElementChild;
 		const rect = title && title.nextElementSibling;
 		if (title && title.localName === 'title' && rect && rect.localName === 'rect') {
-			const t = rect.nextElementSibling;
-			return { title: title, rect: rect, text: t && t.localName === 'text' ? t : null };
+			return { title: title, rect: rect };
 		}
-		return { title: g.querySelector('title'), rect: g.querySelector('rect'), text: g.querySelector('text') };
+		return { title: g.querySelector('title'), rect: g.querySelector('rect') };
 	}
 
 	function addFrame(g) {
@@ -488,7 +487,6 @@
 		g.ufIndex = i;
 		T.g.push(g);
 		T.rect.push(c.rect);
-		T.text.push(c.text);
 		T.title.push(t.first);
 		T.name.push(t.name);
 		T.count.push(t.count);
@@ -1296,10 +1294,13 @@
 	/* ---- zoom ---- */
 
 	/* Embedded data the drill-down can use: not for flame charts, whose
-	 * frames merge by time order, which the trie does not keep. */
+	 * frames merge by time order, which the trie does not keep, nor for
+	 * --colors chain, whose drawing rewrites every stack (a "--" leaf on
+	 * each stack without a waker part, render/svg.c chain_rewrite) from
+	 * the profile the trie holds as it was. */
 	function drillData() {
 		const D = data();
-		return D && !cfg.flamechart && (!cfg.before || D.diff) ? D : null;
+		return D && !cfg.flamechart && cfg.palette !== 'chain' && (!cfg.before || D.diff) ? D : null;
 	}
 
 	function zoomNote(z) {
@@ -1313,6 +1314,7 @@
 				' call paths: smaller subtrees show as their parents\' own time';
 		}
 		if (cfg.flamechart) return 'Flame chart: zoom stretches the drawn frames (no drill-down: merging follows time order)';
+		if (cfg.palette === 'chain') return 'Chain graph: zoom stretches the drawn frames (no drill-down: the drawing rewrites each stack)';
 		if (!D) return 'No embedded profile: zoom stretches the drawn frames (no drill-down)';
 		return null;
 	}

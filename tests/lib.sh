@@ -4,9 +4,11 @@
 #   fail NAME WHY        a check failed
 #   skip NAME WHY        cannot run here (counts as a failure when CI=true)
 #   check NAME CMD...    pass if CMD succeeds, else fail
-# $UF is the binary under test (ASan build by default), $UF_TOP the tree.
+# $UF is the binary under test (ASan build by default), $UF_REL the release
+# build (for what ASan would make too slow), $UF_TOP the tree.
 UF="${UF:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/asan/uniprof-flame}"
 UF_TOP="${UF_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+UF_REL="${UF_REL:-$UF_TOP/build/uniprof-flame}"
 SHARED="${SHARED:-$UF_TOP/../shared}"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/uf-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

@@ -331,6 +331,38 @@ async function testColors(browser) {
 	await page.close();
 }
 
+/* --colors chain: the drawing rewrites every stack (a "--" leaf where no
+ * waker part follows, "_[w]" wakers), which the embedded profile does
+ * not hold, so zoom stretches the drawn frames instead of drilling down:
+ * after the zoom the view holds the subtree's frames with the renderer's
+ * names, counts and colours (wakers apart from the same names
+ * elsewhere), and the details line says why nothing pruned comes back. */
+async function testChainColors(browser) {
+	const lines = ['main;big 2000', 'main;mid;work;sleep;--;wake_a;same 300', 'main;mid;work2;same 250',
+		'main;mid;work3;wake_a 200', 'main;mid;work3;--;same 150'];
+	const folded = path.join(tmp, 'chain.folded'), svgf = path.join(tmp, 'chain.svg');
+	fs.writeFileSync(folded, lines.join('\n') + '\n');
+	render(['render', '--colors', 'chain', folded], svgf);
+	const sub = path.join(tmp, 'chain-sub.folded'), subsvg = path.join(tmp, 'chain-sub.svg');
+	fs.writeFileSync(sub, lines.filter((l) => l.startsWith('main;mid;')).join('\n') + '\n');
+	render(['render', '--colors', 'chain', sub], subsvg);
+	const page = await browser.newPage();
+	await group('--colors chain: zoom stretches the drawn frames, names, counts and colours as drawn', async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'mid', 2);
+		const nk = (f) => [f.name, f.count, f.fill].join('|');
+		const got = (await viewFrames(page) || []).filter((f) => !f.anc).map(nk).sort();
+		const want = svgFrames(subsvg).filter((f) => f.depth >= 2).map(nk).sort();
+		expect(want.length >= 12 && JSON.stringify(got) === JSON.stringify(want),
+			got.length + ' frames, ' + want.length + ' expected; got ' + got.slice(0, 4).join(', ') +
+			'; want ' + want.slice(0, 4).join(', '));
+		const note = await page.evaluate(() => document.getElementById('details').textContent);
+		expect(/^Chain graph: zoom stretches the drawn frames/.test(note), 'details: ' + note);
+	});
+	await page.close();
+}
+
 async function testDiff(browser) {
 	const after = genProfile(2500, 11), before = new Map();
 	let i = 0;
@@ -599,6 +631,7 @@ async function main() {
 		await testDrill(browser);
 		await testColors(browser);
 		await testPrunedBoxes(browser);
+		await testChainColors(browser);
 		await testDiff(browser);
 		await testSearchShare(browser);
 		await testHostile(browser);

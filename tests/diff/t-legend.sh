@@ -25,3 +25,15 @@ sys.exit(0 if ok else 1)
 PY
 		fail "diff legend ($pal)" "$(cat "$TMP/err")"
 done
+
+# The legend lists what the colours can mean here, no more: "new"/"gone"
+# only with --delta=total (self deltas colour those as grew/shrank), the
+# grey "below min-delta" swatch only when --min-delta is set (0.5: under 1).
+legend() { sed -n '/<g id="legend">/,/<\/g>/p' "$1" | grep -o '<text[^>]*>[^<(]*</text>' | sed 's/<[^>]*>//g' | tr '\n' ',' ; }
+"$UF" diff "$TMP/before.folded" "$TMP/after.folded" -o "$TMP/l1.svg" 2>/dev/null
+"$UF" diff --min-delta 0.5 "$TMP/before.folded" "$TMP/after.folded" -o "$TMP/l2.svg" 2>/dev/null
+"$UF" diff --delta=self --min-delta 0.5 "$TMP/before.folded" "$TMP/after.folded" -o "$TMP/l3.svg" 2>/dev/null
+got="$(legend "$TMP/l1.svg")|$(legend "$TMP/l2.svg")|$(legend "$TMP/l3.svg")"
+want="grew,shrank,new,gone,|grew,shrank,new,gone,below min-delta,|grew,shrank,"
+[ "$got" = "$want" ] && pass "diff legend: swatches for the colours the options allow" ||
+	fail "diff legend: swatches" "got '$got' want '$want'"

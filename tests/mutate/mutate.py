@@ -61,7 +61,7 @@ MODULES = {
     "fold": (["test-fold", "test-detect", "test-escape", "test-interop"],
              RENDER_E2E + ["tests/symtab/t-fold-symbols.sh", "tests/interop/t-perf.sh",
                            "tests/interop/t-export.sh"]),
-    "util": (["test-fold", "test-render", "test-stackset"],
+    "util": (["test-util", "test-fold", "test-render", "test-stackset"],
              ["tests/sec/t-outfile.sh", "tests/render/t-atomic.sh", "tests/render/t-render.sh"]),
     # symtab/lines.c is reached only through record's pprof output (line numbers)
     "symtab": (["test-symtab"], ["tests/symtab/t-fold-symbols.sh", "tests/record/t-outputs.sh"]),

@@ -45,6 +45,30 @@ static void detect_asks_for_more_only_while_blank(void **state)
 	assert_int_equal(det("\xef\xbb\xbf", 0), FOLD_FMT_MORE);
 }
 
+/* The bytes alone in a heap block of their exact size, so ASan sees a
+ * read one past the end (a string literal's NUL would hide it). */
+static enum fold_format det_exact(const char *s, size_t len, int eof)
+{
+	char *b = malloc(len ? len : 1);
+	memcpy(b, s, len);
+	enum fold_format f = fold_detect_format(b, len, eof);
+	free(b);
+	return f;
+}
+
+/* A BOM cut by the end of what was read so far: ask for more; at the end
+ * of the input the bytes are content (folded text), never read past. */
+static void detect_partial_bom_at_buffer_end(void **state)
+{
+	assert_int_equal(det_exact("\xef", 1, 0), FOLD_FMT_MORE);
+	assert_int_equal(det_exact("\xef\xbb", 2, 0), FOLD_FMT_MORE);
+	assert_int_equal(det_exact("\xef", 1, 1), FOLD_FMT_FOLDED);
+	assert_int_equal(det_exact("\xef\xbb", 2, 1), FOLD_FMT_FOLDED);
+	assert_int_equal(det_exact("\xef\xbb\xbf", 3, 1), FOLD_FMT_FOLDED);
+	assert_int_equal(det_exact("\xef\xbb<svg", 6, 1), FOLD_FMT_FOLDED);   /* not a BOM: content */
+	assert_int_equal(det_exact("\xef<svg", 5, 1), FOLD_FMT_FOLDED);
+}
+
 /* gzip by its magic bytes; perf script by its first sample header. */
 static void detect_gzip_and_perf(void **state)
 {
@@ -104,6 +128,7 @@ int main(void)
 		cmocka_unit_test(detect_folded),
 		cmocka_unit_test(detect_gzip_and_perf),
 		cmocka_unit_test(detect_asks_for_more_only_while_blank),
+		cmocka_unit_test(detect_partial_bom_at_buffer_end),
 		cmocka_unit_test(detect_prefix_stable),
 		cmocka_unit_test(detect_refuses_endless_blanks),
 	};

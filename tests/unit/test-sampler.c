@@ -119,6 +119,22 @@ static void sampler_keeps_samples_on_fault(void **state)
 	replay_free(r);
 }
 
+/* Every thread gone between a stop and the listing (a process exiting):
+ * that round records nothing, not the last round's stacks again. */
+static void sampler_round_without_threads_records_nothing(void **state)
+{
+	struct replay_target *r = script(5);
+	r->gone_threads_at = 2;
+	struct sampler s;
+	sampler_init(&s, 0);
+	assert_int_equal(run(&s, r, 2000, NULL), 0);
+	assert_int_equal(s.stats.samples, 5);
+	assert_int_equal(s.stats.thread_samples, 8);   /* 4 rounds of 2 threads */
+	assert_int_equal(r->violations, 0);
+	sampler_release(&s);
+	replay_free(r);
+}
+
 static void sampler_stop_flag_ends_run(void **state)
 {
 	struct replay_target *r = script(5);
@@ -310,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sampler_samples_every_thread),
 		cmocka_unit_test(sampler_keeps_samples_on_fault),
+		cmocka_unit_test(sampler_round_without_threads_records_nothing),
 		cmocka_unit_test(sampler_stop_flag_ends_run),
 		cmocka_unit_test(sampler_time_limit_and_missed),
 		cmocka_unit_test(sampler_fold_resolves_once_per_address),

@@ -1109,6 +1109,52 @@ static void symtab_lines_frames_inlined(void **state)
 	assert_string_equal(err.why, "no DWARF debug information");
 }
 
+/* Without DWARF, a local function's library comes from the STT_FILE
+ * symbol before it: GCC and clang write the source's base name there, so
+ * the rule table sees no directory and the functions are the app's (the
+ * ELF's name without ".elf"); a global function follows every local and
+ * has no file, so no library.  Three ranges, looked up at both ends. */
+static void symtab_libs_from_stt_file(void **state)
+{
+	NEED_CC();
+	assert_int_equal(run("mkdir -p %s/stf/lib/ukalloc %s/stf/app", dir, dir), 0);
+	assert_int_equal(run("cd %s/stf && printf '%%s\\n' "
+			     "'static int __attribute__((noinline)) a1(int x) { return x * 3 + 1; }' "
+			     "'static int __attribute__((noinline)) a2(int x) { return a1(x) ^ 7; }' "
+			     "'int alloc_api(int x) { return a2(x) + a1(x); }' > lib/ukalloc/alloc.c && "
+			     "printf '%%s\\n' 'int alloc_api(int);' "
+			     "'static int __attribute__((noinline)) m1(int x) { return alloc_api(x) + 2; }' "
+			     "'int main(int c, char **v) { (void)v; return m1(c); }' > app/main.c && "
+			     "cc -O1 -g0 -o guest.elf lib/ukalloc/alloc.c app/main.c && "
+			     "nm guest.elf | awk '$3 == \"a1\" || $3 == \"a2\" || $3 == \"m1\" || "
+			     "$3 == \"alloc_api\" { print $3, $1 }' > syms", dir), 0);
+	char p[160], name[32], buf[64];
+	unsigned long long a;
+	snprintf(p, sizeof p, "%s/stf/syms", dir);
+	FILE *f = fopen(p, "r");
+	assert_non_null(f);
+	struct uf_err err = { 0 };
+	snprintf(p, sizeof p, "%s/stf/guest.elf", dir);
+	struct symtab_libs *l = symtab_libs_open(p, &err);
+	assert_non_null(l);
+	int seen = 0;
+	while (fscanf(f, "%31s %llx", name, &a) == 2) {
+		size_t n = symtab_libs_lookup(l, a, buf, sizeof buf);
+		size_t n_end = symtab_libs_lookup(l, a + 3, buf, sizeof buf);
+		if (!strcmp(name, "alloc_api")) {
+			assert_int_equal(n, 0);
+		} else {
+			assert_true(n > 0 && n_end > 0);
+			assert_string_equal(buf, "guest");
+		}
+		seen++;
+	}
+	fclose(f);
+	assert_int_equal(seen, 4);
+	assert_int_equal(symtab_libs_lookup(l, 0x10, buf, sizeof buf), 0);
+	symtab_libs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1145,6 +1191,7 @@ int main(void)
 		cmocka_unit_test(symtab_raw_uniprof_variants),
 		cmocka_unit_test(symtab_raw_caps),
 		cmocka_unit_test(symtab_raw_sniff),
+		cmocka_unit_test(symtab_libs_from_stt_file),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
