@@ -69,4 +69,34 @@ async function forward(page) {
 	await sleep(150);
 }
 
-module.exports = { launch, press, answerPrompt, back, forward, sleep };
+/* PASS/FAIL lines for one test file: group(NAME, FN) runs FN and reports
+ * it under "LABEL: [BROWSER: ]NAME"; fail(WHY) reports an error outside a
+ * group; failed() counts the failures (the exit status). */
+function reporter(label, browserName) {
+	const prefix = label + ': ' + (browserName === 'chromium' ? '' : browserName + ': ');
+	let failed = 0;
+	const why = (e) => String(e && e.message ? e.message : e).split('\n')[0];
+	return {
+		async group(name, fn) {
+			try {
+				await fn();
+				console.log('PASS: ' + prefix + name);
+			} catch (e) {
+				failed++;
+				console.log('FAIL: ' + prefix + name + ': ' + why(e));
+			}
+		},
+		fail(e) {
+			failed++;
+			console.log('FAIL: ' + prefix + why(e));
+		},
+		failed: () => failed,
+	};
+}
+
+/* An assertion inside a group: throws WHY when COND is false. */
+function expect(cond, why) {
+	if (!cond) throw new Error(why);
+}
+
+module.exports = { launch, press, answerPrompt, back, forward, sleep, reporter, expect };

@@ -15,20 +15,8 @@ const { pathToFileURL } = require('url');
 const drv = require('./driver.js');
 
 const browserName = process.argv[3] || 'chromium';
-const prefix = 'diff browser: ' + (browserName === 'chromium' ? '' : browserName + ': ');
-let failed = 0;
-async function group(name, fn) {
-	try {
-		await fn();
-		console.log('PASS: ' + prefix + name);
-	} catch (e) {
-		failed++;
-		console.log('FAIL: ' + prefix + name + ': ' + String(e && e.message ? e.message : e).split('\n')[0]);
-	}
-}
-function expect(cond, why) {
-	if (!cond) throw new Error(why);
-}
+const rep = drv.reporter('diff browser', browserName);
+const group = rep.group, expect = drv.expect;
 
 /* The <g> of the drawn frame whose title starts with `p` (as written). */
 async function frameG(page, p) {
@@ -107,12 +95,11 @@ async function main() {
 		});
 		expect(errors.length === 0, errors.join('; '));
 	} catch (e) {
-		failed++;
-		console.log('FAIL: ' + prefix + String(e).split('\n')[0]);
+		rep.fail(String(e));
 	} finally {
 		if (browser) await browser.close().catch(() => {});
 	}
-	process.exit(failed ? 1 : 0);
+	process.exit(rep.failed() ? 1 : 0);
 }
 
 main();

@@ -34,21 +34,8 @@ const { pathToFileURL } = require('url');
 const drv = require('./driver.js');
 
 const [uf, tmp, browserName = 'chromium'] = process.argv.slice(2);
-const prefix = 'drill: ' + (browserName === 'chromium' ? '' : browserName + ': ');
-let failed = 0;
-
-async function group(name, fn) {
-	try {
-		await fn();
-		console.log('PASS: ' + prefix + name);
-	} catch (e) {
-		failed++;
-		console.log('FAIL: ' + prefix + name + ': ' + String(e && e.message ? e.message : e).split('\n')[0]);
-	}
-}
-function expect(cond, why) {
-	if (!cond) throw new Error(why);
-}
+const rep = drv.reporter('drill', browserName);
+const group = rep.group, expect = drv.expect;
 
 /* ---- fixtures ---- */
 
@@ -639,12 +626,11 @@ async function main() {
 		await testSiblingOrder(browser);
 		await testNoScript(browser);
 	} catch (e) {
-		failed++;
-		console.log('FAIL: ' + prefix + String(e).split('\n')[0]);
+		rep.fail(String(e));
 	} finally {
 		if (browser) await browser.close().catch(() => {});
 	}
-	process.exit(failed ? 1 : 0);
+	process.exit(rep.failed() ? 1 : 0);
 }
 
 main();

@@ -19,20 +19,8 @@ const { pathToFileURL } = require('url');
 const drv = require('./driver.js');
 
 const [file, browserName, leaf, line, share, caller, callLine] = process.argv.slice(2);
-const prefix = 'lines browser: ' + (browserName === 'chromium' ? '' : browserName + ': ');
-let failed = 0;
-async function group(name, fn) {
-	try {
-		await fn();
-		console.log('PASS: ' + prefix + name);
-	} catch (e) {
-		failed++;
-		console.log('FAIL: ' + prefix + name + ': ' + String(e && e.message ? e.message : e).split('\n')[0]);
-	}
-}
-function expect(cond, why) {
-	if (!cond) throw new Error(why);
-}
+const rep = drv.reporter('lines browser', browserName);
+const group = rep.group, expect = drv.expect;
 
 /* The widest drawn frame named `name`: its index among #frames' children,
  * its title text. */
@@ -115,12 +103,11 @@ async function main() {
 		});
 		expect(errors.length === 0, 'page errors: ' + errors.join('; '));
 	} catch (e) {
-		failed++;
-		console.log('FAIL: ' + prefix + 'run: ' + String(e && e.message ? e.message : e).split('\n')[0]);
+		rep.fail('run: ' + (e && e.message ? e.message : e));
 	} finally {
 		if (browser) await browser.close();
 	}
-	process.exit(failed ? 1 : 0);
+	process.exit(rep.failed() ? 1 : 0);
 }
 
 main();
