@@ -21,6 +21,10 @@
  *  1. The file is untrusted: every pointer into section data is checked
  *     against the section's end; counts are capped (UNWIND_MAX_FDES,
  *     UNWIND_MAX_ROWS); ranges past 4 GiB above the table base are dropped.
+ *     An FDE whose CIE or program names a register past MAX_DWARF_REG (or
+ *     an opcode we do not know) is dropped before libdw runs it: libdw
+ *     sizes each row's register table by the largest number named, and a
+ *     fuzzed CIE naming register 2,096,656 cost 1 s and 340 MiB per row.
  *  2. Output rows are sorted by start, contiguous rows with equal rules
  *     are merged, a NONE row closes every covered run.
  */
@@ -71,8 +75,14 @@ struct sources {
 struct cie_cache {
 	Dwarf_Off off;
 	int enc;     /* pointer encoding, -1 = unusable */
+	int zaug;    /* "z..." augmentation: FDEs carry augmentation data */
 	int valid;
 };
+
+/* The largest DWARF register number a CFA rule may name: x86-64 ends at
+ * 130 (k7 is 125), AArch64 at 127 (z31); libdw allocates a table up to
+ * the largest number a row's program names. */
+#define MAX_DWARF_REG 255
 
 static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *err);
 static int open_sources(Elf *elf, struct sources *src, struct ranges *rg);
@@ -82,7 +92,9 @@ static Elf_Scn *find_section(Elf *elf, const char *name);
 static int list_fdes(Elf *elf, Elf_Scn *scn, int src, struct ranges *out);
 static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr, int src,
 		     const Dwarf_FDE *fde, struct cie_cache *cc, struct range *r);
-static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off);
+static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off,
+			int *zaug);
+static int cfa_regs_ok(const uint8_t *p, const uint8_t *end, int enc);
 static int read_encoded(int enc, const uint8_t **p, const uint8_t *end, uint64_t *v);
 static int enc_skip(int enc, const uint8_t **p, const uint8_t *end);
 static size_t clip_ranges(struct ranges *r);
@@ -322,7 +334,7 @@ static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr,
 {
 	if (!cc->valid || cc->off != fde->CIE_pointer) {
 		cc->off = fde->CIE_pointer;
-		cc->enc = cie_encoding(ident, d, src, fde->CIE_pointer);
+		cc->enc = cie_encoding(ident, d, src, fde->CIE_pointer, &cc->zaug);
 		cc->valid = 1;
 	}
 	const uint8_t *base = d->d_buf, *p = fde->start, *end = fde->end;
@@ -333,6 +345,11 @@ static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr,
 	uint64_t field = sec_addr + (uint64_t)(p - base);
 	if (read_encoded(cc->enc, &p, end, &lo) < 0 || read_encoded(cc->enc & 0x0f, &p, end, &len) < 0)
 		return -1;
+	uint64_t alen = 0;   /* the FDE's augmentation data, then its program */
+	if (cc->zaug && (read_encoded(DW_EH_PE_uleb128, &p, end, &alen) < 0 || alen > (uint64_t)(end - p)))
+		return -1;
+	if (cfa_regs_ok(p + alen, end, cc->enc) < 0)
+		return -1;
 	if ((cc->enc & 0x70) == DW_EH_PE_pcrel)
 		lo += field;
 	if (len == 0 || len > (1ull << 32) || lo + len < lo)
@@ -342,19 +359,28 @@ static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr,
 }
 
 /* The FDE pointer encoding of the CIE at `off`: from the 'R' letter of a
- * "z..." augmentation in .eh_frame, absolute 8-byte addresses otherwise.
- * -1 when the CIE cannot be read or its augmentation is not understood. */
-static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off)
+ * "z..." augmentation in .eh_frame, absolute 8-byte addresses otherwise;
+ * *zaug says whether FDEs carry augmentation data.  -1 when the CIE
+ * cannot be read, its augmentation is not understood, or its return
+ * address column or initial program names a register no architecture
+ * has (MAX_DWARF_REG). */
+static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off,
+			int *zaug)
 {
 	Dwarf_CFI_Entry e;
 	Dwarf_Off next;
+	*zaug = 0;
 	if (dwarf_next_cfi(ident, d, src == SRC_EH, off, &next, &e) != 0 || !dwarf_cfi_cie_p(&e))
+		return -1;
+	if (e.cie.return_address_register > MAX_DWARF_REG ||
+	    cfa_regs_ok(e.cie.initial_instructions, e.cie.initial_instructions_end, DW_EH_PE_absptr) < 0)
 		return -1;
 	const char *aug = e.cie.augmentation;
 	if (!aug || !aug[0])
 		return DW_EH_PE_absptr;
 	if (aug[0] != 'z' || !e.cie.augmentation_data)
 		return -1;
+	*zaug = 1;
 	const uint8_t *p = e.cie.augmentation_data, *end = p + e.cie.augmentation_data_size;
 	int enc = DW_EH_PE_absptr;
 	for (const char *a = aug + 1; *a; a++) {
@@ -370,6 +396,78 @@ static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_
 			return -1;
 	}
 	return enc;
+}
+
+/* 0 when every register CFA program [p, end) names is at most
+ * MAX_DWARF_REG, -1 when one is larger, an opcode is unknown or an
+ * operand runs past the end.  Only skims: operands other than register
+ * numbers are skipped, expression blocks unread (libdw evaluates them per
+ * use, they do not size its tables).  `enc`: DW_CFA_set_loc's encoding. */
+static int cfa_regs_ok(const uint8_t *p, const uint8_t *end, int enc)
+{
+	uint64_t reg, v;
+#define ULEB(x) (read_encoded(DW_EH_PE_uleb128, &p, end, &(x)) < 0)
+#define REG() (ULEB(reg) || reg > MAX_DWARF_REG)
+	while (p && p < end) {
+		uint8_t op = *p++;
+		if (op >> 6 == 1 || op >> 6 == 3)   /* advance_loc, restore: operand in op */
+			continue;
+		if (op >> 6 == 2) {                 /* offset: register in op, offset */
+			if (ULEB(v))
+				return -1;
+			continue;
+		}
+		size_t skip = 0;
+		switch (op) {
+		case DW_CFA_nop: case DW_CFA_remember_state: case DW_CFA_restore_state:
+		case DW_CFA_GNU_window_save:
+			break;
+		case DW_CFA_set_loc:
+			if (enc_skip(enc, &p, end) < 0)
+				return -1;
+			break;
+		case DW_CFA_advance_loc1: skip = 1; break;
+		case DW_CFA_advance_loc2: skip = 2; break;
+		case DW_CFA_advance_loc4: skip = 4; break;
+		case DW_CFA_offset_extended: case DW_CFA_offset_extended_sf: case DW_CFA_def_cfa:
+		case DW_CFA_def_cfa_sf: case DW_CFA_val_offset: case DW_CFA_val_offset_sf:
+		case DW_CFA_GNU_negative_offset_extended:
+			if (REG() || ULEB(v))   /* an sleb128 skips as a uleb128 */
+				return -1;
+			break;
+		case DW_CFA_restore_extended: case DW_CFA_undefined: case DW_CFA_same_value:
+		case DW_CFA_def_cfa_register:
+			if (REG())
+				return -1;
+			break;
+		case DW_CFA_register:
+			if (REG() || REG())
+				return -1;
+			break;
+		case DW_CFA_def_cfa_offset: case DW_CFA_def_cfa_offset_sf: case DW_CFA_GNU_args_size:
+			if (ULEB(v))
+				return -1;
+			break;
+		case DW_CFA_def_cfa_expression:
+			if (ULEB(v))
+				return -1;
+			skip = v;
+			break;
+		case DW_CFA_expression: case DW_CFA_val_expression:
+			if (REG() || ULEB(v))
+				return -1;
+			skip = v;
+			break;
+		default:
+			return -1;
+		}
+		if (skip > (size_t)(end - p))
+			return -1;
+		p += skip;
+	}
+#undef ULEB
+#undef REG
+	return 0;
 }
 
 static int enc_skip(int enc, const uint8_t **p, const uint8_t *end)
