@@ -14,7 +14,9 @@
  * everything else here is snprintf into a stack buffer plus write(2).
  * Runs on an alternate stack, so a stack overflow is reported too.
  */
+#ifndef _GNU_SOURCE   /* xen-drive's build defines it on the command line */
 #define _GNU_SOURCE
+#endif
 #include <execinfo.h>
 #include <signal.h>
 #include <stdint.h>
