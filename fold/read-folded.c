@@ -480,23 +480,6 @@ static void note_bad(struct reader *r)
 
 /* ---- frames into the trie --------------------------------------------- */
 
-/* Length of the common prefix of a and b (n bytes each), 8 at a time. */
-static size_t common_prefix(const char *a, const char *b, size_t n)
-{
-	size_t i = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return i + (size_t)__builtin_ctzll(x ^ y) / 8; /* first differing byte */
-	}
-#endif
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
 
 /* Frames of s[0..len) root first.  Returns 0, 1 for a bad line (a frame
  * over FOLD_MAX_NAME), or -ENOMEM. */
@@ -505,7 +488,7 @@ static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf
 	while (len > 0 && s[len - 1] == ';') /* split drops trailing empty frames */
 		len--;
 	size_t lim = len < r->prev_len ? len : r->prev_len;
-	size_t common = common_prefix(s, r->prev, lim);
+	size_t common = fold_common_prefix(s, r->prev, lim);
 	uint32_t k = 0, node = FOLD_ROOT;
 	while (k < r->prev_n && r->prev_end[k] < common)
 		node = r->prev_node[k++];

@@ -406,7 +406,6 @@ static void key_sort(struct skey *k, struct skey *tmp, size_t n)
 
 struct group { size_t lo, hi; uint32_t c; };
 
-static size_t common_prefix(const char *a, const char *b, size_t n);
 
 /* Whole chunks from chunk c on that every key of k[0..m) shares with the
  * first (tree-shaped profiles share prefixes of hundreds of bytes: one
@@ -422,7 +421,7 @@ static uint32_t shared_chunks(const struct skey *k, size_t m, uint32_t c)
 		n = n > off ? n - off : 0;
 		if (n > lcp)
 			n = lcp;
-		lcp = common_prefix(k[0].s + off, k[i].s + off, n);
+		lcp = fold_common_prefix(k[0].s + off, k[i].s + off, n);
 	}
 	return (uint32_t)(lcp / 7);
 }
@@ -592,28 +591,11 @@ static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
 	return fold_nh_final(h, v, len);
 }
 
-/* Length of the common prefix of a and b (n bytes each), 8 at a time. */
-static size_t common_prefix(const char *a, const char *b, size_t n)
-{
-	size_t i = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
-	}
-#endif
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
 
 /* Frames of the previous line this one shares, and their last node. */
 static uint32_t shared_frames(const struct path *P, const char *s, uint32_t len, uint32_t *node)
 {
-	size_t common = common_prefix(s, P->s, len < P->len ? len : P->len);
+	size_t common = fold_common_prefix(s, P->s, len < P->len ? len : P->len);
 	uint32_t k = 0;
 	*node = FOLD_ROOT;
 	while (k < P->n && P->end[k] < common)
