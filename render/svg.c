@@ -317,10 +317,10 @@ static void svg_view_attrs(struct svg *S)
 	fputs(">\n", out);
 }
 
-/* The `max` libraries with the most self samples into lib/tot, most
+/* The `max` libraries with the most self samples into lib, most
  * first (equal counts: lower id first, so the legend is deterministic);
  * returns how many, or -ENOMEM. */
-static int top_libs(const fold_trie *t, uint32_t *lib, double *tot, int max)
+static int top_libs(const fold_trie *t, uint32_t *lib, int max)
 {
 	double *sum = calloc(t->nnames, sizeof *sum);
 	uint32_t *ids = malloc(t->nnames * sizeof *ids);
@@ -349,7 +349,6 @@ static int top_libs(const fold_trie *t, uint32_t *lib, double *tot, int max)
 		if (best < 0)
 			break;
 		lib[n] = ids[best];
-		tot[n] = sum[ids[best]];
 		ids[best] = FOLD_NONE;
 	}
 out:
@@ -366,8 +365,7 @@ static void write_legend(struct svg *S, double y)
 	const fold_trie *t = S->t;
 	enum { MAXL = 16 };
 	uint32_t lib[MAXL];
-	double tot[MAXL];
-	int n = top_libs(t, lib, tot, MAXL);
+	int n = top_libs(t, lib, MAXL);
 	if (n < 0)
 		n = 0;   /* out of memory: an empty legend, the frames still coloured */
 	fprintf(S->out, "<text id=\"legend\" x=\"%.2f\" y=\"%.2f\">", S->xpad, y);
