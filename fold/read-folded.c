@@ -58,7 +58,7 @@ struct reader {
 };
 
 static int reader_init(struct reader *r, fold_trie *t, const struct fold_read_opts *o,
-		       struct fold_read_stats *st);
+		       struct fold_read_stats *st, uint64_t input_len);
 static void reader_release(struct reader *r);
 static int read_line(struct reader *r, const char *s, size_t len);
 static int parse_count(const char *s, size_t len, size_t *tok_start, double *v);
@@ -87,7 +87,7 @@ int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			return rc;
 	}
 	struct reader r;
-	if (reader_init(&r, t, o, st)) {
+	if (reader_init(&r, t, o, st, len)) {
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
 		return -ENOMEM;
 	}
@@ -225,10 +225,13 @@ static int read_stream(fold_trie *t, struct source *src, const char *prefix, siz
 		       const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
 {
 	struct reader r;
-	size_t cap = plen > CHUNK ? plen * 2 : CHUNK, have = plen;
+	/* a byte range smaller than CHUNK gets a buffer its size (+1: reaching
+	 * the buffer's end means a line longer than the buffer) */
+	uint64_t known = src->off >= 0 ? plen + src->left : UINT64_MAX;
+	size_t cap = plen > CHUNK ? plen * 2 : known < CHUNK ? (size_t)known + 1 : CHUNK, have = plen;
 	char *buf = malloc(cap);
 	int rc = 0, skipping = 0;
-	if (!buf || reader_init(&r, t, o, st)) {
+	if (!buf || reader_init(&r, t, o, st, known)) {
 		free(buf);
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
 		return -ENOMEM;
@@ -584,17 +587,21 @@ static int sorted_ok(const fold_trie *t, const struct fold_read_opts *o)
 	return !o->reverse && !t->keep_seq && t->nnodes == 1 && t->self[0] == 0 && !t->base;
 }
 
+/* The depth arrays hold FOLD_MAX_DEPTH frames, or input_len + 2 when that
+ * is less: a line of n bytes has at most n + 1 frames, one ';' between two
+ * (four arrays of 8192 cost a small input more than reading it). */
 static int reader_init(struct reader *r, fold_trie *t, const struct fold_read_opts *o,
-		       struct fold_read_stats *st)
+		       struct fold_read_stats *st, uint64_t input_len)
 {
+	size_t depth = input_len < FOLD_MAX_DEPTH ? (size_t)input_len + 2 : FOLD_MAX_DEPTH;
 	memset(r, 0, sizeof *r);
 	r->t = t;
 	r->o = o;
 	r->st = st;
-	r->prev_end = malloc(FOLD_MAX_DEPTH * sizeof *r->prev_end);
-	r->prev_node = malloc(FOLD_MAX_DEPTH * sizeof *r->prev_node);
-	r->fstart = malloc(FOLD_MAX_DEPTH * sizeof *r->fstart);
-	r->flen = malloc(FOLD_MAX_DEPTH * sizeof *r->flen);
+	r->prev_end = malloc(depth * sizeof *r->prev_end);
+	r->prev_node = malloc(depth * sizeof *r->prev_node);
+	r->fstart = malloc(depth * sizeof *r->fstart);
+	r->flen = malloc(depth * sizeof *r->flen);
 	r->prev = malloc(64);
 	r->prev_cap = 64;
 	if (!r->prev_end || !r->prev_node || !r->fstart || !r->flen || !r->prev) {

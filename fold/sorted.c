@@ -298,7 +298,9 @@ static void *index_part(void *arg)
 			continue;
 		}
 		if (j->n == j->cap) {
-			size_t cap = j->cap ? j->cap * 2 : 4096;
+			/* a line takes at least 2 bytes ("x\n"): a small input
+			 * starts small */
+			size_t cap = j->cap ? j->cap * 2 : j->len / 2 < 4096 ? j->len / 2 + 1 : 4096;
 			struct sline *l = realloc(j->l, cap * sizeof *l);
 			if (!l) {
 				j->rc = -ENOMEM;
@@ -680,14 +682,17 @@ struct part {
 	int rc;
 };
 
-static int path_init(struct path *P)
+/* `depth` frames at most: a line of n bytes has at most n + 1 frames (one
+ * ';' between two), so the longest line bounds it below FOLD_MAX_DEPTH on
+ * small inputs; five arrays of 8192 were a third of a small file's time. */
+static int path_init(struct path *P, uint32_t depth)
 {
 	memset(P, 0, sizeof *P);
-	P->end = malloc(FOLD_MAX_DEPTH * sizeof *P->end);
-	P->node = malloc(FOLD_MAX_DEPTH * sizeof *P->node);
-	P->fs = malloc(FOLD_MAX_DEPTH * sizeof *P->fs);
-	P->fl = malloc(FOLD_MAX_DEPTH * sizeof *P->fl);
-	P->fh = malloc(FOLD_MAX_DEPTH * sizeof *P->fh);
+	P->end = malloc(depth * sizeof *P->end);
+	P->node = malloc(depth * sizeof *P->node);
+	P->fs = malloc(depth * sizeof *P->fs);
+	P->fl = malloc(depth * sizeof *P->fl);
+	P->fh = malloc(depth * sizeof *P->fh);
 	return P->end && P->node && P->fs && P->fl && P->fh ? 0 : -ENOMEM;
 }
 
@@ -765,10 +770,10 @@ static int line_good(const struct sline *l)
 /* The second thread's part starts in a trie of its own, seeded with the
  * path of the line before its first (built by the first part too), so its
  * first lines merge with that path as they would in one pass. */
-static int part2_init(struct part *b, const struct sline *prev)
+static int part2_init(struct part *b, const struct sline *prev, uint32_t depth)
 {
 	b->t = fold_trie_new();
-	if (!b->t || path_init(&b->P))
+	if (!b->t || path_init(&b->P, depth))
 		return -ENOMEM;
 	if (b->base_diff && fold_trie_make_diff(b->t))
 		return -ENOMEM;
@@ -885,7 +890,11 @@ static int build(fold_trie *t, const struct sline *L, const struct skey *k, size
 	struct part a = { .t = t, .L = L, .k = k, .lo = 0, .hi = n, .src = src },
 		    b = { .L = L, .k = k, .src = src };
 	pthread_t th;
-	int threaded = 0, rc = path_init(&a.P);
+	uint32_t longest = 0;
+	for (size_t i = 0; i < n; i++)
+		longest = L[i].len > longest ? L[i].len : longest;
+	uint32_t depth = longest < FOLD_MAX_DEPTH ? longest + 2 : FOLD_MAX_DEPTH;
+	int threaded = 0, rc = path_init(&a.P, depth);
 	if (rc == 0 && n >= FOLD_SORTED_THREAD_LINES) {
 		size_t mid = n / 2;
 		while (mid < n && !line_good(&L[k[mid - 1].idx]))
@@ -893,7 +902,7 @@ static int build(fold_trie *t, const struct sline *L, const struct skey *k, size
 		b.lo = a.hi = mid;
 		b.hi = n;
 		b.base_diff = t->base != NULL;
-		if (mid < n && part2_init(&b, &L[k[mid - 1].idx]) == 0)
+		if (mid < n && part2_init(&b, &L[k[mid - 1].idx], depth) == 0)
 			threaded = pthread_create(&th, NULL, build_part, &b) == 0;
 		if (!threaded)
 			a.hi = n;

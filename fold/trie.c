@@ -38,7 +38,9 @@ fold_trie *fold_trie_new(void)
 	fold_trie *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
-	if (rehash_names(t, 1024) || rehash_nodes(t, 1024) || fold_trie_intern(t, "", 0) != 0)
+	/* small to start: one trie is made per input read, and a fuzzer or a
+	 * small profile pays for every slot it never uses */
+	if (rehash_names(t, 64) || rehash_nodes(t, 64) || fold_trie_intern(t, "", 0) != 0)
 		goto fail;
 	if (grow_nodes(t))
 		goto fail;
@@ -368,7 +370,7 @@ static int grow_nodes(fold_trie *t)
 {
 	if (t->nnodes < t->nodes_cap)
 		return 0;
-	return grow_nodes_to(t, t->nodes_cap ? (size_t)t->nodes_cap * 2 : 1024);
+	return grow_nodes_to(t, t->nodes_cap ? (size_t)t->nodes_cap * 2 : 64);
 }
 
 static int grow_nodes_to(fold_trie *t, size_t want)

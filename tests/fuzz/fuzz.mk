@@ -39,6 +39,9 @@ build/fuzz/%.o: %.c $(GEN_HDR)
 build/fuzz/libuf.a: $(FUZZ_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# the gdb-target harness sizes the target's socket buffer (see its header)
+build/fuzz/fuzz-gdb-target: FUZZ_LDEXTRA := -Wl,--wrap=connect
+
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h build/fuzz/libuf.a
 	@echo "  FUZZLD  $@"
-	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $< build/fuzz/libuf.a $(LDLIBS)
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer $(FUZZ_LDEXTRA) -o $@ $< build/fuzz/libuf.a $(LDLIBS)
