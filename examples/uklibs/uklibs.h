@@ -2,6 +2,8 @@
  * examples/uklibs/uklibs.h — a Linux program laid out like a Unikraft
  * tree (lib/ukalloc, lib/uksched, plat/kvm, libs/lwip, app/), so that
  * DWARF's compilation units map to libraries by symtab/lib.c's rules.
+ * The QEMU and Xen example guests link the same library files (the Xen
+ * guest with plat/xen, libxenplat, in place of plat/kvm).
  *
  * Work per round, in UF_UNIT units (20 in all; true shares in
  * examples/workloads/uklibs.truth):

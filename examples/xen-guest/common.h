@@ -17,7 +17,12 @@ extern const char *uf_cmdline;
 const char *arg(const char *word);
 /* Decimal prefix of s (0 for NULL). */
 unsigned long num(const char *s);
-/* Run workload `app` (1 or 2) for `rounds` rounds, forever when 0. */
+/* The workload the command line names: 1 (app-test-1, the default), 2
+ * (app-test-2) or 3 (app-uklibs: examples/uklibs' libraries). */
+int app_arg(void);
+/* Its name, as the command line spells it. */
+const char *app_name(int app);
+/* Run workload `app` (app_arg()) for `rounds` rounds, forever when 0. */
 UF_NOINLINE void run(int app, unsigned long rounds);
 
 #endif

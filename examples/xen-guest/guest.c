@@ -3,12 +3,15 @@
  * the example workloads (examples/workloads) forever or for N rounds.
  *
  * Command line (xl `extra = "..."`), words separated by spaces:
- *   app-test-1 | app-test-2   workload of vCPU 0 (default app-test-1)
+ *   app-test-1 | app-test-2 | app-uklibs
+ *                             workload of vCPU 0 (default app-test-1;
+ *                             app-uklibs: examples/uklibs' libraries)
  *   smp                       also start vCPU 1, running app-test-2
  *   rounds=N                  after N rounds on vCPU 0, shut down (poweroff)
  * The console is written only at start and end: a guest spinning on a full
  * console ring (dom0 busy) would distort the profile.
- * The true shares are examples/workloads/app-test-N.truth.
+ * The true shares are examples/workloads/app-test-N.truth and
+ * uklibs-xen.truth (by library).
  *
  * Trade-off: no event channels, timers or traps are set up: the guest
  * only computes and writes a few console lines, which is all a sampler
@@ -67,17 +70,6 @@ static void put(const char *s)
 	hypercall3(__HYPERVISOR_event_channel_op, EVTCHNOP_send, (unsigned long)&send, 0);
 }
 
-static void put_num(unsigned long v)
-{
-	char b[24];
-	int i = sizeof b - 1;
-	b[i] = 0;
-	do
-		b[--i] = (char)('0' + v % 10);
-	while ((v /= 10) && i > 0);
-	put(b + i);
-}
-
 /* The boot area is mapped 1:1 from virtual 0, so a boot-area page's
  * virtual address is its pfn << 12: find the console page's pfn. */
 static void console_init(void)
@@ -123,10 +115,10 @@ void guest_main(start_info_t *start_info)
 	si = start_info;
 	uf_cmdline = (const char *)si->cmd_line;
 	console_init();
-	int app = arg("app-test-2") ? 2 : 1;
+	int app = app_arg();
 	unsigned long rounds = num(arg("rounds="));
-	put("uf-xen-guest: running app-test-");
-	put_num((unsigned long)app);
+	put("uf-xen-guest: running ");
+	put(app_name(app));
 	if (arg("smp"))
 		put(start_vcpu1() ? " (vCPU 1 failed to start)" : " (vCPU 1: app-test-2)");
 	put("\n");

@@ -60,8 +60,10 @@ void pvh_main(uint32_t start_info_pa)
 	const struct hvm_start_info *si = (const void *)(uintptr_t)start_info_pa;
 	if (si && si->magic == XEN_HVM_START_MAGIC_VALUE && si->cmdline_paddr)
 		uf_cmdline = (const char *)(uintptr_t)si->cmdline_paddr;
-	int app = arg("app-test-2") ? 2 : 1;
-	out(app == 2 ? "uf-xen-guest-pvh: running app-test-2\n" : "uf-xen-guest-pvh: running app-test-1\n");
+	int app = app_arg();
+	out("uf-xen-guest-pvh: running ");
+	out(app_name(app));
+	out("\n");
 	run(app, num(arg("rounds=")));
 	out("uf-xen-guest-pvh: done, powering off\n");
 	if (hypercall_init() == 0)

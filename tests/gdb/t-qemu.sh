@@ -101,16 +101,7 @@ rec_uk() {
 		"$UF" fold --by=lib "$OUT.svg" >"$OUT.folded"
 }
 record_truth "gdb app-uklibs: fold --by=lib of the recorded SVG" "$TRUTH/uklibs-guest.truth" rec_uk
-table=$(awk '/uniprof-flame: library +self +total/ { on = 1; next }
-	on && /^uniprof-flame:   [^ (]/ { gsub("%", ""); print $2, $3, $4 }' "$OUT.err")
-bad=
-while read -r lib self total; do
-	s=$(share "$OUT.folded" "$lib" self) t=$(share "$OUT.folded" "$lib" total)
-	within "$s" "$self" 0.1 && within "$t" "$total" 0.1 || bad="$bad $lib:$self/$total vs $s/$t"
-done <<<"$table"
-[ -n "$table" ] && [ -z "$bad" ] &&
-	pass "gdb app-uklibs: the live per-library table equals fold --by=lib of the SVG" ||
-	fail "gdb app-uklibs: table vs SVG" "${bad:-no table in $(tr '\n' ' ' < "$OUT.err")}"
+check_lib_table "gdb app-uklibs" "$OUT.err" "$OUT.folded"
 halt
 
 # QEMU killed mid-run.

@@ -22,6 +22,12 @@
 #                          (a;b: the first frames, root side first)
 #   complete_pct ERR       percent of walks the summary in ERR calls complete
 #                          (the last summary, when a run was repeated)
+#   lib_table ERR          record's live per-library table in ERR, one
+#                          "LIBRARY SELF TOTAL" line per row (percent)
+#   check_lib_table NAME ERR FOLDED   PASS when every row of that table
+#                          equals FOLDED's self and total shares (+-0.1:
+#                          the table's rounding); FOLDED is `fold --by=lib`
+#                          of the SVG the same run wrote
 EXAMPLES="${EXAMPLES:-$UF_TOP/build/examples}"
 TRUTH="$UF_TOP/examples/workloads"
 TOL="${UF_SHARE_TOL:-3}"
@@ -164,4 +170,24 @@ rooted_at() {
 complete_pct() {
 	sed -n 's/.*walks (--unwind=[a-z]*): \([0-9]*\) complete, \([0-9]*\) at max depth, \([0-9]*\) ended early.*/\1 \2 \3/p' "$1" |
 		tail -n 1 | awk '{ t = $1 + $2 + $3; if (t) printf "%d\n", 100 * $1 / t; else print 0 }'
+}
+
+lib_table() {
+	awk '/uniprof-flame: library +self +total/ { on = 1; next }
+		on && /^uniprof-flame:   [^ (]/ { gsub("%", ""); print $2, $3, $4 }' "$1"
+}
+
+check_lib_table() {
+	local name=$1 table lib self total s t bad=
+	table=$(lib_table "$2")
+	while read -r lib self total; do
+		[ -n "$lib" ] || continue
+		s=$(share "$3" "$lib" self) t=$(share "$3" "$lib" total)
+		within "$s" "$self" 0.1 && within "$t" "$total" 0.1 || bad="$bad $lib:$self/$total vs $s/$t"
+	done <<<"$table"
+	if [ -n "$table" ] && [ -z "$bad" ]; then
+		pass "$name: the live per-library table equals fold --by=lib of the SVG"
+	else
+		fail "$name: table vs SVG" "${bad:-no table in $(tr '\n' ' ' < "$2")}"
+	fi
 }

@@ -11,6 +11,7 @@
 # survives make clean, and build/ must hold no foreign *.d files).  Env: UF_SAMPLES
 # (samples per share run, default 3000).
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../record/lib-record.sh"  # share, check_truth, check_lib_table
 set -u
 HERE=$UF_TOP/tests/xen
 C=${UF_XEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uniprof-flame/xen-4.17}
@@ -166,3 +167,32 @@ expect_rc create-pvh 0; expect_rc pvh 0
 shares pvh app-test-1 vcpu-0 "pvh_start64;pvh_main;run" xen-guest-pvh.map
 expect_rc drive-pvhcount 0
 check xen-steady-pvh steady drive-pvhcount.log 3
+# the library view (issue 14): the guest's examples/uklibs round, its
+# libraries named from DWARF paths laid out as a Unikraft tree; `fold
+# --by=lib` of the SVG recorded in dom0 against the true shares (+-3
+# points: 3000 samples put a share's standard deviation <= 0.9 points),
+# record's live per-library table (its log) against that view of the SVG,
+# and --colors=lib: tooltips and legend name the libraries
+if [ "$TOOL" = uf ]; then
+  expect_rc create-uklibs 0; expect_rc uklibs 0
+  OUT=$W/out/uklibs
+  if "$UF" fold --by=lib "$OUT.svg" > "$OUT.folded" 2> "$OUT.fold-err"; then
+    hz=$(sed -n 's/^calibrated uf-uklibs: .* -F \([0-9]*\) .*/\1/p' "$L")
+    check_samples xen-uklibs "$OUT.folded" "$OUT.log" "${hz:-100}"
+    check_truth "xen-uklibs: fold --by=lib of the recorded SVG" "$OUT.folded" "$TRUTH/uklibs-xen.truth"
+    check_lib_table xen-uklibs "$OUT.log" "$OUT.folded"
+    sed -n '/library  *self  *total/,$p' "$OUT.log" | grep '^uniprof-flame:  ' | sed 's/^/  live: /'
+  else
+    fail "xen-uklibs: fold --by=lib" "$(cat "$OUT.fold-err")"
+  fi
+  bad=
+  for fl in uk_malloc:libukalloc tcp_input:liblwip uk_sched_yield:libuksched ukplat_monotonic:libxenplat \
+    uklibs_round:xen-guest; do
+    f=${fl%%:*} lib=${fl#*:}
+    got=$(grep -A1 "^<title>$f (" "$OUT.svg" | grep '^library: ' | sed 's/<\/title>$//' | sort -u)
+    [ "$got" = "library: $lib" ] || bad="$bad $f:'$got'"
+    grep -q "<text id=\"legend\".*</tspan> $lib" "$OUT.svg" || bad="$bad legend:$lib"
+  done
+  [ -z "$bad" ] && pass "xen-uklibs: --colors=lib tooltips and legend name the libraries" ||
+    fail "xen-uklibs: --colors=lib" "$bad"
+fi

@@ -69,6 +69,7 @@ cfg uf-smp pv xen-guest.elf "app-test-1 smp" 2 destroy
 cfg uf-short pv xen-guest.elf "app-test-2 rounds=${UF_ROUNDS:-10000}" 1 preserve
 cfg uf-pvh pvh xen-guest-pvh.elf "app-test-1" 1 destroy
 cfg uf-fp pv xen-guest-fp.elf "app-test-1" 1 destroy
+cfg uf-uklibs pv xen-guest.elf "app-uklibs" 1 destroy
 
 # bad domain name: one-line error, exit 3
 $T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
@@ -132,6 +133,18 @@ calibrate uf-smp
 profile smp xen-guest.elf -d uf-smp
 $T xen-drive -d uf-smp -F 200 -n 600 -o /out/drive-smpcount.folded > /out/drive-smpcount.log 2>&1; rc drive-smpcount $?
 xl destroy uf-smp
+
+# the library view: the guest's examples/uklibs round (libraries by their
+# DWARF paths), one vCPU (no --per-vcpu: the stacks start at the guest's
+# root); --colors=lib so the tooltips and legend name the libraries; the
+# live per-library table goes to the log with the summary
+if [ -x $UF ]; then
+  xl create -q /guest/uf-uklibs.cfg; rc create-uklibs $?
+  calibrate uf-uklibs
+  $T $UF -d uf-uklibs -x /guest/xen-guest.elf -F $HZ -T $SECS --colors=lib \
+    -o /out/uklibs.svg > /out/uklibs.log 2>&1; rc uklibs $?
+  xl destroy uf-uklibs
+fi
 
 # PVH: registers and CR3 from the HVM CPU record, guest frames, 2 MiB pages
 xl create -q /guest/uf-pvh.cfg; rc create-pvh $?
