@@ -30,7 +30,7 @@ rm -rf "$W/bin" "$W/guest" "$W/out"; mkdir -p "$W/bin" "$W/guest" "$W/out"
 "$HERE/mkinitrd.sh" "$C" "$W/dom0.cpio.gz" "$HERE/dom0/cases.sh" "$W/bin" "$W/guest" \
   || { fail xen-initrd "mkinitrd.sh failed"; exit 0; }
 start=$(date +%s)
-"$HERE/boot.sh" "$C" "$W/dom0.cpio.gz" "$W/out" "$W/boot.log" 330; qrc=$?
+"$HERE/boot.sh" "$C" "$W/dom0.cpio.gz" "$W/out" "$W/boot.log" 450; qrc=$?
 echo "boot: qemu rc=$qrc in $(( $(date +%s) - start )) s (log: $W/boot.log)"
 L=$W/out/cases.log
 check xen-boot grep -q '@@STEP done' "$W/boot.log"
@@ -170,7 +170,7 @@ check xen-steady-pvh steady drive-pvhcount.log 3
 # the library view (issue 14): the guest's examples/uklibs round, its
 # libraries named from DWARF paths laid out as a Unikraft tree; `fold
 # --by=lib` of the SVG recorded in dom0 against the true shares (+-3
-# points: 3000 samples put a share's standard deviation <= 0.9 points),
+# points: 2500 samples put a share's standard deviation <= 1 point),
 # record's live per-library table (its log) against that view of the SVG,
 # and --colors=lib: tooltips and legend name the libraries
 if [ "$TOOL" = uf ]; then
