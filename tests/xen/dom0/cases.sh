@@ -57,10 +57,10 @@ if [ -x $UF ]; then echo "@@TOOL uf"; else echo "@@TOOL drive"; fi
 profile() {
   local c=$1 elf=$2; shift 2
   if [ -x $UF ]; then
-    $T $UF "$@" -x /guest/$elf -F $HZ -T $SECS --per-vcpu \
+    timeout -s INT $((SECS + 20)) $UF "$@" -x /guest/$elf -F $HZ -T $SECS --per-vcpu \
       --folded /out/$c.folded -o /out/$c.svg > /out/$c.log 2>&1
   else
-    $T xen-drive "$@" -F $HZ -J 0.3 -G 1 -T $SECS -n 3000 -o /out/$c.folded > /out/$c.log 2>&1
+    timeout -s INT $((SECS + 20)) xen-drive "$@" -F $HZ -J 0.3 -G 1 -T $SECS -n 3000 -o /out/$c.folded > /out/$c.log 2>&1
   fi
   rc $c $?
 }
@@ -128,9 +128,10 @@ if [ -x $UF ]; then
 fi
 
 # two vCPUs: vCPU 0 runs app-test-1, vCPU 1 app-test-2
-# (the share profile of both workloads, by -d)
+# (the share profile of both workloads, by -d); a sample stops both vCPUs
+# (~30 ms on a busy host, where 60 s gave < 1000 samples): up to 120 s
 xl create -q /guest/uf-smp.cfg; rc create-smp $?
-calibrate uf-smp
+calibrate uf-smp 3300 120
 profile smp xen-guest.elf -d uf-smp
 $T xen-drive -d uf-smp -F 200 -n 600 -o /out/drive-smpcount.folded > /out/drive-smpcount.log 2>&1; rc drive-smpcount $?
 xl destroy uf-smp
@@ -144,7 +145,7 @@ xl destroy uf-smp
 if [ -x $UF ]; then
   xl create -q /guest/uf-uklibs.cfg; rc create-uklibs $?
   calibrate uf-uklibs 3300 120
-  timeout -s INT 140 $UF -d uf-uklibs -x /guest/xen-guest.elf -F $HZ -T $SECS --colors=lib \
+  timeout -s INT $((SECS + 20)) $UF -d uf-uklibs -x /guest/xen-guest.elf -F $HZ -T $SECS --colors=lib \
     -o /out/uklibs.svg > /out/uklibs.log 2>&1; rc uklibs $?
   xl destroy uf-uklibs
 fi
