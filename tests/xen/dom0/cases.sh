@@ -140,7 +140,7 @@ xl destroy uf-smp
 # DWARF paths), one vCPU (no --per-vcpu: the stacks start at the guest's
 # root); --colors=lib so the tooltips and legend name the libraries; the
 # live per-library table goes to the log with the summary.  3300 samples
-# asked, up to 120 s: on a busy host ~70 % of the deadlines are met, and
+# asked, up to 120 s: on a busy host ~75 % of the deadlines are met, and
 # >= 2500 samples put +-3 points at >= 3 standard deviations of a share.
 # At most 50 Hz: its round (20 units) is twice app-test-1's, and at 100 Hz
 # half the deadlines were missed (a late sample follows the last at once,
