@@ -1037,6 +1037,7 @@
 		if (state.view) {
 			state.view.g.remove();
 			state.view = null;
+			framesEl.style.display = '';
 		}
 	}
 
@@ -1087,6 +1088,11 @@
 			else addItem(g, items, i);
 		}
 		framesEl.parentNode.insertBefore(g, framesEl.nextSibling);
+		/* The file's frames are under the view's opaque cover: out of the
+		 * render tree while it shows, so the view's frame does not paint
+		 * them again (Firefox did: tree100k's first zoom frame 116 -> 85 ms,
+		 * Reset Zoom 60 -> 88 ms to lay them out again; Chromium unchanged). */
+		framesEl.style.display = 'none';
 		if (!later.length) return;
 		g.setAttribute('data-pending', '1');
 		let k = 0;
