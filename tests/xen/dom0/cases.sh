@@ -129,9 +129,12 @@ fi
 
 # two vCPUs: vCPU 0 runs app-test-1, vCPU 1 app-test-2
 # (the share profile of both workloads, by -d); a sample stops both vCPUs
-# (~30 ms on a busy host, where 60 s gave < 1000 samples): up to 120 s
+# (~30 ms on a busy host, where 60 s gave < 1000 samples): up to 120 s, at
+# most 50 Hz (at 100 Hz, calibrated on 3.7 ms a sample that then took 15,
+# 3022 deadlines were missed for 1402 samples and three shares were 3.4 to
+# 3.6 points off)
 xl create -q /guest/uf-smp.cfg; rc create-smp $?
-calibrate uf-smp 3300 120
+calibrate uf-smp 3300 120 50
 profile smp xen-guest.elf -d uf-smp
 $T xen-drive -d uf-smp -F 200 -n 600 -o /out/drive-smpcount.folded > /out/drive-smpcount.log 2>&1; rc drive-smpcount $?
 xl destroy uf-smp
