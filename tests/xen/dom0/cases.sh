@@ -148,11 +148,20 @@ xl destroy uf-smp
 # At most 50 Hz: its round (20 units) is twice app-test-1's, and at 100 Hz
 # half the deadlines were missed (a late sample follows the last at once,
 # the guest barely run: the same stack twice), a share 2.1 points off
-if [ -x $UF ]; then
-  xl create -q /guest/uf-uklibs.cfg; rc create-uklibs $?
+# A host too busy for the rate (over a quarter of the deadlines missed:
+# late samples follow the last at once) can bias one run by 3-4 points:
+# then a second recording, which the host judges if the first is off (as
+# record_truth does for the QEMU guest).
+uklibs_rec() {  # SUFFIX -> /out/uklibsSUFFIX.{svg,log}
   calibrate uf-uklibs 3300 120 50
   timeout -s INT $((SECS + 20)) $UF -d uf-uklibs -x /guest/xen-guest.elf -F $HZ -T $SECS --colors=lib \
-    -o /out/uklibs.svg > /out/uklibs.log 2>&1; rc uklibs $?
+    -o /out/uklibs$1.svg > /out/uklibs$1.log 2>&1; rc uklibs$1 $?
+}
+if [ -x $UF ]; then
+  xl create -q /guest/uf-uklibs.cfg; rc create-uklibs $?
+  uklibs_rec ""
+  n=$(sed -n 's/.*: \([0-9]*\) samples (.* \([0-9]*\) missed deadline.*/\1 \2/p' /out/uklibs.log)
+  [ "$(echo "$n" | awk '{ print ($2 * 4 > $1) }')" = 1 ] && uklibs_rec -2
   xl destroy uf-uklibs
 fi
 
