@@ -52,6 +52,14 @@ calibrate() {  # DOMAIN [N S [M]] -> sets HZ and SECS
   echo "calibrated $1: ${us:-?} us per sample -> -F $HZ -T $SECS"
 }
 HZ=100 SECS=32
+# busy LOG: were over a quarter of the deadlines missed?  (a host too busy
+# for the rate: late samples follow the last at once, and one run's shares
+# can be 3-4 points off; a share profile is then recorded a second time,
+# which the host judges when the first is off, as record_truth does)
+busy() {
+  sed -n 's/.*: \([0-9]*\) samples (.* \([0-9]*\) missed deadline.*/\1 \2/p' "$1" |
+    awk '{ b = $2 * 4 > $1 } END { exit !b }'
+}
 if [ -x $UF ]; then echo "@@TOOL uf"; else echo "@@TOOL drive"; fi
 # profile CASE ELF ARGS...: a share profile of the domain in ARGS -> /out/CASE.folded
 profile() {
@@ -136,6 +144,7 @@ fi
 xl create -q /guest/uf-smp.cfg; rc create-smp $?
 calibrate uf-smp 3300 120 50
 profile smp xen-guest.elf -d uf-smp
+busy /out/smp.log && { calibrate uf-smp 3300 120 50; profile smp-2 xen-guest.elf -d uf-smp; }
 $T xen-drive -d uf-smp -F 200 -n 600 -o /out/drive-smpcount.folded > /out/drive-smpcount.log 2>&1; rc drive-smpcount $?
 xl destroy uf-smp
 
@@ -148,10 +157,7 @@ xl destroy uf-smp
 # At most 50 Hz: its round (20 units) is twice app-test-1's, and at 100 Hz
 # half the deadlines were missed (a late sample follows the last at once,
 # the guest barely run: the same stack twice), a share 2.1 points off
-# A host too busy for the rate (over a quarter of the deadlines missed:
-# late samples follow the last at once) can bias one run by 3-4 points:
-# then a second recording, which the host judges if the first is off (as
-# record_truth does for the QEMU guest).
+# A second recording on a busy host (see busy).
 uklibs_rec() {  # SUFFIX -> /out/uklibsSUFFIX.{svg,log}
   calibrate uf-uklibs 3300 120 50
   timeout -s INT $((SECS + 20)) $UF -d uf-uklibs -x /guest/xen-guest.elf -F $HZ -T $SECS --colors=lib \
@@ -160,8 +166,7 @@ uklibs_rec() {  # SUFFIX -> /out/uklibsSUFFIX.{svg,log}
 if [ -x $UF ]; then
   xl create -q /guest/uf-uklibs.cfg; rc create-uklibs $?
   uklibs_rec ""
-  n=$(sed -n 's/.*: \([0-9]*\) samples (.* \([0-9]*\) missed deadline.*/\1 \2/p' /out/uklibs.log)
-  [ "$(echo "$n" | awk '{ print ($2 * 4 > $1) }')" = 1 ] && uklibs_rec -2
+  busy /out/uklibs.log && uklibs_rec -2
   xl destroy uf-uklibs
 fi
 
