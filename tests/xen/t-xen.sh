@@ -30,7 +30,7 @@ rm -rf "$W/bin" "$W/guest" "$W/out"; mkdir -p "$W/bin" "$W/guest" "$W/out"
 "$HERE/mkinitrd.sh" "$C" "$W/dom0.cpio.gz" "$HERE/dom0/cases.sh" "$W/bin" "$W/guest" \
   || { fail xen-initrd "mkinitrd.sh failed"; exit 0; }
 start=$(date +%s)
-"$HERE/boot.sh" "$C" "$W/dom0.cpio.gz" "$W/out" "$W/boot.log" 660; qrc=$?
+"$HERE/boot.sh" "$C" "$W/dom0.cpio.gz" "$W/out" "$W/boot.log" 780; qrc=$?
 echo "boot: qemu rc=$qrc in $(( $(date +%s) - start )) s (log: $W/boot.log)"
 L=$W/out/cases.log
 check xen-boot grep -q '@@STEP done' "$W/boot.log"
