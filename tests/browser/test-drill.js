@@ -9,7 +9,8 @@
  *    `uniprof-flame render` of the folded lines through that frame draws;
  *  - the same for a differential, in both layers (AFTER: `diff` of the
  *    subtree's lines; BEFORE: `render` of the subtree's BEFORE lines),
- *    with the colours the file gives those frames under every diff option;
+ *    with the colours the file gives those frames under every diff option
+ *    and (AFTER) the tooltips the file has for them (whole-graph shares);
  *  - search's Matched share is exact when every match hides in a pruned
  *    subtree (computed here from the folded input);
  *  - Back/Forward restore a drill-down chain and the search;
@@ -83,7 +84,7 @@ function svgFrames(file) {
 		const y = parseFloat(m[3]);
 		if (yRoot === null) yRoot = y;
 		out.push({ name: title.slice(0, p), count: title.slice(p + 2).split(' ')[0], x: m[2], w: m[4],
-			depth: Math.round(Math.abs(yRoot - y) / 16), fill: m[5] });
+			depth: Math.round(Math.abs(yRoot - y) / 16), fill: m[5], title: unxml(m[1]) });
 	}
 	return out;
 }
@@ -122,9 +123,10 @@ async function viewFrames(page) {
 			const t = details.textContent.slice(nt.length);
 			r.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
 			const p = t.lastIndexOf(' (');
+			const tip = r.querySelector('title');   /* the tooltip, made on the first hover */
 			out.push({ name: t.slice(0, p), count: t.slice(p + 2).split(' ')[0], x: r.getAttribute('x'),
 				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent'),
-				fill: r.getAttribute('fill') });
+				fill: r.getAttribute('fill'), title: tip ? tip.textContent : null });
 		}
 		return out;
 	});
@@ -373,7 +375,22 @@ async function testDiff(browser) {
 		writeFolded(sa, subtree(after, pathv));
 		writeFolded(sb, subtree(before, pathv));
 		render(['diff', sb, sa], ss);
-		compareFrames(await viewFrames(page), svgFrames(ss).filter((f) => f.depth >= pathv.length), 'AFTER');
+		const view = await viewFrames(page);
+		compareFrames(view, svgFrames(ss).filter((f) => f.depth >= pathv.length), 'AFTER');
+		/* a frame's tooltip speaks of the whole graph (its share before and
+		 * after, the change in points), so the drill-down shows the
+		 * tooltip the file has for that frame */
+		const inFile = new Map();
+		for (const f of svgFrames(svgf)) {
+			const k = f.name + '|' + f.count;
+			inFile.set(k, inFile.has(k) ? null : f.title);   /* null: ambiguous */
+		}
+		const both = view.filter((f) => !f.anc && inFile.get(f.name + '|' + f.count));
+		expect(both.length >= 10, 'only ' + both.length + ' drill-down frames also drawn in the file');
+		const bad = both.filter((f) => f.title !== inFile.get(f.name + '|' + f.count));
+		expect(bad.length === 0, bad.length + ' of ' + both.length + ' drill-down tooltips differ from the ' +
+			'file\'s, e.g. ' + bad.slice(0, 1).map((f) => JSON.stringify(f.title) + ' want ' +
+			JSON.stringify(inFile.get(f.name + '|' + f.count))).join(''));
 	});
 	await group('differential drill-down in the BEFORE layer equals render of the BEFORE lines', async () => {
 		await page.goto(pathToFileURL(svgf).href + '?layer=before');
