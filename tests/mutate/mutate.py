@@ -58,7 +58,7 @@ RENDER_E2E = ["tests/render/t-render.sh", "tests/render/t-minwidth.sh", "tests/r
               "tests/diff/t-diff.sh", "tests/diff/t-legend.sh"]
 MODULES = {
     "render": (["test-render", "test-namemap", "test-escape"], RENDER_E2E),
-    "fold": (["test-fold", "test-detect", "test-escape", "test-interop"],
+    "fold": (["test-fold", "test-loc", "test-detect", "test-escape", "test-interop"],
              RENDER_E2E + ["tests/symtab/t-fold-symbols.sh", "tests/interop/t-perf.sh",
                            "tests/interop/t-export.sh"]),
     "util": (["test-util", "test-fold", "test-render", "test-stackset"],

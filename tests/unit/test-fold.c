@@ -175,6 +175,10 @@ static void fold_embed_rejects_corrupt_blocks(void **state)
 		"uf-trie/1 4294967295 1 0 0\n",                   /* header beyond the text */
 		"uf-trie/1 1 1 0 0\n%G1\n0 0 1\nend\n",           /* bad escape */
 		"uf-trie/1 1 1 0 0\n%4\n0 0 1\nend\n",            /* truncated escape */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n1 1\nend\n",      /* count missing */
+		"uf-trie/1 2 2 1 0\n\nx\n0 0 1 1\n1 1 5\nend\n",  /* BEFORE count missing */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n1 1 .5\nend\n",   /* count without its integer part */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n1 1 5x\nend\n",   /* count with a tail */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		fold_trie *t = fold_trie_new();
