@@ -6,7 +6,8 @@
  * and AArch64 (frameless leaves, FP fallback per frame, outermost frames,
  * non-increasing and wrapping CFAs); and tables compiled from real ELF
  * files (this test program through /proc/self/maps, x86-64 and AArch64
- * programs compiled here, .eh_frame and .debug_frame-only builds).
+ * programs compiled here, .eh_frame and .debug_frame-only builds, AArch64
+ * return-address-in-register rules written by hand in assembly).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -704,6 +705,50 @@ static void table_aarch64(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* AArch64 "x30 saved in register R" rules (DW_CFA_register; libdw gives
+ * DW_OP_regx R): saved in x30 itself is where the return address
+ * already is (SAME, as at a leaf's entry); saved in x9, a register the
+ * walker does not track, cannot be held in a row (EXPR: fall back). */
+static const char *ra_reg_src =
+	"__asm__(\".text\\n\"\n"
+	"\".globl in_self\\n.type in_self,%function\\nin_self:\\n.cfi_startproc\\n nop\\n\"\n"
+	"\".cfi_register x30, x30\\n nop\\n ret\\n.cfi_endproc\\n.size in_self, .-in_self\\n\"\n"
+	"\".globl in_x9\\n.type in_x9,%function\\nin_x9:\\n.cfi_startproc\\n mov x9, x30\\n\"\n"
+	"\".cfi_register x30, x9\\n nop\\n ret x9\\n.cfi_endproc\\n.size in_x9, .-in_x9\\n\");\n"
+	"void entry(void) { for (;;) ; }\n";
+
+static void table_aarch64_ra_in_register(void **state)
+{
+	char dir[] = "/tmp/uf-unwind-XXXXXX", a[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof a, "%s/ra", dir);
+	if (compile("aarch64-linux-gnu-gcc", "-O2 -nostdlib -static -Wl,-e,entry", ra_reg_src, a))
+		skip();
+	struct uf_err err = { 0 };
+	struct unwind_table *t = unwind_table_open(a, &err);
+	assert_non_null(t);
+	assert_int_equal(unwind_table_check(t), 0);
+	uint64_t self = sym_addr(a, "in_self"), x9 = sym_addr(a, "in_x9");
+	assert_true(self && x9);
+	for (int k = 0; k < 2; k++) { /* before and after the rule */
+		const struct unwind_row *r = unwind_table_find(t, self + 4 * (uint64_t)k);
+		assert_non_null(r);
+		assert_int_equal(r->cfa, UNWIND_CFA_SP);
+		assert_int_equal(r->cfa_off, 0);
+		assert_int_equal(r->ra, UNWIND_RULE_SAME);
+	}
+	const struct unwind_row *r = unwind_table_find(t, x9 + 4);
+	assert_non_null(r);
+	assert_int_equal(r->ra, UNWIND_RULE_EXPR);
+	assert_int_equal(r->cfa, UNWIND_CFA_EXPR);
+	r = unwind_table_find(t, x9);
+	assert_true(r && r->ra == UNWIND_RULE_SAME && r->cfa == UNWIND_CFA_SP);
+	unwind_table_free(t);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A fuzzed ELF whose CIE names register 2,096,656 (tests/fuzz/crashes):
  * libdw sized every row's register table by it (1 s and 340 MiB per file
  * under ASan).  The FDE is dropped before libdw runs it: no rows from it. */
@@ -752,6 +797,7 @@ int main(void)
 		cmocka_unit_test(table_of_this_program),
 		cmocka_unit_test(table_x86_eh_and_debug_frame),
 		cmocka_unit_test(table_aarch64),
+		cmocka_unit_test(table_aarch64_ra_in_register),
 		cmocka_unit_test(table_refuses_huge_register),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
