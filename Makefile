@@ -76,9 +76,18 @@ deps-build:
 # V=1 shows the full commands
 Q := $(if $(V),,@)
 
+# The release binary links the Xen toolstack libraries and protobuf-c from
+# their static archives (Debian's libxen-dev and libprotobuf-c-dev ship
+# them): loading their 10 shared objects took 0.4 ms of every run (--version
+# 1.15 -> 0.75 ms of CPU, render of the 646 KB perf capture 3.5 -> 3.1 ms),
+# and libxenctrl.so.4.17 is tied to one Xen release anyway.  libdw, libelf
+# and zlib stay shared: they parse untrusted files and get security updates.
+REL_LIBS = $(shell $(PKG_CONFIG) --libs libelf libdw 2>/dev/null) -ldl \
+	   -Wl,-Bstatic $(if $(filter 1,$(HAVE_XEN)),$(shell $(PKG_CONFIG) --static --libs $(XEN_PC) xencall xentoollog)) \
+	   -lprotobuf-c -Wl,-Bdynamic -lz -lm -lpthread
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(REL_LIBS)
 
 # Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
 STATIC_LIBS = $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -lprotobuf-c -lz -ldl -lm -lpthread

@@ -2,7 +2,7 @@
  * cli/by-lib.c — library-level views of a trie whose names carry their
  * library (fold_trie_set_lib: record sets them, an SVG carries them):
  * `--by=lib` (a library-level flame graph) and record's per-library
- * table.
+ * table (its figures from fold_lib_shares).
  *
  * Trade-off: the view is rebuilt from the call paths (every node with
  * self samples walks to the root), O(nodes x depth), instead of being
@@ -12,8 +12,6 @@
  *
  * Invariants:
  *  1. The view keeps every sample: its total equals the input's.
- *  2. A library's total share counts a sample once, however many times
- *     the library appears in its stack.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -180,51 +178,19 @@ int cli_split_inline(fold_trie **tp, struct uf_err *err)
 	return 0;
 }
 
-struct lib_row {
-	uint32_t lib;
-	double self, total;
-};
-
-static int by_self(const void *a, const void *b)
-{
-	const struct lib_row *x = a, *y = b;
-	return x->self < y->self ? 1 : x->self > y->self ? -1 : (x->lib > y->lib) - (x->lib < y->lib);
-}
-
-/* Is `lib` the library of an ancestor of node? (invariant 2) */
-static int lib_above(const fold_trie *t, uint32_t node, uint32_t lib)
-{
-	for (uint32_t i = t->parent[node]; i != FOLD_ROOT; i = t->parent[i])
-		if (fold_trie_lib(t, t->name[i]) == lib)
-			return 1;
-	return 0;
-}
-
 char *cli_lib_table(const fold_trie *t)
 {
 	if (!t->lib_of || t->total[0] <= 0)
 		return NULL;
-	struct lib_row *rows = calloc(t->nnames, sizeof *rows);
-	uint32_t *slot = malloc((size_t)t->nnames * sizeof *slot), nrows = 0;
+	struct fold_lib_share *rows;
+	uint32_t nrows;
 	char *text = NULL;
 	size_t tlen = 0;
-	FILE *f = rows && slot ? open_memstream(&text, &tlen) : NULL;
+	if (fold_lib_shares(t, &rows, &nrows) != 0)
+		return NULL;
+	FILE *f = open_memstream(&text, &tlen);
 	if (!f)
 		goto out;
-	memset(slot, 0xff, (size_t)t->nnames * sizeof *slot);
-	for (uint32_t i = 1; i < t->nnodes; i++) {
-		uint32_t lib = fold_trie_lib(t, t->name[i]);
-		if (lib == FOLD_NONE)
-			continue;
-		if (slot[lib] == UINT32_MAX) {
-			slot[lib] = nrows;
-			rows[nrows++].lib = lib;
-		}
-		rows[slot[lib]].self += t->self[i];
-		if (!lib_above(t, i, lib))
-			rows[slot[lib]].total += t->total[i];
-	}
-	qsort(rows, nrows, sizeof *rows, by_self);
 	fprintf(f, "uniprof-flame: %-24s %7s %7s\n", "library", "self", "total");
 	for (uint32_t k = 0; k < nrows && k < 20; k++) {
 		size_t len;
@@ -237,6 +203,5 @@ char *cli_lib_table(const fold_trie *t)
 	fclose(f);
 out:
 	free(rows);
-	free(slot);
 	return text;
 }

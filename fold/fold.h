@@ -133,6 +133,17 @@ int fold_meta_add(fold_trie *t, const char *key, const char *value);
 int fold_trie_set_lib(fold_trie *t, uint32_t name, const char *lib, size_t len);
 /* The name id of the library of name id `name`, FOLD_NONE when unknown. */
 uint32_t fold_trie_lib(const fold_trie *t, uint32_t name);
+/* One library's share of a profile (fold/libshare.c): `lib` is its name
+ * id, self and total its counts (a sample counted once in total however
+ * often the library is on its stack). */
+struct fold_lib_share {
+	uint32_t lib;
+	double self, total;
+};
+/* Every library of a finished trie into *out (malloc'd, the caller frees),
+ * most self first, ties by lower name id; *n rows, none (NULL) when no
+ * name has a library.  Returns 0 or -ENOMEM. */
+int fold_lib_shares(const fold_trie *t, struct fold_lib_share **out, uint32_t *n);
 /* The library table as text for an SVG (fold/embed.c): "NAME\tLIB\n"
  * lines, names and libraries escaped as in the uf-trie/1 block, for the
  * names of kept nodes only; returns 0, -ENOMEM or -EIO. */

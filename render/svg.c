@@ -51,7 +51,6 @@ static int embed_join(struct embed_job *j);
 
 static int svg_setup(struct svg *S, struct uf_err *err);
 static void svg_header(struct svg *S);
-static void write_legend(struct svg *S, double y);
 static void svg_view_attrs(struct svg *S);
 static int svg_embed(struct svg *S, struct embed_job *j);
 static void svg_footer(struct svg *S);
@@ -109,6 +108,7 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	if (rc == 0)
 		rc = erc ? erc : svg_embed(&S, &ej);
 	if (rc == 0) {
+		svg_write_lib_panel(&S);
 		svg_footer(&S);
 		if (o->palette_file)
 			rc = namemap_save_palette(&S.pal, o->palette_file, err);
@@ -123,6 +123,7 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 		rc = -EIO;
 	}
 	free(ej.buf);
+	svg_libs_release(&S);
 	svg_release(&S);
 	return rc;
 }
@@ -317,70 +318,6 @@ static void svg_view_attrs(struct svg *S)
 	fputs(">\n", out);
 }
 
-/* The `max` libraries with the most self samples into lib, most
- * first (equal counts: lower id first, so the legend is deterministic);
- * returns how many, or -ENOMEM. */
-static int top_libs(const fold_trie *t, uint32_t *lib, int max)
-{
-	double *sum = calloc(t->nnames, sizeof *sum);
-	uint32_t *ids = malloc(t->nnames * sizeof *ids);
-	uint8_t *seen = calloc(t->nnames, 1);
-	uint32_t nids = 0;
-	int n = 0;
-	if (!sum || !ids || !seen) {
-		n = -ENOMEM;
-		goto out;
-	}
-	for (uint32_t i = 1; i < t->nnodes; i++) {
-		uint32_t l = fold_trie_lib(t, t->name[i]);
-		if (l == FOLD_NONE || l >= t->nnames)
-			continue;
-		if (!seen[l])
-			seen[l] = 1, ids[nids++] = l;
-		sum[l] += t->self[i];
-	}
-	for (; n < max; n++) {   /* selection: max is small, libraries few */
-		int64_t best = -1;
-		for (uint32_t k = 0; k < nids; k++)
-			if (ids[k] != FOLD_NONE &&
-			    (best < 0 || sum[ids[k]] > sum[ids[best]] ||
-			     (sum[ids[k]] == sum[ids[best]] && ids[k] < ids[best])))
-				best = k;
-		if (best < 0)
-			break;
-		lib[n] = ids[best];
-		ids[best] = FOLD_NONE;
-	}
-out:
-	free(sum);
-	free(ids);
-	free(seen);
-	return n;
-}
-
-/* --colors=lib: each library's swatch and name on one line under the
- * titles, the libraries of the most samples first (at most 16). */
-static void write_legend(struct svg *S, double y)
-{
-	const fold_trie *t = S->t;
-	enum { MAXL = 16 };
-	uint32_t lib[MAXL];
-	int n = top_libs(t, lib, MAXL);
-	if (n < 0)
-		n = 0;   /* out of memory: an empty legend, the frames still coloured */
-	fprintf(S->out, "<text id=\"legend\" x=\"%.2f\" y=\"%.2f\">", S->xpad, y);
-	for (int k = 0; k < n; k++) {
-		size_t ln;
-		const char *s = fold_trie_name(t, lib[k], &ln);
-		char c[40];
-		palette_lib_color(s, ln, c, sizeof c);
-		fprintf(S->out, "<tspan fill=\"%s\">\xe2\x96\xa0</tspan> ", c);
-		escape_xml_any(S->out, s, ln);
-		fputs(k + 1 < n ? "   " : "", S->out);
-	}
-	fputs("</text>\n", S->out);
-}
-
 static void svg_header(struct svg *S)
 {
 	const struct render_opts *o = S->o;
@@ -435,8 +372,11 @@ static void svg_header(struct svg *S)
 	text_el(S, "title", (int)(W / 2), fs * 2 + top, "", title);
 	if (o->subtitle && *o->subtitle)
 		text_el(S, "subtitle", (int)(W / 2), fs * 4 + top, "", o->subtitle);
+	svg_libs_setup(S);
 	if (!strcmp(o->colors, "lib") && S->t->lib_of)
-		write_legend(S, fs * (o->subtitle && *o->subtitle ? 6 : 4) + top);
+		svg_write_lib_legend(S, fs * (o->subtitle && *o->subtitle ? 6 : 4) + top);
+	if (svg_has_lib_panel(S))
+		text_el(S, "libbutton", S->xpad + 100, fs * 2 + top, "", "Libraries");
 	double bottom = S->imageheight - S->ypad2 / 2;
 	text_el(S, "details", S->xpad, bottom, "", " ");
 	text_el(S, "unzoom", S->xpad, fs * 2 + top, " class=\"hide\"", "Reset Zoom");

@@ -41,6 +41,10 @@ struct svg {
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
 	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */
 	double timemax_b, wpt_b;
+	/* libraries (render/libpanel.c): shares, most self first; none when
+	 * the names carry no library */
+	struct fold_lib_share *libs;
+	uint32_t nlibs;
 };
 
 /* Writes <g id="ID"> (hidden: class "hide") with the frames of S->L.
@@ -51,5 +55,15 @@ int svg_write_frames(struct svg *S, const char *id, int hidden);
 double svg_pruned_px(const struct layout *L, const struct frame *f, double wpt);
 /* The legend of a differential's colours, in the header row. */
 void svg_write_legend(struct svg *S);
+
+/* render/libpanel.c: the libraries' shares into S->libs (none when the
+ * names carry no library); the --colors=lib legend at y; whether the SVG
+ * has the library panel (and its button); the panel, hidden, over the
+ * frames; and S->libs freed. */
+void svg_libs_setup(struct svg *S);
+void svg_write_lib_legend(struct svg *S, double y);
+int svg_has_lib_panel(const struct svg *S);
+void svg_write_lib_panel(struct svg *S);
+void svg_libs_release(struct svg *S);
 
 #endif

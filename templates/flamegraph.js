@@ -96,6 +96,8 @@
 		search: document.getElementById('search'),
 		ignorecase: document.getElementById('ignorecase'),
 		matched: document.getElementById('matched'),
+		libbutton: document.getElementById('libbutton'),
+		libpanel: document.getElementById('libpanel'),
 	};
 	const detailsIdle = el.details ? el.details.textContent : ' ';
 	const matchedIdle = el.matched ? el.matched.textContent : ' ';
@@ -1654,7 +1656,8 @@
 		const k = e.key;
 		const ctrl = e.ctrlKey || e.metaKey;
 		if (k === 'Escape') {
-			if (state.zoom !== null) zoom(null, true);
+			if (el.libpanel && !el.libpanel.classList.contains('hide')) el.libpanel.classList.add('hide');
+			else if (state.zoom !== null) zoom(null, true);
 			else search(null);
 		} else if (k === 'F3' || (ctrl && (k === 'f' || k === 'F'))) {
 			e.preventDefault();
@@ -1673,6 +1676,15 @@
 		if (el.unzoom) el.unzoom.addEventListener('click', () => zoom(null, true));
 		if (el.search) el.search.addEventListener('click', promptSearch);
 		if (el.ignorecase) el.ignorecase.addEventListener('click', () => setIgnoreCase(!state.ic));
+		if (el.libbutton && el.libpanel) {
+			/* the library panel (render/libpanel.c): the button opens and
+			 * closes it, a click on it closes it */
+			el.libbutton.addEventListener('click', () => el.libpanel.classList.toggle('hide'));
+			el.libpanel.addEventListener('click', (e) => {
+				e.stopPropagation();
+				el.libpanel.classList.add('hide');
+			});
+		}
 		window.addEventListener('keydown', onKey, true);
 		window.addEventListener('popstate', readUrl);
 	}
