@@ -55,7 +55,7 @@ SKIP_FILES = {"fold/trie.c", "fold/read-folded.c", "fold/finish.c", "render/layo
 RENDER_E2E = ["tests/render/t-render.sh", "tests/render/t-minwidth.sh", "tests/render/t-palette.sh",
               "tests/render/t-config.sh",
               "tests/render/t-foreign.sh", "tests/render/t-atomic.sh", "tests/render/t-roundtrip.sh",
-              "tests/diff/t-diff.sh", "tests/diff/t-legend.sh"]
+              "tests/diff/t-diff.sh", "tests/diff/t-legend.sh", "tests/browser/t-libpanel.sh"]
 MODULES = {
     "render": (["test-render", "test-namemap", "test-escape"], RENDER_E2E),
     "fold": (["test-fold", "test-loc", "test-detect", "test-escape", "test-interop"],
@@ -70,7 +70,7 @@ MODULES = {
                 ["tests/record/t-raw.sh", "tests/record/t-outputs.sh", "tests/record/t-exit.sh"]),
     # the SVG's script: templates/*.js, embedded in the binary and used by
     # tests/browser/mksvg.js; judged in Chromium alone (UF_BROWSERS)
-    "browser": ([], ["tests/browser/t-browser.sh"]),
+    "browser": ([], ["tests/browser/t-browser.sh", "tests/browser/t-libpanel.sh"]),
 }
 # module -> (directory, file suffix) where that is not (module, ".c")
 MODULE_FILES = {"browser": ("templates", ".js")}
