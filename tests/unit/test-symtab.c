@@ -260,6 +260,26 @@ static void symtab_untyped_labels(void **state)
 	assert_true(nm_sym("asm_sized", &a, &s));
 	assert_string_equal(symtab_lookup(st, a + s - 1, NULL, NULL), "asm_sized");
 	symtab_free(st);
+	/* an image linked at address 0 (bare-metal and some unikernel
+	 * images) whose first code is an untyped assembly label */
+	static const char zero_src[] =
+		"__asm__(\".text\\n.globl zero_label\\nzero_label:\\n nop\\n nop\\n ret\\n\");\n"
+		"__attribute__((noinline)) int f1(int x) { __asm__ volatile(\"\"); return x + 1; }\n"
+		"void entry(void) { f1(3); for (;;) ; }\n";
+	char zc[128];
+	path_of(zc, sizeof zc, "zero.c");
+	FILE *f = fopen(zc, "w");
+	assert_non_null(f);
+	fputs(zero_src, f);
+	fclose(f);
+	if (run("cd %s && cc -O1 -fno-toplevel-reorder -nostdlib -static -no-pie -Wl,-Ttext=0 "
+		"-Wl,-e,entry -o zero zero.c 2>/dev/null", dir) != 0)
+		fail_msg("cc could not link a program at address 0");
+	st = open_fx("zero");
+	assert_string_equal(symtab_lookup(st, 0, NULL, NULL), "zero_label");
+	assert_string_equal(symtab_lookup(st, 2, NULL, NULL), "zero_label");
+	assert_string_equal(symtab_lookup(st, 3, NULL, NULL), "f1");
+	symtab_free(st);
 }
 
 /* A versioned name (glibc's debug symbols: `__libc_start_main@@GLIBC_2.34`)
@@ -1133,6 +1153,7 @@ static void symtab_lines_frames_inlined(void **state)
 	assert_true(n == 1 && pos[0].file && pos[0].line >= 5 && pos[0].line <= 8);
 	/* no compilation unit there: nothing */
 	assert_int_equal(symtab_lines_frames(l, 0x10, pos, names, SYMTAB_MAX_INLINE + 1), 0);
+	assert_int_equal(symtab_lines_inlined(l, 0x10, in, 4), 0);
 	symtab_lines_free(l);
 	symtab_free(st);
 	/* a call site DWARF gives as line 0 (GCC writes DW_AT_call_line 0 for
