@@ -53,11 +53,12 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 # left out while that work is in flight: see tests/mutate/README in README.md.
 SKIP_FILES = {"fold/trie.c", "fold/read-folded.c", "fold/finish.c", "render/layout.c"}
 RENDER_E2E = ["tests/render/t-render.sh", "tests/render/t-minwidth.sh", "tests/render/t-palette.sh",
-              "tests/render/t-config.sh",
+              "tests/render/t-config.sh", "tests/render/t-dropin.sh",
               "tests/render/t-foreign.sh", "tests/render/t-atomic.sh", "tests/render/t-roundtrip.sh",
               "tests/diff/t-diff.sh", "tests/diff/t-legend.sh", "tests/browser/t-libpanel.sh"]
 MODULES = {
-    "render": (["test-render", "test-namemap", "test-escape"], RENDER_E2E),
+    # test-loc: the tooltips' source line (render/frames.c) from fold's positions
+    "render": (["test-render", "test-namemap", "test-escape", "test-loc"], RENDER_E2E),
     "fold": (["test-fold", "test-loc", "test-detect", "test-escape", "test-interop"],
              RENDER_E2E + ["tests/symtab/t-fold-symbols.sh", "tests/interop/t-perf.sh",
                            "tests/interop/t-export.sh"]),
@@ -228,9 +229,10 @@ def main():
     if not a.list:
         shutil.rmtree(work, ignore_errors=True)   # copy2 keeps mtimes: build/ stays current
         shutil.copytree(ROOT, work, symlinks=True, ignore=shutil.ignore_patterns(".git", "node_modules"))
-        nm = os.path.join(ROOT, "tests/browser/node_modules")
-        if os.path.isdir(nm):      # the browser driver, not copied: read-only use
-            os.symlink(nm, os.path.join(work, "tests/browser/node_modules"))
+        for d in ("tests/browser", "tests/interop"):   # npm packages, not copied: read-only use
+            nm = os.path.join(ROOT, d, "node_modules")
+            if os.path.isdir(nm):
+                os.symlink(os.path.realpath(nm), os.path.join(work, d, "node_modules"))
     env = dict(os.environ, UF=os.path.join(work, "build/asan/uniprof-flame"), UF_TOP=work,
                SHARED=os.path.realpath(os.path.join(ROOT, "..", "shared")), CI="", UF_BROWSERS="chromium")
     summary = []
