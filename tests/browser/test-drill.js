@@ -452,13 +452,14 @@ async function testSearchShare(browser) {
 
 /* Names only the drill-down draws: markup, event handlers, entities. */
 /* Names as bytes: what the drill-down shows for each (UTF-8 of every
- * length, sequences XML refuses, C0/C1 controls, DEL, annotation suffixes)
+ * length, sequences XML refuses, C0/C1 controls (both sides of the one-
+ * digit hex escape: 0x0f, 0x10), DEL, annotation suffixes)
  * is what the renderer writes for it. */
 async function testNameBytes(browser) {
 	const names = ['u2_\xc3\xa9', 'u3_\xe2\x82\xac', 'u4_\xf0\x9f\x94\xa5', 'max_\xf4\x8f\xbf\xbf',
 		'over_\xf4\x90\x80\x80', 'overlong_\xc0\xaf', 'overlong3_\xe0\x80\xaf', 'surr_\xed\xa0\x80',
 		'fffe_\xef\xbf\xbe', 'ffff_\xef\xbf\xbf', 'c1_\xc2\x85', 'a0_\xc2\xa0', 'del_\x7f', 'tilde_~',
-		'ctl_\x01', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
+		'ctl_\x01', 'si_\x0f', 'dle_\x10', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
 		'inl_[i]', 'jit_[j]', 'w_[w]', 'q_[q]', 'k[k]', 'é_[i]', 'back\\x41slash'];
 	const lines = ['main;big 20000', 'main;mid;other 200', 'main;mid;deep;d1;d2;d3;d4;d5 3'];
 	names.forEach((n, k) => lines.push('main;mid;n' + k + ';' + n + ' ' + (2 + k)));

@@ -71,7 +71,7 @@ MODULES = {
                 ["tests/record/t-raw.sh", "tests/record/t-outputs.sh", "tests/record/t-exit.sh"]),
     # the SVG's script: templates/*.js, embedded in the binary and used by
     # tests/browser/mksvg.js; judged in Chromium alone (UF_BROWSERS)
-    "browser": ([], ["tests/browser/t-browser.sh", "tests/browser/t-libpanel.sh"]),
+    "browser": ([], ["tests/browser/t-browser.sh", "tests/browser/t-libpanel.sh", "tests/browser/t-lines.sh"]),
 }
 # module -> (directory, file suffix) where that is not (module, ".c")
 MODULE_FILES = {"browser": ("templates", ".js")}
