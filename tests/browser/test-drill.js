@@ -270,6 +270,14 @@ async function testDrill(browser) {
 		await page.click('#search');
 		await drv.sleep(50);
 		const m4 = await page.evaluate(() => document.getElementById('matched').textContent);
+		/* the search recolours the frames the view drew before it: matches
+		 * in the search colour, the rest in their own */
+		const re = new RegExp(pathv[3]), sv = (await viewFrames(page)).filter((f) => !f.anc);
+		const hit = sv.filter((f) => re.test(f.name)), rest = sv.filter((f) => !re.test(f.name));
+		expect(hit.length > 0 && hit.every((f) => f.fill === 'rgb(230,0,230)'),
+			'matches in the view: ' + hit.map((f) => f.name + ' ' + f.fill).slice(0, 3).join(', '));
+		expect(rest.length > 0 && rest.every((f) => f.fill !== 'rgb(230,0,230)'),
+			'non-matches in the view: ' + rest.map((f) => f.name + ' ' + f.fill).slice(0, 3).join(', '));
 		await drv.back(page);
 		let v = await viewFrames(page);
 		const zoomed = v.filter((f) => !f.anc).sort((a, b) => Math.abs(b.y - a.y))[0];
