@@ -34,7 +34,26 @@ struct walk {
 	size_t path_len;  /* path bytes before this node's name */
 };
 
-static int write_line(const fold_trie *t, FILE *out, const char *path, size_t plen, uint32_t c);
+static int write_line(const fold_trie *t, FILE *out, const char *path, size_t plen, uint32_t c,
+		      uint8_t *flags);
+
+/* What a name needs on output, decided once per name id (a name is
+ * written once per line it ends and once per node it names): */
+enum {
+	NAME_KNOWN = 1,
+	NAME_ESCAPE = 2,    /* fold_name_needs_escape (rule 1) */
+	NAME_AMBIGUOUS = 4, /* fold_name_leaf_ambiguous (rule 3) */
+};
+
+static uint8_t name_flags(const fold_trie *t, uint8_t *flags, uint32_t node, const char *nm,
+			  size_t len)
+{
+	uint32_t id = t->name[node];
+	if (!(flags[id] & NAME_KNOWN))
+		flags[id] = NAME_KNOWN | (fold_name_needs_escape(nm, len) ? NAME_ESCAPE : 0) |
+			    (fold_name_leaf_ambiguous(nm, len) ? NAME_AMBIGUOUS : 0);
+	return flags[id];
+}
 
 /* An integral v >= 1e15 as the fewest significant digits that read back
  * exactly, padded with zeros (1e62 is "1" and 62 zeros, not the 63 exact
@@ -127,16 +146,18 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 	if (!t->finished)
 		return -EINVAL;
 	struct walk *st = malloc(((size_t)t->maxdepth + 2) * sizeof *st);
+	uint8_t *flags = calloc(t->nnames ? t->nnames : 1, 1);
 	char *path = NULL;
 	size_t pcap = 0;
-	if (!st || uf_vec_grow(&path, &pcap, 4096, 1)) {
+	if (!st || !flags || uf_vec_grow(&path, &pcap, 4096, 1)) {
 		free(st);
+		free(flags);
 		return -ENOMEM;
 	}
 	int rc = 0;
 	uint32_t sp = 0;
 	if (t->self[0] != 0 || (t->base && t->base[0] != 0))
-		rc = write_line(t, out, "", 0, FOLD_NONE);
+		rc = write_line(t, out, "", 0, FOLD_NONE, flags);
 	st[sp++] = (struct walk){ FOLD_ROOT, t->eoff[0], 0 };
 	while (sp && rc == 0) {
 		struct walk *w = &st[sp - 1];
@@ -148,7 +169,7 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 		uint32_t c = e & ~FOLD_ENTRY_SELF;
 		size_t plen = w->path_len;
 		if (e & FOLD_ENTRY_SELF) {
-			rc = write_line(t, out, path, plen, c);
+			rc = write_line(t, out, path, plen, c, flags);
 			continue;
 		}
 		size_t nlen;
@@ -159,10 +180,15 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 		}
 		if (w->node != FOLD_ROOT) /* rule 2: even after an empty name */
 			path[plen++] = ';';
-		size_t elen = fold_name_escape(path + plen, nm, nlen);
+		size_t elen = nlen;
+		if (name_flags(t, flags, c, nm, nlen) & NAME_ESCAPE)
+			elen = fold_name_escape(path + plen, nm, nlen);
+		else
+			memcpy(path + plen, nm, nlen);
 		st[sp++] = (struct walk){ c, t->eoff[c], plen + elen };
 	}
 	free(st);
+	free(flags);
 	free(path);
 	if (rc == 0 && ferror(out))
 		rc = -EIO;
@@ -171,7 +197,8 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 
 /* path[0..plen) is the parent's path; c is the line's last frame
  * (FOLD_NONE: the root's own samples, an empty stack). */
-static int write_line(const fold_trie *t, FILE *out, const char *path, size_t plen, uint32_t c)
+static int write_line(const fold_trie *t, FILE *out, const char *path, size_t plen, uint32_t c,
+		      uint8_t *flags)
 {
 	uint32_t node = c == FOLD_NONE ? FOLD_ROOT : c;
 	char num[FOLD_MAX_COUNT_CHARS + 1], base[FOLD_MAX_COUNT_CHARS + 1];
@@ -186,7 +213,8 @@ static int write_line(const fold_trie *t, FILE *out, const char *path, size_t pl
 			return -EDOM; /* rule 4: a trailing empty frame would be dropped */
 		if (t->parent[c] != FOLD_ROOT)
 			fputc(';', out);
-		if (fold_name_needs_escape(nm, nlen)) {
+		uint8_t f = name_flags(t, flags, c, nm, nlen);
+		if (f & NAME_ESCAPE) {
 			char *e = malloc(4 * nlen);
 			if (!e)
 				return -ENOMEM;
@@ -196,7 +224,7 @@ static int write_line(const fold_trie *t, FILE *out, const char *path, size_t pl
 		} else {
 			fwrite(nm, 1, nlen, out);
 		}
-		if (fold_name_leaf_ambiguous(nm, nlen)) /* rule 3 */
+		if (f & NAME_AMBIGUOUS) /* rule 3 */
 			fputc(';', out);
 	}
 	if (t->base) {

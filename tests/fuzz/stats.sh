@@ -7,6 +7,7 @@
 #
 #   tests/fuzz/stats.sh [FILE.tsv...]     default build/fuzz/stats.tsv
 #
+# A run stopped from outside is "interrupted" in column 8, not a crash.
 # Past campaigns are kept in tests/fuzz/stats/*.tsv (run.sh's columns; an
 # optional 10th column says how many runs a summed row stands for), so
 # `tests/fuzz/stats.sh tests/fuzz/stats/*.tsv build/fuzz/stats.tsv` gives
@@ -18,7 +19,7 @@ awk -F'\t' '
 /^#/ || NF < 8 { next }
 { n[$2] += ($10 != "" ? $10 : 1); wall[$2] += $3; ex[$2] += $4; cov[$2] = $5; ft[$2] = $6; corp[$2] = $7
   if ($9 != "" && $9 != "?") cpu[$2] += $9
-  if ($8 != "ok") bad[$2]++; if (!($2 in seen)) { seen[$2] = 1; order[++k] = $2 } }
+  if ($8 == "crash") bad[$2]++; if (!($2 in seen)) { seen[$2] = 1; order[++k] = $2 } }
 END {
   print "| harness | runs | wall s | CPU s | execs | execs/CPU s | CPU s to 10 M | cov | ft | corpus | runs ending in a crash |"
   print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
