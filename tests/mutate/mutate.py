@@ -221,7 +221,9 @@ def main():
     ap.add_argument("--modules", default="render,fold,util,symtab,unwind,sampler,browser")
     ap.add_argument("--per-module", type=int, default=30)
     ap.add_argument("--seed", type=int, default=21)
-    ap.add_argument("--timeout", type=int, default=120, help="per mutant: build, then suites")
+    # 300: at a load of 8-10 on 2 cores the record and export suites took over 120 s
+    # unmutated and were dropped; a hanging mutant costs this much
+    ap.add_argument("--timeout", type=int, default=300, help="per mutant: build, then suites")
     ap.add_argument("--work", default="/tmp/uf-mutate-src")
     ap.add_argument("--list", action="store_true", help="print the sampled mutants only")
     a = ap.parse_args()
