@@ -152,7 +152,7 @@ bench-browser: all
 
 # Mutation testing (issue 21): tests/mutate/mutate.py, in a copy of the tree.
 mutate: all
-	@$(MAKE) --no-print-directory build/asan/uniprof-flame unit
+	@$(MAKE) --no-print-directory build/asan/uniprof-flame unit examples
 	@nice python3 tests/mutate/mutate.py $(MUTATE_ARGS)
 
 examples:

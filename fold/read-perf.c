@@ -375,6 +375,12 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 {
 	double period;
 	int ev = header_event(r, s, len, &period);
+	if (ev == -2) { /* its sample is dropped: $pname unset */
+		note_bad(r);
+		r->have_pname = 0;
+		r->nframes = 0;
+		return 0;
+	}
 	if (ev != 0 || r->scan_only)
 		return ev > 0 ? 1 : 0; /* found (scan), or another event: $pname unchanged */
 	r->period = period;
@@ -415,7 +421,10 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 
 /* The event filter and the period of a header: 0 keep (*period set), -1
  * another event than the filter's, 1 the first event was just found
- * while only scanning for it. */
+ * while only scanning for it, -2 a period of more than
+ * FOLD_MAX_COUNT_CHARS digits (leading zeros aside): a bad line, as such a
+ * count is in folded text (summed, it would become infinite, which no
+ * writer can put back). */
 static int header_event(struct perf_reader *r, const char *s, size_t len, double *period)
 {
 	size_t per = 0, per_len = 0, ev, ev_len;
@@ -436,6 +445,11 @@ static int header_event(struct perf_reader *r, const char *s, size_t len, double
 		r->st->perf_other++;
 		return -1;
 	}
+	size_t zeros = 0; /* "00" stays Perl's true string, period 0 */
+	while (zeros + 1 < per_len && s[per + zeros] == '0')
+		zeros++;
+	if (per_len - zeros > FOLD_MAX_COUNT_CHARS)
+		return -2;
 	if (per_len > 1 || (per_len == 1 && s[per] != '0')) {
 		*period = 0;
 		for (size_t i = 0; i < per_len; i++)

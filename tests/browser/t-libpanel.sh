@@ -44,7 +44,9 @@ command -v node >/dev/null 2>&1 || { skip "libpanel browser" 'node not installed
 	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error) >"$TMP/npm.log" 2>&1 ||
 	{ fail "libpanel browser: deps" "npm ci failed: $(tail -1 "$TMP/npm.log")"; exit 1; }
 browsers=(chromium)
-if [ -x "$firefox" ]; then browsers+=(firefox); else skip "libpanel browser: firefox" "no $firefox"; fi
+if [ "${UF_BROWSERS:-}" = chromium ]; then
+	:   # make mutate: one browser judges a mutant (as t-browser.sh)
+elif [ -x "$firefox" ]; then browsers+=(firefox); else skip "libpanel browser: firefox" "no $firefox"; fi
 for b in "${browsers[@]}"; do
 	timeout 300 node "$here/test-libpanel.js" "$TMP/rec.svg" "$b" "$table"
 	if [ $? -eq 124 ]; then fail "libpanel browser: $b" "timed out after 300 s"; fi

@@ -27,7 +27,9 @@ if ! "$UF" -F 499 -T 2 -o "$TMP/rec.svg" -- "$APP" 2.5 >/dev/null 2>"$TMP/rec.er
 fi
 mark() { grep -n "/\* UF-LINE:$1 \*/" "$SRC" | cut -d: -f1; }
 browsers=(chromium)
-if [ -x "$firefox" ]; then browsers+=(firefox); else skip "lines browser: firefox" "no $firefox"; fi
+if [ "${UF_BROWSERS:-}" = chromium ]; then
+	:   # make mutate: one browser judges a mutant (as t-browser.sh)
+elif [ -x "$firefox" ]; then browsers+=(firefox); else skip "lines browser: firefox" "no $firefox"; fi
 for b in "${browsers[@]}"; do
 	# lines_hot runs 6 of its 9 units on hot-a: 67 %
 	timeout 300 node "$here/test-lines.js" "$TMP/rec.svg" "$b" lines_hot "app-lines.c:$(mark hot-a)" 67 \

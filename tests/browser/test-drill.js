@@ -9,7 +9,8 @@
  *    `uniprof-flame render` of the folded lines through that frame draws;
  *  - the same for a differential, in both layers (AFTER: `diff` of the
  *    subtree's lines; BEFORE: `render` of the subtree's BEFORE lines),
- *    with the colours the file gives those frames under every diff option;
+ *    with the colours the file gives those frames under every diff option
+ *    and (AFTER) the tooltips the file has for them (whole-graph shares);
  *  - search's Matched share is exact when every match hides in a pruned
  *    subtree (computed here from the folded input);
  *  - Back/Forward restore a drill-down chain and the search;
@@ -83,7 +84,7 @@ function svgFrames(file) {
 		const y = parseFloat(m[3]);
 		if (yRoot === null) yRoot = y;
 		out.push({ name: title.slice(0, p), count: title.slice(p + 2).split(' ')[0], x: m[2], w: m[4],
-			depth: Math.round(Math.abs(yRoot - y) / 16), fill: m[5] });
+			depth: Math.round(Math.abs(yRoot - y) / 16), fill: m[5], title: unxml(m[1]) });
 	}
 	return out;
 }
@@ -122,9 +123,10 @@ async function viewFrames(page) {
 			const t = details.textContent.slice(nt.length);
 			r.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
 			const p = t.lastIndexOf(' (');
+			const tip = r.querySelector('title');   /* the tooltip, made on the first hover */
 			out.push({ name: t.slice(0, p), count: t.slice(p + 2).split(' ')[0], x: r.getAttribute('x'),
 				w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')), anc: r.classList.contains('parent'),
-				fill: r.getAttribute('fill') });
+				fill: r.getAttribute('fill'), title: tip ? tip.textContent : null });
 		}
 		return out;
 	});
@@ -268,6 +270,14 @@ async function testDrill(browser) {
 		await page.click('#search');
 		await drv.sleep(50);
 		const m4 = await page.evaluate(() => document.getElementById('matched').textContent);
+		/* the search recolours the frames the view drew before it: matches
+		 * in the search colour, the rest in their own */
+		const re = new RegExp(pathv[3]), sv = (await viewFrames(page)).filter((f) => !f.anc);
+		const hit = sv.filter((f) => re.test(f.name)), rest = sv.filter((f) => !re.test(f.name));
+		expect(hit.length > 0 && hit.every((f) => f.fill === 'rgb(230,0,230)'),
+			'matches in the view: ' + hit.map((f) => f.name + ' ' + f.fill).slice(0, 3).join(', '));
+		expect(rest.length > 0 && rest.every((f) => f.fill !== 'rgb(230,0,230)'),
+			'non-matches in the view: ' + rest.map((f) => f.name + ' ' + f.fill).slice(0, 3).join(', '));
 		await drv.back(page);
 		let v = await viewFrames(page);
 		const zoomed = v.filter((f) => !f.anc).sort((a, b) => Math.abs(b.y - a.y))[0];
@@ -373,7 +383,22 @@ async function testDiff(browser) {
 		writeFolded(sa, subtree(after, pathv));
 		writeFolded(sb, subtree(before, pathv));
 		render(['diff', sb, sa], ss);
-		compareFrames(await viewFrames(page), svgFrames(ss).filter((f) => f.depth >= pathv.length), 'AFTER');
+		const view = await viewFrames(page);
+		compareFrames(view, svgFrames(ss).filter((f) => f.depth >= pathv.length), 'AFTER');
+		/* a frame's tooltip speaks of the whole graph (its share before and
+		 * after, the change in points), so the drill-down shows the
+		 * tooltip the file has for that frame */
+		const inFile = new Map();
+		for (const f of svgFrames(svgf)) {
+			const k = f.name + '|' + f.count;
+			inFile.set(k, inFile.has(k) ? null : f.title);   /* null: ambiguous */
+		}
+		const both = view.filter((f) => !f.anc && inFile.get(f.name + '|' + f.count));
+		expect(both.length >= 10, 'only ' + both.length + ' drill-down frames also drawn in the file');
+		const bad = both.filter((f) => f.title !== inFile.get(f.name + '|' + f.count));
+		expect(bad.length === 0, bad.length + ' of ' + both.length + ' drill-down tooltips differ from the ' +
+			'file\'s, e.g. ' + bad.slice(0, 1).map((f) => JSON.stringify(f.title) + ' want ' +
+			JSON.stringify(inFile.get(f.name + '|' + f.count))).join(''));
 	});
 	await group('differential drill-down in the BEFORE layer equals render of the BEFORE lines', async () => {
 		await page.goto(pathToFileURL(svgf).href + '?layer=before');
@@ -435,13 +460,14 @@ async function testSearchShare(browser) {
 
 /* Names only the drill-down draws: markup, event handlers, entities. */
 /* Names as bytes: what the drill-down shows for each (UTF-8 of every
- * length, sequences XML refuses, C0/C1 controls, DEL, annotation suffixes)
+ * length, sequences XML refuses, C0/C1 controls (both sides of the one-
+ * digit hex escape: 0x0f, 0x10), DEL, annotation suffixes)
  * is what the renderer writes for it. */
 async function testNameBytes(browser) {
 	const names = ['u2_\xc3\xa9', 'u3_\xe2\x82\xac', 'u4_\xf0\x9f\x94\xa5', 'max_\xf4\x8f\xbf\xbf',
 		'over_\xf4\x90\x80\x80', 'overlong_\xc0\xaf', 'overlong3_\xe0\x80\xaf', 'surr_\xed\xa0\x80',
 		'fffe_\xef\xbf\xbe', 'ffff_\xef\xbf\xbf', 'c1_\xc2\x85', 'a0_\xc2\xa0', 'del_\x7f', 'tilde_~',
-		'ctl_\x01', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
+		'ctl_\x01', 'si_\x0f', 'dle_\x10', 'trunc_\xe2\x82', 'lone_\x80', 'ff_\xff', 'cut4_\xf0\x9f\x94', 'kern_[k]', 'xk[k]',
 		'inl_[i]', 'jit_[j]', 'w_[w]', 'q_[q]', 'k[k]', 'é_[i]', 'back\\x41slash'];
 	const lines = ['main;big 20000', 'main;mid;other 200', 'main;mid;deep;d1;d2;d3;d4;d5 3'];
 	names.forEach((n, k) => lines.push('main;mid;n' + k + ';' + n + ' ' + (2 + k)));

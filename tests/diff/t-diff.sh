@@ -183,3 +183,27 @@ bad = [f"{k}: {v} vs {full.get(k)}" for k, v in back.items()
 open(sys.argv[1].replace(".back", ".bad"), "w").write("\n".join(bad[:5]))
 sys.exit(1 if bad or len(back) < 10 else 0)
 PY
+
+# 11. the same stack on several three-column lines: flamegraph.pl's colour
+#     scale is the largest change of one line (9 here), so a frame's summed
+#     change (18) lies past its end: the frame takes the end colour, where
+#     flamegraph.pl writes components below 0 (rgb(-210,-210,255))
+printf 'main;a 10 1\nmain;a 10 1\nmain;b 1 10\nmain;b 1 10\nmain;c 5 6\n' > "$TMP/dup.folded"
+for neg in "" --negate; do
+	"$UF" render $neg "$TMP/dup.folded" -o "$TMP/dup.svg" 2> "$TMP/err" &&
+	python3 - "$TMP/dup.svg" "$neg" 2> "$TMP/err" <<'PY' && pass "render ${neg:-(plain)}: a change past the per-line scale takes the scale's end colour" || fail "render ${neg:-(plain)}: change past the scale" "$(cat "$TMP/err")"
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+r = ET.parse(sys.argv[1]).getroot()
+fill = {g.find(f"{S}title").text.split(" (")[0]: g.find(f"{S}rect").get("fill")
+        for g in r.find(f".//{S}g[@id='frames']").findall(f"{S}g")}
+red, blue = "rgb(255,0,0)", "rgb(0,0,255)"
+want = {"a": blue, "b": red, "c": "rgb(255,186,186)"}      # c: +1 of 9
+if sys.argv[2]:
+    want = {"a": red, "b": blue, "c": "rgb(186,186,255)"}
+got = {k: fill.get(k) for k in want}
+if got != want:
+    print(f"got {got}, want {want}", file=sys.stderr)
+    sys.exit(1)
+PY
+done

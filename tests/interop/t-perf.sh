@@ -138,3 +138,16 @@ else
 			fail "corner cases ${o:-(no option)}" "$(diff "$TMP/pl" "$TMP/uf" | head -4)"
 	done
 fi
+
+# a period too long to be a count (more than 63 digits; found by fuzzing:
+# summed it became infinite and was written as 0): that sample is a bad
+# line, the others count, and fold | fold is the identity
+{ printf 'app 10/10 1.0: 1 cycles:\n\tffff main (/bin/app)\n\n'
+  printf 'app 10/10 2.0: 1%064d cycles:\n\tffff work (/bin/app)\n\tffff main (/bin/app)\n\n' 0
+  printf 'app 10/10 3.0: 2 cycles:\n\tffff work (/bin/app)\n\tffff main (/bin/app)\n\n'; } >"$TMP/bigperiod.txt"
+out=$("$UF" fold "$TMP/bigperiod.txt" 2>"$TMP/bigperiod.err")
+printf '%s\n' "$out" >"$TMP/bigperiod.folded"
+[ "$out" = "$(printf 'app;main 1\napp;main;work 2')" ] && grep -q 'skipped 1 invalid line' "$TMP/bigperiod.err" &&
+	"$UF" fold "$TMP/bigperiod.folded" | cmp -s - "$TMP/bigperiod.folded" &&
+	pass "a 65-digit period: its sample is one bad line, the rest counted, fold | fold the identity" ||
+	fail "65-digit period" "$out / $(cat "$TMP/bigperiod.err")"

@@ -53,12 +53,13 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 # left out while that work is in flight: see tests/mutate/README in README.md.
 SKIP_FILES = {"fold/trie.c", "fold/read-folded.c", "fold/finish.c", "render/layout.c"}
 RENDER_E2E = ["tests/render/t-render.sh", "tests/render/t-minwidth.sh", "tests/render/t-palette.sh",
-              "tests/render/t-config.sh",
+              "tests/render/t-config.sh", "tests/render/t-dropin.sh",
               "tests/render/t-foreign.sh", "tests/render/t-atomic.sh", "tests/render/t-roundtrip.sh",
-              "tests/diff/t-diff.sh", "tests/diff/t-legend.sh"]
+              "tests/diff/t-diff.sh", "tests/diff/t-legend.sh", "tests/browser/t-libpanel.sh"]
 MODULES = {
-    "render": (["test-render", "test-namemap", "test-escape"], RENDER_E2E),
-    "fold": (["test-fold", "test-detect", "test-escape", "test-interop"],
+    # test-loc: the tooltips' source line (render/frames.c) from fold's positions
+    "render": (["test-render", "test-namemap", "test-escape", "test-loc"], RENDER_E2E),
+    "fold": (["test-fold", "test-loc", "test-detect", "test-escape", "test-interop"],
              RENDER_E2E + ["tests/symtab/t-fold-symbols.sh", "tests/interop/t-perf.sh",
                            "tests/interop/t-export.sh"]),
     "util": (["test-util", "test-fold", "test-render", "test-stackset"],
@@ -70,7 +71,7 @@ MODULES = {
                 ["tests/record/t-raw.sh", "tests/record/t-outputs.sh", "tests/record/t-exit.sh"]),
     # the SVG's script: templates/*.js, embedded in the binary and used by
     # tests/browser/mksvg.js; judged in Chromium alone (UF_BROWSERS)
-    "browser": ([], ["tests/browser/t-browser.sh"]),
+    "browser": ([], ["tests/browser/t-browser.sh", "tests/browser/t-libpanel.sh", "tests/browser/t-lines.sh"]),
 }
 # module -> (directory, file suffix) where that is not (module, ".c")
 MODULE_FILES = {"browser": ("templates", ".js")}
@@ -220,7 +221,9 @@ def main():
     ap.add_argument("--modules", default="render,fold,util,symtab,unwind,sampler,browser")
     ap.add_argument("--per-module", type=int, default=30)
     ap.add_argument("--seed", type=int, default=21)
-    ap.add_argument("--timeout", type=int, default=120, help="per mutant: build, then suites")
+    # 300: at a load of 8-10 on 2 cores the record and export suites took over 120 s
+    # unmutated and were dropped; a hanging mutant costs this much
+    ap.add_argument("--timeout", type=int, default=300, help="per mutant: build, then suites")
     ap.add_argument("--work", default="/tmp/uf-mutate-src")
     ap.add_argument("--list", action="store_true", help="print the sampled mutants only")
     a = ap.parse_args()
@@ -228,9 +231,10 @@ def main():
     if not a.list:
         shutil.rmtree(work, ignore_errors=True)   # copy2 keeps mtimes: build/ stays current
         shutil.copytree(ROOT, work, symlinks=True, ignore=shutil.ignore_patterns(".git", "node_modules"))
-        nm = os.path.join(ROOT, "tests/browser/node_modules")
-        if os.path.isdir(nm):      # the browser driver, not copied: read-only use
-            os.symlink(nm, os.path.join(work, "tests/browser/node_modules"))
+        for d in ("tests/browser", "tests/interop"):   # npm packages, not copied: read-only use
+            nm = os.path.join(ROOT, d, "node_modules")
+            if os.path.isdir(nm):
+                os.symlink(os.path.realpath(nm), os.path.join(work, d, "node_modules"))
     env = dict(os.environ, UF=os.path.join(work, "build/asan/uniprof-flame"), UF_TOP=work,
                SHARED=os.path.realpath(os.path.join(ROOT, "..", "shared")), CI="", UF_BROWSERS="chromium")
     summary = []

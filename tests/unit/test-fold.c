@@ -1,6 +1,7 @@
 /*
  * tests/unit/test-fold.c — the trie, the folded parser and writer, and
- * the embedded block, each case ending with fold_trie_check().
+ * the embedded block, each case ending with fold_trie_check(); library
+ * shares (fold/libshare.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -175,6 +176,10 @@ static void fold_embed_rejects_corrupt_blocks(void **state)
 		"uf-trie/1 4294967295 1 0 0\n",                   /* header beyond the text */
 		"uf-trie/1 1 1 0 0\n%G1\n0 0 1\nend\n",           /* bad escape */
 		"uf-trie/1 1 1 0 0\n%4\n0 0 1\nend\n",            /* truncated escape */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n1 1\nend\n",      /* count missing */
+		"uf-trie/1 2 2 1 0\n\nx\n0 0 1 1\n1 1 5\nend\n",  /* BEFORE count missing */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n1 1 .5\nend\n",   /* count without its integer part */
+		"uf-trie/1 2 2 0 0\n\nx\n0 0 1\n1 1 5x\nend\n",   /* count with a tail */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		fold_trie *t = fold_trie_new();
@@ -410,6 +415,38 @@ static void fold_sorted_reader_caps(void **state)
 	free(text);
 }
 
+/* Library shares (fold/libshare.c: record's table, the SVG's panel and
+ * legend): a library's total counts a sample once however often the
+ * library is on its stack (app -> libA -> app callback -> libA), rows most
+ * self first, equal self by library name id. */
+static void fold_lib_shares_count_each_sample_once(void **state)
+{
+	(void)state;
+	fold_trie *t = parse("main;a1;cb;a2 5\nmain;b 3\nmain;c 3\nmain 2\nmain;a1 1\n", 0,
+			     &(struct fold_read_stats){ 0 });
+	static const char *lib[][2] = { { "main", "app" }, { "cb", "app" }, { "a1", "libA" },
+					{ "a2", "libA" }, { "c", "libC" }, { "b", "libB" } };
+	for (size_t i = 0; i < sizeof lib / sizeof lib[0]; i++)
+		assert_int_equal(fold_trie_set_lib(t, fold_trie_intern(t, lib[i][0], strlen(lib[i][0])),
+						   lib[i][1], strlen(lib[i][1])), 0);
+	struct fold_lib_share *rows;
+	uint32_t n;
+	assert_int_equal(fold_lib_shares(t, &rows, &n), 0);
+	assert_int_equal(n, 4);
+	const char *want[] = { "libA", "libC", "libB", "app" };   /* libC interned before libB */
+	const double self[] = { 6, 3, 3, 2 }, total[] = { 6, 3, 3, 14 };
+	for (uint32_t i = 0; i < n; i++) {
+		size_t len;
+		const char *name = fold_trie_name(t, rows[i].lib, &len);
+		assert_int_equal(len, strlen(want[i]));
+		assert_memory_equal(name, want[i], len);
+		assert_true(rows[i].self == self[i]);
+		assert_true(rows[i].total == total[i]);
+	}
+	free(rows);
+	fold_trie_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +465,7 @@ int main(void)
 		cmocka_unit_test(fold_sorted_reader_small_cases),
 		cmocka_unit_test(fold_sorted_reader_two_threads),
 		cmocka_unit_test(fold_sorted_reader_caps),
+		cmocka_unit_test(fold_lib_shares_count_each_sample_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

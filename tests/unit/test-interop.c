@@ -294,6 +294,8 @@ static void fold_speedscope_shared_frames_and_escapes(void **state)
 	assert_non_null(first);
 	assert_null(strstr(first + 1, "{\"name\":\"f\"}"));
 	assert_non_null(strstr(buf, "\"endValue\":4"));
+	/* one sample per stack (the trie's order), weights in the same order */
+	assert_non_null(strstr(buf, "\"samples\":[[0,1,2],[0,3],[0,2]],\"weights\":[2,1,1]}"));
 	free(buf);
 	assert_int_equal(fold_trie_check(t), 0);
 	fold_trie_free(t);

@@ -260,6 +260,26 @@ static void symtab_untyped_labels(void **state)
 	assert_true(nm_sym("asm_sized", &a, &s));
 	assert_string_equal(symtab_lookup(st, a + s - 1, NULL, NULL), "asm_sized");
 	symtab_free(st);
+	/* an image linked at address 0 (bare-metal and some unikernel
+	 * images) whose first code is an untyped assembly label */
+	static const char zero_src[] =
+		"__asm__(\".text\\n.globl zero_label\\nzero_label:\\n nop\\n nop\\n ret\\n\");\n"
+		"__attribute__((noinline)) int f1(int x) { __asm__ volatile(\"\"); return x + 1; }\n"
+		"void entry(void) { f1(3); for (;;) ; }\n";
+	char zc[128];
+	path_of(zc, sizeof zc, "zero.c");
+	FILE *f = fopen(zc, "w");
+	assert_non_null(f);
+	fputs(zero_src, f);
+	fclose(f);
+	if (run("cd %s && cc -O1 -fno-toplevel-reorder -nostdlib -static -no-pie -Wl,-Ttext=0 "
+		"-Wl,-e,entry -o zero zero.c 2>/dev/null", dir) != 0)
+		fail_msg("cc could not link a program at address 0");
+	st = open_fx("zero");
+	assert_string_equal(symtab_lookup(st, 0, NULL, NULL), "zero_label");
+	assert_string_equal(symtab_lookup(st, 2, NULL, NULL), "zero_label");
+	assert_string_equal(symtab_lookup(st, 3, NULL, NULL), "f1");
+	symtab_free(st);
 }
 
 /* A versioned name (glibc's debug symbols: `__libc_start_main@@GLIBC_2.34`)
@@ -383,20 +403,22 @@ static void symtab_nm_sizes_from_next_symbol(void **state)
 	symtab_free(st);
 }
 
-/* A table big enough for the bucket index, with clustered and far-apart
- * symbols, agrees with a linear scan at every probe. */
-static void symtab_big_table_matches_linear_search(void **state)
+/* A table of n symbols from `base` written as nm output, looked up at
+ * `probes` addresses (most near a symbol, some anywhere below the end),
+ * agrees with a binary search over the starts.  `far`: every 1000th gap
+ * is up to 2^40 (clusters far apart). */
+static void big_table_case(const char *file, uint64_t base, int n, int far, int probes)
 {
-	enum { N = 20000 };
 	char p[128];
-	path_of(p, sizeof p, "big.nm");
+	path_of(p, sizeof p, file);
 	FILE *f = fopen(p, "w");
 	assert_non_null(f);
-	static uint64_t starts[N];
-	uint64_t a = 0x10000, x = 12345;
-	for (int i = 0; i < N; i++) {
+	uint64_t *starts = malloc((size_t)n * sizeof *starts);
+	assert_non_null(starts);
+	uint64_t a = base, x = 12345;
+	for (int i = 0; i < n; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		a += i % 1000 == 999 ? (x % (1ull << 40)) : 1 + x % 300; /* clusters */
+		a += far && i % 1000 == 999 ? (x % (1ull << 40)) : 1 + x % 300; /* clusters */
 		starts[i] = a;
 		fprintf(f, "%016" PRIx64 " %c f%d\n", a, i % 7 == 6 ? 'D' : 'T', i);
 	}
@@ -405,12 +427,14 @@ static void symtab_big_table_matches_linear_search(void **state)
 	struct symtab *st = symtab_open_nm(p, &err);
 	assert_non_null(st);
 	assert_int_equal(symtab_check(st), 0);
-	for (uint64_t probe = 0; probe < 200000; probe++) {
+	int found = 0;
+	for (int probe = 0; probe < probes; probe++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		uint64_t addr = probe % 3 ? starts[x % N] + (x >> 20) % 400 : x % (a + (1ull << 20));
+		uint64_t addr = probe % 3 ? starts[x % (uint64_t)n] + (x >> 20) % 400
+					  : base - (1ull << 20) + x % (a - base + (2ull << 20));
 		/* reference: the last start <= addr, a function, within its end */
 		int lo = -1;
-		for (int l = 0, h = N - 1; l <= h;) {
+		for (int l = 0, h = n - 1; l <= h;) {
 			int m = (l + h) / 2;
 			if (starts[m] <= addr)
 				lo = m, l = m + 1;
@@ -420,7 +444,7 @@ static void symtab_big_table_matches_linear_search(void **state)
 		const char *want = NULL;
 		char name[32];
 		if (lo >= 0 && lo % 7 != 6) {
-			uint64_t end = lo + 1 < N ? starts[lo + 1] : starts[lo] + SYMTAB_MAX_GUESS;
+			uint64_t end = lo + 1 < n ? starts[lo + 1] : starts[lo] + SYMTAB_MAX_GUESS;
 			if (end - starts[lo] > SYMTAB_MAX_GUESS)
 				end = starts[lo] + SYMTAB_MAX_GUESS;
 			snprintf(name, sizeof name, "f%d", lo);
@@ -432,8 +456,22 @@ static void symtab_big_table_matches_linear_search(void **state)
 			assert_null(got);
 		else
 			assert_string_equal(got, want);
+		found += want != NULL;
 	}
+	assert_true(found > probes / 2);
+	free(starts);
 	symtab_free(st);
+}
+
+/* Tables big enough for the bucket index agree with a linear scan at
+ * every probe: clustered and far-apart symbols from a low address, and a
+ * dense table linked high (a kernel's or unikernel's text at
+ * 0xffffffff80000000), where a bucket counted from 0 instead of the
+ * table's start would land past the last one. */
+static void symtab_big_table_matches_linear_search(void **state)
+{
+	big_table_case("big.nm", 0x10000, 20000, 1, 200000);
+	big_table_case("high.nm", 0xffffffff80000000ull, 5000, 0, 30000);
 }
 
 /* nm -n of the real fixture agrees with the ELF table on every start. */
@@ -808,6 +846,10 @@ static void symtab_procmap_from_text(void **state)
 	assert_string_equal(got, name);
 	assert_string_equal(symtab_procmap_lookup(m, 0x7ffd0010, SYMTAB_ADDRS, buf, 8, NULL),
 			    "[vdso]+");
+	/* record's summary names the files it could not read: none here */
+	const char *upath = NULL, *uwhy = NULL;
+	assert_int_equal(symtab_procmap_unreadable(m, &upath, &uwhy), 0);
+	assert_null(upath);
 	/* a long path (4 KiB maps lines exist: deep container roots): the
 	 * module is its basename, read within the line (ASan watches) */
 	{
@@ -819,6 +861,17 @@ static void symtab_procmap_from_text(void **state)
 		assert_non_null(deep);
 		assert_string_equal(symtab_procmap_lookup(deep, 0x10010, SYMTAB_ADDRS, buf, sizeof buf,
 							  NULL), "libdeep.so+0x2010");
+		symtab_procmap_free(deep);
+		/* a readable file, then one that is gone: only the second is
+		 * unreadable, with its reason */
+		n = snprintf(text, sizeof text, "%s", maps);
+		snprintf(text + n, sizeof text - (size_t)n,
+			 "20000-21000 r-xp 00000000 08:01 8 /nonexistent/libgone.so\n");
+		deep = symtab_procmap_open_text(text, strlen(text), exe, NULL, &err);
+		assert_non_null(deep);
+		assert_int_equal(symtab_procmap_unreadable(deep, &upath, &uwhy), 1);
+		assert_string_equal(upath, "/nonexistent/libgone.so");
+		assert_string_equal(uwhy, strerror(ENOENT));
 		symtab_procmap_free(deep);
 	}
 	/* refresh: both old mappings vanished and a new anonymous one
@@ -1100,6 +1153,45 @@ static void symtab_lines_frames_inlined(void **state)
 	assert_true(n == 1 && pos[0].file && pos[0].line >= 5 && pos[0].line <= 8);
 	/* no compilation unit there: nothing */
 	assert_int_equal(symtab_lines_frames(l, 0x10, pos, names, SYMTAB_MAX_INLINE + 1), 0);
+	assert_int_equal(symtab_lines_inlined(l, 0x10, in, 4), 0);
+	symtab_lines_free(l);
+	symtab_free(st);
+	/* a call site DWARF gives as line 0 (GCC writes DW_AT_call_line 0 for
+	 * an inlined call on a "#line 0" line: compiler-made code): that
+	 * level has no position (file NULL), not "inl0.c:0" */
+	path_of(src, sizeof src, "inl0.c");
+	path_of(bin, sizeof bin, "inl0");
+	f = fopen(src, "w");
+	assert_non_null(f);
+	const char *call = strstr(inl_src, "  inner(n);\n");
+	assert_non_null(call);
+	fprintf(f, "%.*s#line 0\n  inner(n);\n#line 8\n%s", (int)(call - inl_src), inl_src,
+		call + strlen("  inner(n);\n"));
+	fclose(f);
+	if (run("cc -O2 -g -no-pie -o %s %s 2>/dev/null", bin, src) != 0)
+		fail_msg("cc failed on %s", src);
+	st = symtab_open_elf(bin, &err);
+	l = symtab_lines_open(bin, &err);
+	assert_non_null(st);
+	assert_non_null(l);
+	for (size_t i = 0; i < symtab_count(st); i++)
+		if (!strcmp(symtab_symbol(st, i, &lo, &hi), "outer"))
+			break;
+	probe = 0;
+	for (a = lo; a < hi && !probe; a++) {
+		const char *file;
+		int line;
+		if (symtab_lines_lookup(l, a, &file, &line) == 0 && line == 3)
+			probe = a;
+	}
+	assert_true(probe != 0);
+	n = symtab_lines_frames(l, probe, pos, names, SYMTAB_MAX_INLINE + 1);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "inner");
+	assert_null(pos[0].file);          /* outer's call site: line 0 */
+	assert_int_equal(pos[0].line, 0);
+	assert_int_equal(pos[1].line, 3);  /* inner's own line */
+	assert_non_null(strstr(pos[1].file, "inl0.c"));
 	symtab_lines_free(l);
 	symtab_free(st);
 	/* no DWARF at all: the open says so */

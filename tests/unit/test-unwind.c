@@ -6,7 +6,10 @@
  * and AArch64 (frameless leaves, FP fallback per frame, outermost frames,
  * non-increasing and wrapping CFAs); and tables compiled from real ELF
  * files (this test program through /proc/self/maps, x86-64 and AArch64
- * programs compiled here, .eh_frame and .debug_frame-only builds).
+ * programs compiled here, .eh_frame and .debug_frame-only builds, AArch64
+ * return-address-in-register rules written by hand in assembly, a
+ * hand-written x86-64 .debug_frame: CIE augmentation order, a truncated
+ * operand).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -704,6 +707,104 @@ static void table_aarch64(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* AArch64 "x30 saved in register R" rules (DW_CFA_register; libdw gives
+ * DW_OP_regx R): saved in x30 itself is where the return address
+ * already is (SAME, as at a leaf's entry); saved in x9, a register the
+ * walker does not track, cannot be held in a row (EXPR: fall back). */
+static const char *ra_reg_src =
+	"__asm__(\".text\\n\"\n"
+	"\".globl in_self\\n.type in_self,%function\\nin_self:\\n.cfi_startproc\\n nop\\n\"\n"
+	"\".cfi_register x30, x30\\n nop\\n ret\\n.cfi_endproc\\n.size in_self, .-in_self\\n\"\n"
+	"\".globl in_x9\\n.type in_x9,%function\\nin_x9:\\n.cfi_startproc\\n mov x9, x30\\n\"\n"
+	"\".cfi_register x30, x9\\n nop\\n ret x9\\n.cfi_endproc\\n.size in_x9, .-in_x9\\n\");\n"
+	"void entry(void) { for (;;) ; }\n";
+
+static void table_aarch64_ra_in_register(void **state)
+{
+	char dir[] = "/tmp/uf-unwind-XXXXXX", a[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof a, "%s/ra", dir);
+	if (compile("aarch64-linux-gnu-gcc", "-O2 -nostdlib -static -Wl,-e,entry", ra_reg_src, a))
+		skip();
+	struct uf_err err = { 0 };
+	struct unwind_table *t = unwind_table_open(a, &err);
+	assert_non_null(t);
+	assert_int_equal(unwind_table_check(t), 0);
+	uint64_t self = sym_addr(a, "in_self"), x9 = sym_addr(a, "in_x9");
+	assert_true(self && x9);
+	for (int k = 0; k < 2; k++) { /* before and after the rule */
+		const struct unwind_row *r = unwind_table_find(t, self + 4 * (uint64_t)k);
+		assert_non_null(r);
+		assert_int_equal(r->cfa, UNWIND_CFA_SP);
+		assert_int_equal(r->cfa_off, 0);
+		assert_int_equal(r->ra, UNWIND_RULE_SAME);
+	}
+	const struct unwind_row *r = unwind_table_find(t, x9 + 4);
+	assert_non_null(r);
+	assert_int_equal(r->ra, UNWIND_RULE_EXPR);
+	assert_int_equal(r->cfa, UNWIND_CFA_EXPR);
+	r = unwind_table_find(t, x9);
+	assert_true(r && r->ra == UNWIND_RULE_SAME && r->cfa == UNWIND_CFA_SP);
+	unwind_table_free(t);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Hand-written .debug_frame (x86-64): a CIE whose augmentation "zSR"
+ * puts the signal-frame letter before R (any order is valid: only P, L
+ * and R carry data) is read, and an FDE whose program's last operand
+ * (a CFA expression's length) runs past the FDE's end is dropped before
+ * libdw runs it, so f_trunc has no rows. */
+static const char *cfi_src =
+	".text\n.globl f_ok\nf_ok:\n nop; nop; nop; nop; nop; nop; nop; nop; ret\n"
+	".globl f_trunc\nf_trunc:\n .fill 15, 1, 0x90\n ret\n.globl entry\nentry:\n jmp entry\n"
+	".section .debug_frame,\"\",@progbits\n"
+	"cie1:\n .4byte cie1_end - cie1_start\ncie1_start:\n .4byte 0xffffffff\n .byte 1\n"
+	" .asciz \"zSR\"\n .uleb128 1\n .sleb128 -8\n .byte 16\n .uleb128 1\n .byte 0x00\n"
+	" .byte 0x0c, 7, 8\n .byte 0x90, 1\n .balign 8, 0\ncie1_end:\n"
+	"fde1:\n .4byte fde1_end - fde1_start\nfde1_start:\n .4byte cie1\n .8byte f_ok\n .8byte 9\n"
+	" .uleb128 0\n .byte 0x41, 0x0e, 16\n .balign 8, 0\nfde1_end:\n"
+	"cie2:\n .4byte cie2_end - cie2_start\ncie2_start:\n .4byte 0xffffffff\n .byte 1\n .asciz \"\"\n"
+	" .uleb128 1\n .sleb128 -8\n .byte 16\n .byte 0x0c, 7, 8\n .byte 0x90, 1\n .balign 8, 0\n"
+	"cie2_end:\n"
+	"fde2:\n .4byte fde2_end - fde2_start\nfde2_start:\n .4byte cie2\n .8byte f_trunc\n .8byte 16\n"
+	" .byte 0x44, 0x0e, 16\n .byte 0x44, 0x0f, 40, 0x77\nfde2_end:\n";
+
+static void table_hand_written_cfi(void **state)
+{
+	char dir[] = "/tmp/uf-unwind-XXXXXX", a[64], src[80], cmd[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof a, "%s/cfi", dir);
+	snprintf(src, sizeof src, "%s.s", a);
+	FILE *fp = fopen(src, "w");
+	assert_non_null(fp);
+	fputs(cfi_src, fp);
+	fclose(fp);
+	snprintf(cmd, sizeof cmd, "cc -nostdlib -static -no-pie -Wl,-e,entry -o %s %s 2>/dev/null", a, src);
+	if (system(cmd) != 0)
+		skip();
+	struct uf_err err = { 0 };
+	struct unwind_table *t = unwind_table_open(a, &err);
+	assert_non_null(t);
+	assert_int_equal(unwind_table_check(t), 0);
+	assert_int_equal(t->nfde_debug, 1);   /* f_ok's; f_trunc's dropped */
+	uint64_t ok = sym_addr(a, "f_ok"), tr = sym_addr(a, "f_trunc");
+	assert_true(ok && tr);
+	const struct unwind_row *r = unwind_table_find(t, ok);
+	assert_true(r && r->cfa == UNWIND_CFA_SP && r->cfa_off == 8 && r->ra == UNWIND_RULE_OFFSET &&
+		    r->ra_off == -8);
+	r = unwind_table_find(t, ok + 1);
+	assert_true(r && r->cfa == UNWIND_CFA_SP && r->cfa_off == 16);
+	for (uint64_t pc = tr; pc < tr + 16; pc++) {
+		r = unwind_table_find(t, pc);
+		assert_true(!r || r->cfa == UNWIND_CFA_NONE);
+	}
+	unwind_table_free(t);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A fuzzed ELF whose CIE names register 2,096,656 (tests/fuzz/crashes):
  * libdw sized every row's register table by it (1 s and 340 MiB per file
  * under ASan).  The FDE is dropped before libdw runs it: no rows from it. */
@@ -752,6 +853,8 @@ int main(void)
 		cmocka_unit_test(table_of_this_program),
 		cmocka_unit_test(table_x86_eh_and_debug_frame),
 		cmocka_unit_test(table_aarch64),
+		cmocka_unit_test(table_aarch64_ra_in_register),
+		cmocka_unit_test(table_hand_written_cfi),
 		cmocka_unit_test(table_refuses_huge_register),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
