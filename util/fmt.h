@@ -36,8 +36,16 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 	double t = fabs(v) * scale[decimals];
 	double r = nearbyint(t);
 	double frac = t - floor(t);
-	if (!(t < 9e15) || decimals > 3 || fabs(frac - 0.5) < 1e-6)
-		return (size_t)snprintf(buf, 32, "%.*f", decimals, v);
+	if (!(t < 9e15) || decimals > 3 || fabs(frac - 0.5) < 1e-6) {
+		/* a value too long for the 32 bytes (a percentage of 1e27 and
+		 * more: absurd inputs) in exponent form, never cut: snprintf's
+		 * return value would have counted bytes it did not write
+		 * (found by fuzz-svg: the tooltip got NULs and stack bytes) */
+		int n = snprintf(buf, 32, "%.*f", decimals, v);
+		if (n >= 32)
+			n = snprintf(buf, 32, "%.*e", decimals, v);
+		return n > 0 ? (size_t)n : 0;
+	}
 	uint64_t u = (uint64_t)r;
 	size_t n = 0;
 	if (signbit(v))
