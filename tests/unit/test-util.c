@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/fmt.h"
 #include "util/arena.h"
 #include "util/outfile.h"
 
@@ -178,6 +179,25 @@ static void outfile_fifo_slow_reader(void **state)
 	assert_string_equal(got, "1048576\n");
 }
 
+/* uf_fmt_fixed is printf's %.*f, and never more than its 32 bytes: a
+ * value whose fixed form is longer comes out in exponent form (fuzz-svg
+ * found a 48-character change written as 48 bytes of a 32-byte buffer). */
+static void fmt_fixed_bounded(void **state)
+{
+	(void)state;
+	char buf[32];
+	size_t n = uf_fmt_fixed(buf, 27.2727, 2);
+	assert_int_equal(n, 5);
+	assert_memory_equal(buf, "27.27", 5);
+	n = uf_fmt_fixed(buf, 1e20, 2); /* past the integer path, still fits */
+	assert_int_equal(n, strlen("100000000000000000000.00"));
+	assert_memory_equal(buf, "100000000000000000000.00", n);
+	n = uf_fmt_fixed(buf, -4.6e45, 2);
+	assert_true(n < sizeof buf);
+	assert_int_equal(n, strlen("-4.60e+45"));
+	assert_memory_equal(buf, "-4.60e+45", n);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -187,6 +207,7 @@ int main(void)
 		cmocka_unit_test(outfile_fd_alias),
 		cmocka_unit_test(outfile_replaces_file),
 		cmocka_unit_test(outfile_fifo_slow_reader),
+		cmocka_unit_test(fmt_fixed_bounded),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
