@@ -40,10 +40,12 @@ int fold_trie_finish(fold_trie *t)
 	t->ent = NULL;
 	t->total = malloc((size_t)t->nnodes * sizeof *t->total);
 	t->eoff = calloc((size_t)t->nnodes + 1, sizeof *t->eoff);
-	uint32_t *rank = malloc((size_t)t->nnames * 2 * sizeof *rank);
+	/* the sorted reader ranked the names already (kept while no name is added) */
+	int kept = t->name_rank && t->name_rank_n == t->nnames;
+	uint32_t *rank = kept ? t->name_rank : malloc((size_t)t->nnames * 2 * sizeof *rank);
 	uint8_t *kids = calloc(t->nnodes, 1);
 	int rc = -ENOMEM;
-	if (!t->total || !t->eoff || !rank || !kids || fold_sort_names(t, rank))
+	if (!t->total || !t->eoff || !rank || !kids || (!kept && fold_sort_names(t, rank)))
 		goto out;
 	count_up(t, kids);
 	rc = build_entries(t, rank, kids);
@@ -51,7 +53,8 @@ int fold_trie_finish(fold_trie *t)
 		t->finished = 1;
 out:
 	free(kids);
-	free(rank);
+	if (!kept)
+		free(rank);
 	return rc;
 }
 

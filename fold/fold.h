@@ -97,6 +97,8 @@ typedef struct fold_trie {
 	uint32_t *eoff;          /* entries of node i: ent[eoff[i] .. eoff[i+1]) */
 	uint32_t *ent;
 	uint32_t maxdepth;
+	uint32_t *name_rank;     /* fold_sort_names' ranks, kept by the sorted reader */
+	uint32_t name_rank_n;    /* ... while nnames is this */
 
 	/* optional input-order sequence (flame charts), see fold_trie_keep_sequence */
 	int keep_seq;

@@ -60,6 +60,8 @@ struct fold_src {
 	const struct fold_read_opts *o;
 	struct fold_read_stats *st;
 	enum fold_src_role role;
+	int mapped;          /* buf is a whole mmap()ed file the caller unmaps: its
+				pages may be dropped once indexed */
 	double sum;          /* out: first-column counts of its good lines */
 	int valid;           /* out: it had a line that makes a stack or a count */
 	int two;             /* internal: it had two count columns */
@@ -70,8 +72,8 @@ struct fold_src {
  * may be "\xHH"-escaped and two spellings decode to one name (the caller
  * then reads with the streaming reader, which looks names up). */
 int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err);
-int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
-			 struct fold_read_stats *st, struct uf_err *err);
+int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, int mapped,
+			 const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
 /* rank[2*name + t] = position of name + (t ? ';' : ' ') in byte order,
  * a prefix first (flamegraph.pl's sort of whole lines, per sibling);
  * rank has 2 * nnames entries.  Returns 0 or -ENOMEM. */
@@ -84,6 +86,12 @@ int fold_sort_names(const fold_trie *t, uint32_t *rank);
 /* Appends a child that the caller knows is new (sorted input); marks the
  * (parent, name) index stale.  FOLD_NONE on OOM or past FOLD_MAX_NODES. */
 uint32_t fold_trie_append(fold_trie *t, uint32_t parent, uint32_t name);
+/* Makes room for `nodes` nodes in every node array (no index slots: for
+ * the sorted reader, which fills the arrays itself).  Returns 0 or -ENOMEM. */
+int fold_trie_grow_nodes(fold_trie *t, uint32_t nodes);
+/* Keeps rank (owned; fold_sort_names' ranks of t's names as they are now)
+ * for fold_trie_finish, which would otherwise sort the names again. */
+void fold_trie_keep_ranks(fold_trie *t, uint32_t *rank);
 /* Turns the trie differential: BEFORE counts start equal to the drawn
  * ones.  Returns 0 or -ENOMEM. */
 int fold_trie_make_diff(fold_trie *t);

@@ -63,6 +63,8 @@ static void reader_release(struct reader *r);
 static int read_line(struct reader *r, const char *s, size_t len);
 static int parse_count(const char *s, size_t len, size_t *tok_start, double *v);
 static int sorted_ok(const fold_trie *t, const struct fold_read_opts *o);
+static int read_mem(fold_trie *t, const char *buf, size_t len, int mapped,
+		    const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
 static void note_bad(struct reader *r);
 static int add_stack(struct reader *r, const char *s, size_t len, uint32_t *leaf);
 static int add_stack_reversed(struct reader *r, const char *s, size_t len, uint32_t *leaf);
@@ -72,14 +74,22 @@ int fold_read_folded_mem(fold_trie *t, const char *buf, size_t len,
 			 const struct fold_read_opts *o, struct fold_read_stats *st,
 			 struct uf_err *err)
 {
+	return read_mem(t, buf, len, 0, o, st, err);
+}
+
+/* fold_read_folded_mem; `mapped`: buf is a whole mapping of a file that
+ * the caller unmaps, whose pages the sorted path may drop once indexed. */
+static int read_mem(fold_trie *t, const char *buf, size_t len, int mapped,
+		    const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
+{
 	if (sorted_ok(t, o)) {
-		int rc = fold_read_sorted_mem(t, buf, len, o, st, err);
+		int rc = fold_read_sorted_mem(t, buf, len, mapped, o, st, err);
 		if (rc != 1) /* 1: declined (escaped names), stream it */
 			return rc;
 	} else if (o->reverse == 0 && !t->keep_seq && len >= FOLD_SORTED_SPLIT) {
 		/* a big input into a non-empty trie: sorted into its own, merged */
 		fold_trie *tmp = fold_trie_new();
-		int rc = tmp ? fold_read_sorted_mem(tmp, buf, len, o, st, err) : -ENOMEM;
+		int rc = tmp ? fold_read_sorted_mem(tmp, buf, len, mapped, o, st, err) : -ENOMEM;
 		if (rc == 0 && (rc = fold_trie_merge(t, tmp)) != 0)
 			uf_err_set(err, UF_EINPUT, o->label, "out of memory");
 		fold_trie_free(tmp);
@@ -168,7 +178,7 @@ static int read_whole(fold_trie *t, int fd, const char *prefix, size_t plen,
 			return 0;
 		char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (map != MAP_FAILED) {
-			int rc = fold_read_folded_mem(t, map, size, o, st, err);
+			int rc = read_mem(t, map, size, 1, o, st, err);
 			munmap(map, size);
 			return rc;
 		}
@@ -336,7 +346,8 @@ int fold_read_diff_paths(fold_trie *t, const char *before, const char *after, in
 	struct fold_src src[2];
 	for (int i = 0; i < 2; i++)
 		src[i] = (struct fold_src){ .buf = buf[i], .len = len[i], .o = &o[i], .st = &st[i],
-					    .role = (i == 1) != (swap != 0) ? FOLD_SRC_DRAWN : FOLD_SRC_BASE };
+					    .role = (i == 1) != (swap != 0) ? FOLD_SRC_DRAWN : FOLD_SRC_BASE,
+					    .mapped = 1 };
 	rc = fold_read_sorted(t, src, 2, err);
 	for (int i = 0; i < 2; i++)
 		munmap((void *)buf[i], len[i]);

@@ -1,7 +1,8 @@
 /*
  * fold/sorted.c — the folded reader's fast path: the whole input in
- * memory, its lines sorted as frame sequences, each line merged with the
- * previous one's common prefix.
+ * memory; each line turned into a sequence of name ids while it is
+ * indexed; the sequences sorted; each merged with the previous one's
+ * common prefix.
  *
  * Why: the streaming reader (read-folded.c) looks every frame of every
  * line up in a hash table of (parent, name) -> node; once the trie
@@ -12,34 +13,47 @@
  * pre-order; and no (parent, name) index is built at all (fold_trie_child
  * builds one on first use, see trie.c).
  *
- * Order.  Lines are compared as sequences of frames, each frame as bytes,
- * a frame that is a prefix of another first: that is byte order with ';'
- * below every byte and the end of the stack below ';'.  The sort is an MSD
- * radix sort on chunks of 7 bytes, each byte mapped to a 9-bit symbol
- * (end 0, ';' 1, byte b as b + 2), so a chunk is one 63-bit integer and
- * a group of lines is split by integer sorts; a line is read only as far
- * as it shares a prefix with another.  Equal stacks stay in input order
- * (every pass is stable), so counts are summed in input order.
+ * Phases, each on two threads (one per half of the input or of the lines):
+ *  - index: find lines, parse counts, cut each stack into frames and
+ *    intern them (a small name table stays in the cache while the input
+ *    streams past), so a line becomes 4 bytes a frame instead of its text;
+ *    the second half interns into a table of its own, merged after.  The
+ *    input is not read again: a mapped input is dropped from memory here.
+ *  - sort: lines compared as sequences of names, each name by its bytes,
+ *    a name that is a prefix of another first (every name gets a dense
+ *    rank once: fold_sort_names' order of "name;").  An MSD radix sort on
+ *    two ranks a 64-bit key; a line is read only as far as it shares a
+ *    prefix with another.  Equal stacks stay in input order (every pass is
+ *    stable), so counts are summed in input order.
+ *  - prefix: each line's common prefix with the one before, so the number
+ *    of new nodes of every line, hence every node id, is known before the
+ *    build: the node arrays are allocated once, at their final size, and
+ *    the two halves fill them side by side.
+ *  - build: a line's frames past its common prefix become nodes.
  *
- * Phases: index (find lines, parse counts) and sort run on two threads,
- * each on half of the lines; the build walks the sorted lines once.
+ * Trade-off: the frames of every good line are held (4 bytes each) until
+ * the trie is built, where the streaming reader needs only the trie; the
+ * mapped input is dropped before, so the peak is the trie plus the frames,
+ * not the trie plus the input text.  The read-folded.c header says when
+ * each path is taken.
  *
- * Trade-off: the input is held whole (mapped, for regular files) while
- * the trie is built: peak memory is input + trie, where the streaming
- * reader needs only the trie.  The read-folded.c header says when each
- * path is taken.
- *
- * Invariants (the same trie the streaming reader builds, up to node ids):
+ * Invariants (the same trie the streaming reader builds, up to node and
+ * name ids):
  *  1. Same paths, self and BEFORE counts, bad lines, truncations and
  *     first-bad line number as read-folded.c for any input.
  *  2. Nodes are appended in pre-order; children of a node in increasing
- *     frame order; t->index_stale is set.
+ *     rank of their names; t->index_stale is set.
+ *  3. Only names of good lines (no frame over FOLD_MAX_NAME among the
+ *     first FOLD_MAX_DEPTH + 1) are interned, and only their first
+ *     FOLD_MAX_DEPTH frames.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fold/fold.h"
 #include "fold/internal.h"
@@ -47,11 +61,14 @@
 #define SMALL_GROUP 24   /* groups up to this size: insertion sort */
 #define MERGE_GROUP 2048 /* up to this size: merge sort; above, radix */
 #define PREFETCH 12      /* lines ahead: about the misses a core keeps in flight */
-#define PREFETCH_LINES 16 /* cache lines of a stack prefetched, at most */
+#define PREFETCH_LINES 8 /* cache lines of a stack prefetched, at most */
 
 struct sline {
-	const char *s;       /* stack bytes, borrowed from the input */
-	uint32_t len;        /* stack length, trailing ';' removed */
+	union {
+		size_t off;      /* index: first frame in its job's array */
+		const uint32_t *f; /* after gather: the stack's name ids */
+	} u;
+	uint32_t n;          /* frames, at most FOLD_MAX_DEPTH */
 	uint16_t two;        /* the line had a BEFORE column */
 	uint16_t src;        /* which source (struct fold_src) it came from */
 	double after, before;
@@ -59,26 +76,32 @@ struct sline {
 };
 
 struct skey {
-	uint64_t key;        /* chunk of the line's stack at the group's depth */
-	const char *s;       /* the line's stack (a copy: one cache miss less a chunk) */
-	uint32_t len;
-	uint32_t idx;        /* line index */
+	uint64_t key;        /* sort: chunk at the group's depth; then: common prefix */
+	const void *p;       /* the line's frames (or a name's bytes) */
+	uint32_t len;        /* frames (or bytes) */
+	uint32_t idx;        /* line (or name key) index */
 };
 
 struct index_job {
 	const char *buf;
 	size_t len;
 	uint16_t src;
-	uint64_t line0;      /* lines before this part */
 	struct sline *l;
 	size_t n, cap;
-	uint64_t lines, bad, first_bad;
-	int two, rc;
+	fold_trie *nt;       /* where its names are interned: t, or its own */
+	uint32_t *fr;        /* frames of its good lines, name ids of nt */
+	size_t nfr, frcap;
+	uint64_t *fh;        /* scratch: a line's frames, hashes, */
+	uint32_t *fs, *fl;   /* starts and lengths */
+	uint64_t lines, bad, first_bad, truncated;
+	double sum;
+	int two, valid, rc;
 	int backslash;       /* the part holds a '\\': names may hold \xHH escapes */
 };
 
 struct sort_job {
 	int names;           /* sorting name keys (fold_sort_names), not lines */
+	const uint32_t *rank; /* lines: dense rank of each name id */
 	struct skey *k, *tmp;
 	size_t lo, hi;       /* the top-level runs in [lo, hi) */
 	int rc;
@@ -87,18 +110,22 @@ struct sort_job {
 static void leading_comments(fold_trie *t, const char *p, size_t len);
 static void *index_part(void *arg);
 static void *sort_part(void *arg);
-static int sort_lines(const struct sline *L, size_t n, struct skey **out);
-static int build(fold_trie *t, const struct sline *L, const struct skey *k, size_t n,
-		 struct fold_src *src, int nsrc);
-static void group_sort(int names, struct skey *k, struct skey *tmp, size_t n, uint32_t c);
-static void sort_keys(int names, struct skey *k, struct skey *tmp, size_t n);
+static int merge_names(fold_trie *t, struct index_job *job, int njob);
+static int name_ranks(fold_trie *t, uint32_t **dense);
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct skey **out);
+static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
+		 struct fold_src *src);
+static void group_sort(const struct sort_job *j, struct skey *k, struct skey *tmp, size_t n,
+		       uint32_t c);
+static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct skey *tmp, size_t n);
 
 /* ---- entry ---------------------------------------------------------------- */
 
-int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, const struct fold_read_opts *o,
-			 struct fold_read_stats *st, struct uf_err *err)
+int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, int mapped,
+			 const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
 {
-	struct fold_src src = { .buf = buf, .len = len, .o = o, .st = st, .role = FOLD_SRC_PLAIN };
+	struct fold_src src = { .buf = buf, .len = len, .o = o, .st = st, .role = FOLD_SRC_PLAIN,
+				.mapped = mapped };
 	return fold_read_sorted(t, &src, 1, err);
 }
 
@@ -115,8 +142,9 @@ static void note_bad_at(struct fold_src *src, uint64_t lineno, uint64_t n)
 	st->bad += n;
 }
 
-/* Index jobs: each source in one or two parts (cut after a newline). */
-static int index_all(struct fold_src *src, int nsrc, struct index_job *job, int *njob)
+/* Index jobs: each source in one or two parts (cut after a newline); the
+ * first interns into t, the others into tables of their own. */
+static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob)
 {
 	int n = 0;
 	for (int i = 0; i < nsrc; i++) {
@@ -131,6 +159,11 @@ static int index_all(struct fold_src *src, int nsrc, struct index_job *job, int 
 		if (cut < len)
 			job[n++] = (struct index_job){ .buf = buf + cut, .len = len - cut, .src = (uint16_t)i };
 	}
+	*njob = n;
+	job[0].nt = t;
+	for (int j = 1; j < n; j++)
+		if (!(job[j].nt = fold_trie_new()))
+			return -ENOMEM;
 	pthread_t th[4];
 	int started[4] = { 0 };
 	for (int j = 1; j < n; j++)
@@ -141,15 +174,14 @@ static int index_all(struct fold_src *src, int nsrc, struct index_job *job, int 
 	for (int j = 1; j < n; j++)
 		if (started[j])
 			pthread_join(th[j], NULL);
-	*njob = n;
 	for (int j = 0; j < n; j++)
 		if (job[j].rc)
 			return job[j].rc;
 	return 0;
 }
 
-/* Concatenates the jobs' lines (line numbers made per source) and
- * records each source's line and bad counts. */
+/* Concatenates the jobs' lines (line numbers made per source, frames
+ * pointed at) and records each source's line, bad and truncated counts. */
 static int gather(struct fold_src *src, struct index_job *job, int njob, struct sline **out,
 		  size_t *nout)
 {
@@ -169,10 +201,16 @@ static int gather(struct fold_src *src, struct index_job *job, int njob, struct 
 		uint64_t base = sc->st->lines + before;
 		for (size_t i = 0; i < job[j].n; i++) {
 			l[at] = job[j].l[i];
+			l[at].u.f = job[j].fr + job[j].l[i].u.off;
 			l[at++].lineno += base;
 		}
+		free(job[j].l);
+		job[j].l = NULL;
 		note_bad_at(sc, base + job[j].first_bad, job[j].bad);
 		before += job[j].lines;
+		sc->st->truncated += job[j].truncated;
+		sc->sum += job[j].sum;
+		sc->valid |= job[j].valid;
 		if (job[j].two && sc->role == FOLD_SRC_PLAIN)
 			sc->two = 1;
 	}
@@ -183,11 +221,32 @@ static int gather(struct fold_src *src, struct index_job *job, int njob, struct 
 	return 0;
 }
 
+/* A mapped input is not read again once indexed: its pages leave memory
+ * (the caller's munmap stays valid; the file's pages stay cached). */
+static void drop_inputs(const struct fold_src *src, int nsrc)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < nsrc; i++)
+		if (src[i].mapped && pg > 0 && ((uintptr_t)src[i].buf & ((uintptr_t)pg - 1)) == 0)
+			madvise((void *)src[i].buf, src[i].len, MADV_DONTNEED);
+}
+
+static void release_jobs(fold_trie *t, struct index_job *job, int njob)
+{
+	for (int j = 0; j < njob; j++) {
+		free(job[j].l);
+		free(job[j].fr);
+		if (job[j].nt != t)
+			fold_trie_free(job[j].nt);
+	}
+}
+
 int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err)
 {
 	struct index_job job[4];
 	struct sline *L = NULL;
 	struct skey *keys = NULL;
+	uint32_t *rank = NULL;
 	size_t n = 0;
 	int njob = 0, diff = 0;
 	memset(job, 0, sizeof job);
@@ -203,36 +262,40 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 #endif
 	for (int i = 0; i < nsrc; i++)
 		leading_comments(t, src[i].buf, src[i].len);
-	int rc = index_all(src, nsrc, job, &njob);
+	int rc = index_all(t, src, nsrc, job, &njob);
 	for (int j = 0; j < njob && rc == 0; j++)
 		if (job[j].backslash)
 			rc = 1;
 	if (rc == 1) { /* "\xHH" decodes two spellings to one name: the sorted
 			  merge would make two siblings of it; the streaming
 			  reader looks names up */
-		for (int j = 0; j < njob; j++)
-			free(job[j].l);
+		release_jobs(t, job, njob);
 		return 1;
 	}
 	if (rc == 0)
+		drop_inputs(src, nsrc);
+	if (rc == 0)
+		rc = merge_names(t, job, njob);
+	if (rc == 0)
 		rc = gather(src, job, njob, &L, &n);
-	for (int j = 0; j < njob; j++)
-		free(job[j].l);
 	for (int i = 0; i < nsrc && rc == 0; i++)
 		diff |= src[i].two;
 	if (rc == 0 && diff && !t->base)
 		rc = fold_trie_make_diff(t);
+	if (rc == 0)
+		rc = name_ranks(t, &rank);
 #ifdef SORTED_TIMING
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 #endif
 	if (rc == 0)
-		rc = sort_lines(L, n, &keys);
+		rc = sort_lines(L, n, rank, &keys);
+	free(rank);
 #ifdef SORTED_TIMING
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 #endif
 	t->index_stale = 1; /* t is empty: no index to keep */
 	if (rc == 0)
-		rc = build(t, L, keys, n, src, nsrc);
+		rc = build(t, L, keys, n, src);
 #ifdef SORTED_TIMING
 	clock_gettime(CLOCK_MONOTONIC, &t3);
 #define MS(a, b) ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6)
@@ -241,13 +304,14 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 #endif
 	free(keys);
 	free(L);
+	release_jobs(t, job, njob);
 	if (rc)
 		uf_err_set(err, UF_EINPUT, src[0].o->label ? src[0].o->label : "-",
 			   rc == -E2BIG ? "too many lines" : "out of memory");
 	return rc;
 }
 
-/* ---- index: lines and counts ---------------------------------------------- */
+/* ---- index: lines, counts and frames --------------------------------------- */
 
 /* Record's metadata, `# key: "value"` lines before the stacks, into
  * t->meta (as read-folded.c keeps them); one pass over the leading '#'
@@ -269,12 +333,132 @@ static void index_bad(struct index_job *j)
 		j->first_bad = j->lines;
 }
 
+/* Finds the end of the frame at f (`avail` bytes left in the stack, and at
+ * least 2 readable bytes after it: the count's separator and a digit) and
+ * hashes it on the way: fold_name_hash(f, *flen), 8 bytes a step. */
+static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
+{
+	uint64_t h = FOLD_NH_SEED, v;
+	size_t n = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (n + 8 <= avail + 2) {
+		memcpy(&v, f + n, 8);
+		uint64_t x = v ^ 0x3b3b3b3b3b3b3b3bull; /* ';' bytes become 0 */
+		uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+		size_t b = z ? (size_t)__builtin_ctzll(z) / 8 : 8; /* first ';' */
+		if (b > avail - n)
+			b = avail - n; /* the stack ends first */
+		if (b < 8) {
+			*flen = n + b;
+			return fold_nh_final(h, b ? v & (~0ull >> (64 - 8 * b)) : 0, n + b);
+		}
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		n += 8;
+	}
+#endif
+	const char *semi = memchr(f + n, ';', avail - n);
+	size_t len = semi ? (size_t)(semi - f) : avail;
+	while (len - n >= 8) {
+		memcpy(&v, f + n, 8);
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		n += 8;
+	}
+	v = 0;
+	memcpy(&v, f + n, len - n);
+	*flen = len;
+	return fold_nh_final(h, v, len);
+}
+
+/* Cuts stack s[0..len) into frames and appends their name ids to j->fr:
+ * every frame checked first (the line is bad, 1, when one of the first
+ * FOLD_MAX_DEPTH + 1 is over FOLD_MAX_NAME, as the streaming reader
+ * checks), then the first FOLD_MAX_DEPTH interned.  *nf frames, *trunc
+ * when more followed.  Returns 0, 1 or -ENOMEM. */
+static int index_stack(struct index_job *j, const char *s, size_t len, uint32_t *nf, int *trunc)
+{
+	fold_trie *t = j->nt;
+	uint32_t n = 0;
+	size_t pos = 0;
+	*trunc = 0;
+	*nf = 0;
+	if (len == 0)
+		return 0;
+	while (pos <= len) {
+		size_t flen;
+		uint64_t h = scan_frame(s + pos, len - pos, &flen);
+		if (flen > FOLD_MAX_NAME)
+			return 1;
+		if (n >= FOLD_MAX_DEPTH) {
+			*trunc = 1;
+			break;
+		}
+		__builtin_prefetch(&t->nslots[(uint32_t)h & t->nslots_mask]); /* interned below */
+		j->fh[n] = h;
+		j->fs[n] = (uint32_t)pos;
+		j->fl[n++] = (uint32_t)flen;
+		pos += flen + 1;
+	}
+	if (j->nfr + n > j->frcap) {
+		size_t cap = j->frcap ? j->frcap * 2 : j->len / 8 + 64;
+		while (cap < j->nfr + n)
+			cap *= 2;
+		uint32_t *fr = realloc(j->fr, cap * sizeof *fr);
+		if (!fr)
+			return -ENOMEM;
+		j->fr = fr;
+		j->frcap = cap;
+	}
+	for (uint32_t i = 0; i < n; i++) { /* the slots are on their way: fetch the
+					      name records they point at, all at once */
+		uint64_t v = t->nslots[(uint32_t)j->fh[i] & t->nslots_mask];
+		if (v)
+			__builtin_prefetch(t->nbuf + (v & FOLD_NSLOT_OFF) - 8);
+	}
+	uint32_t *out = j->fr + j->nfr;
+	for (uint32_t i = 0; i < n; i++)
+		if ((out[i] = fold_trie_intern_h(t, s + j->fs[i], j->fl[i], j->fh[i])) == FOLD_NONE)
+			return -ENOMEM;
+	j->nfr += n;
+	*nf = n;
+	return 0;
+}
+
+/* Appends line record x; 0 or -ENOMEM. */
+static int index_push(struct index_job *j, const struct sline *x)
+{
+	if (j->n == j->cap) {
+		/* a line takes at least 2 bytes ("x\n"): a small input starts small */
+		size_t cap = j->cap ? j->cap * 2 : j->len / 2 < 4096 ? j->len / 2 + 1 : 4096;
+		struct sline *l = realloc(j->l, cap * sizeof *l);
+		if (!l)
+			return -ENOMEM;
+		j->l = l;
+		j->cap = cap;
+	}
+	j->l[j->n++] = *x;
+	return 0;
+}
+
+/* `depth` frames of scratch: a line of n bytes has at most n + 1 frames,
+ * so a small input needs small arrays (three of 8193 cost a small file
+ * more than reading it). */
+static int index_scratch(struct index_job *j)
+{
+	size_t depth = j->len + 2 < FOLD_MAX_DEPTH + 1 ? j->len + 2 : FOLD_MAX_DEPTH + 1;
+	j->fh = malloc(depth * sizeof *j->fh);
+	j->fs = malloc(depth * sizeof *j->fs);
+	j->fl = malloc(depth * sizeof *j->fl);
+	return j->fh && j->fs && j->fl ? 0 : -ENOMEM;
+}
+
 static void *index_part(void *arg)
 {
 	struct index_job *j = arg;
 	const char *p = j->buf, *end = j->buf + j->len;
 	if ((j->backslash = memchr(p, '\\', j->len) != NULL))
 		return NULL; /* the caller declines: see fold_read_sorted */
+	if ((j->rc = index_scratch(j)) != 0)
+		goto out;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -297,57 +481,132 @@ static void *index_part(void *arg)
 				index_bad(j);
 			continue;
 		}
-		if (j->n == j->cap) {
-			/* a line takes at least 2 bytes ("x\n"): a small input
-			 * starts small */
-			size_t cap = j->cap ? j->cap * 2 : j->len / 2 < 4096 ? j->len / 2 + 1 : 4096;
-			struct sline *l = realloc(j->l, cap * sizeof *l);
-			if (!l) {
-				j->rc = -ENOMEM;
-				return NULL;
-			}
-			j->l = l;
-			j->cap = cap;
+		uint32_t nf;
+		int trunc;
+		size_t off = j->nfr;
+		if ((r = index_stack(j, s, fl.len, &nf, &trunc)) == 1) {
+			index_bad(j);
+			continue;
 		}
-		j->l[j->n++] = (struct sline){ s, (uint32_t)fl.len, (uint16_t)fl.two, j->src,
-					       fl.after, fl.before, j->lines };
+		struct sline x = { .u.off = off, .n = nf, .two = (uint16_t)fl.two, .src = j->src,
+				   .after = fl.after, .before = fl.before, .lineno = j->lines };
+		if (r || (r = index_push(j, &x)) != 0) {
+			j->rc = r;
+			break;
+		}
+		j->truncated += (uint64_t)trunc;
 		j->two |= fl.two;
+		j->sum += fl.after;
+		j->valid |= fl.len != 0 || fl.after != 0;
 	}
+out:
+	free(j->fh);
+	free(j->fs);
+	free(j->fl);
+	j->fh = NULL;
+	j->fs = j->fl = NULL;
 	return NULL;
+}
+
+/* The later jobs' names into t, their frames renamed to t's ids. */
+static int merge_names(fold_trie *t, struct index_job *job, int njob)
+{
+	for (int j = 1; j < njob; j++) {
+		fold_trie *u = job[j].nt;
+		uint32_t *map = malloc((size_t)u->nnames * sizeof *map);
+		if (!map || fold_trie_reserve_names(t, t->nnames + u->nnames)) {
+			free(map);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < u->nnames; i++) {
+			size_t len;
+			const char *s = fold_trie_name(u, i, &len);
+			if ((map[i] = fold_trie_intern(t, s, len)) == FOLD_NONE) {
+				free(map);
+				return -ENOMEM;
+			}
+		}
+		uint32_t *fr = job[j].fr;
+		for (size_t i = 0; i < job[j].nfr; i++)
+			fr[i] = map[fr[i]];
+		free(map);
+		fold_trie_free(u);
+		job[j].nt = t;
+	}
+	return 0;
+}
+
+/* *dense gets each name id's rank among t's names (owned), in the order of
+ * "name;" (fold_sort_names), so siblings come out in the order finish
+ * gives subtrees; the full ranks are kept in t for fold_trie_finish. */
+static int name_ranks(fold_trie *t, uint32_t **dense)
+{
+	size_t n = t->nnames;
+	uint32_t *rank = malloc(2 * n * sizeof *rank), *d = malloc(n * sizeof *d);
+	uint32_t *inv = calloc(2 * n, sizeof *inv);
+	if (!rank || !d || !inv || fold_sort_names(t, rank)) {
+		free(rank);
+		free(d);
+		free(inv);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		inv[rank[2 * i + 1]] = (uint32_t)i + 1;
+	uint32_t r = 0;
+	for (size_t k = 0; k < 2 * n; k++)
+		if (inv[k])
+			d[inv[k] - 1] = r++;
+	free(inv);
+	fold_trie_keep_ranks(t, rank);
+	*dense = d;
+	return 0;
 }
 
 /* ---- sort ------------------------------------------------------------------ */
 
-/* 9-bit symbols.  Lines: ';' 1, byte b as b + 2.  Names: byte b as b + 1,
- * then the terminator byte the key stands for (' ' or ';', by the key's
- * idx parity).  0 is past the end, so a prefix sorts first. */
-static uint16_t sym_line[256], sym_name[256];
+/* 9-bit symbols of names: byte b as b + 1, then the terminator byte the
+ * key stands for (' ' or ';', by the key's idx parity).  0 is past the
+ * end, so a prefix sorts first. */
+static uint16_t sym_name[256];
 static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
 
 static void sym_init(void)
 {
-	for (int b = 0; b < 256; b++) {
-		sym_line[b] = b == ';' ? 1 : (uint16_t)(b + 2);
+	for (int b = 0; b < 256; b++)
 		sym_name[b] = (uint16_t)(b + 1);
-	}
 }
 
-/* Symbols c*7 .. c*7+6 of a key, 9 bits each. */
-static inline uint64_t chunk_key(int names, const struct skey *x, uint32_t c)
+/* Chunk c of a key.  Names: symbols c*7 .. c*7+6, 9 bits each.  Lines:
+ * frames 2c and 2c+1, each as its name's rank + 1 (0 past the end) in 32
+ * bits. */
+static inline uint64_t chunk_key(const struct sort_job *j, const struct skey *x, uint32_t c)
 {
+	if (!j->names) {
+		const uint32_t *f = x->p;
+		size_t off = (size_t)c * 2;
+		uint64_t a = off < x->len ? j->rank[f[off]] + 1ull : 0;
+		uint64_t b = off + 1 < x->len ? j->rank[f[off + 1]] + 1ull : 0;
+		return a << 32 | b;
+	}
 	size_t off = (size_t)c * 7, len = x->len;
-	const unsigned char *s = (const unsigned char *)x->s + off;
-	const uint16_t *sym = names ? sym_name : sym_line;
+	const unsigned char *s = (const unsigned char *)x->p + off;
 	uint64_t k = 0;
 	if (off + 7 <= len) {
 		for (int i = 0; i < 7; i++)
-			k = k << 9 | sym[s[i]];
+			k = k << 9 | sym_name[s[i]];
 		return k;
 	}
-	uint64_t term = names ? ((x->idx & 1) ? ';' : ' ') + 1u : 0;
+	uint64_t term = ((x->idx & 1) ? ';' : ' ') + 1u;
 	for (size_t i = 0; i < 7; i++)
-		k = k << 9 | (off + i < len ? sym[s[i]] : off + i == len ? term : 0u);
+		k = k << 9 | (off + i < len ? sym_name[s[i]] : off + i == len ? term : 0u);
 	return k;
+}
+
+/* Keys equal up to a chunk that holds a key's end are equal keys: their
+ * group needs no further pass. */
+static inline int chunk_ended(const struct sort_job *j, uint64_t key)
+{
+	return j->names ? (key & 511) == 0 : (key & 0xffffffffu) == 0;
 }
 
 /* Stable sort of k[0..n) by key: insertion or merge sort when small,
@@ -408,64 +667,79 @@ static void key_sort(struct skey *k, struct skey *tmp, size_t n)
 
 struct group { size_t lo, hi; uint32_t c; };
 
+/* Length of the common prefix of frame arrays a and b (n frames each). */
+static inline size_t common_frames(const uint32_t *a, const uint32_t *b, size_t n)
+{
+	size_t i = 0;
+	for (; i + 2 <= n; i += 2) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (a[i] == b[i]);
+	}
+	return i < n && a[i] == b[i] ? n : i;
+}
 
 /* Whole chunks from chunk c on that every key of k[0..m) shares with the
- * first (tree-shaped profiles share prefixes of hundreds of bytes: one
- * pass of word compares instead of a sort per 7 bytes).  A key ending
- * inside the shared bytes stops the skip before its end. */
-static uint32_t shared_chunks(const struct skey *k, size_t m, uint32_t c)
+ * first (tree-shaped profiles share long prefixes: one pass of compares
+ * instead of a sort per chunk).  A key ending inside the shared part
+ * stops the skip before its end. */
+static uint32_t shared_chunks(const struct sort_job *j, const struct skey *k, size_t m, uint32_t c)
 {
-	size_t off = (size_t)c * 7, lcp = SIZE_MAX;
+	size_t w = j->names ? 7 : 2, off = (size_t)c * w, lcp = SIZE_MAX;
 	if (m < 2 || k[0].len <= off)
 		return 0;
-	for (size_t i = 1; i < m && lcp >= 7; i++) {
+	for (size_t i = 1; i < m && lcp >= w; i++) {
 		size_t n = k[i].len < k[0].len ? k[i].len : k[0].len;
 		n = n > off ? n - off : 0;
 		if (n > lcp)
 			n = lcp;
-		lcp = fold_common_prefix(k[0].s + off, k[i].s + off, n);
+		lcp = j->names ? fold_common_prefix((const char *)k[0].p + off, (const char *)k[i].p + off, n)
+			       : common_frames((const uint32_t *)k[0].p + off, (const uint32_t *)k[i].p + off, n);
 	}
-	return (uint32_t)(lcp / 7);
+	return (uint32_t)(lcp / w);
 }
 
-/* Sorts the n lines of k (already sharing their first c chunks) to the
+/* Sorts the n keys of k (already sharing their first c chunks) to the
  * end: sort by chunk c, then each run of equal chunks that has not
  * ended by chunk c + 1, and so on (an explicit stack: deep stacks share
  * prefixes of thousands of chunks). */
-static void group_sort(int names, struct skey *k, struct skey *tmp, size_t n, uint32_t c)
+static void group_sort(const struct sort_job *j, struct skey *k, struct skey *tmp, size_t n,
+		       uint32_t c)
 {
 	struct group *stack = NULL;
-	size_t top = 0, cap = 0;
+	size_t top = 0, cap = 0, w = j->names ? 7 : 8;
 	struct group g = { 0, n, c };
 	for (;;) {
 		size_t m = g.hi - g.lo;
 		struct skey *kk = k + g.lo;
-		g.c += shared_chunks(kk, m, g.c);
+		g.c += shared_chunks(j, kk, m, g.c);
 		for (size_t i = 0; i < m; i++) {
 			if (i + PREFETCH < m)
-				__builtin_prefetch(kk[i + PREFETCH].s + (size_t)g.c * 7);
-			kk[i].key = chunk_key(names, &kk[i], g.c);
+				__builtin_prefetch((const char *)kk[i + PREFETCH].p + (size_t)g.c * w);
+			kk[i].key = chunk_key(j, &kk[i], g.c);
 		}
 		key_sort(kk, tmp, m);
 		for (size_t i = 0; i < m;) {
-			size_t j = i + 1;
-			while (j < m && kk[j].key == kk[i].key)
-				j++;
-			if (j - i > 1 && (kk[i].key & 511) != 0) { /* same so far, not ended */
+			size_t e = i + 1;
+			while (e < m && kk[e].key == kk[i].key)
+				e++;
+			if (e - i > 1 && !chunk_ended(j, kk[i].key)) { /* same so far, not ended */
 				if (top == cap) {
 					size_t nc = cap ? cap * 2 : 64;
 					struct group *s = realloc(stack, nc * sizeof *s);
 					if (!s) { /* fall back to recursion for this run */
-						group_sort(names, kk + i, tmp, j - i, g.c + 1);
-						i = j;
+						group_sort(j, kk + i, tmp, e - i, g.c + 1);
+						i = e;
 						continue;
 					}
 					stack = s;
 					cap = nc;
 				}
-				stack[top++] = (struct group){ g.lo + i, g.lo + j, g.c + 1 };
+				stack[top++] = (struct group){ g.lo + i, g.lo + e, g.c + 1 };
 			}
-			i = j;
+			i = e;
 		}
 		if (top == 0)
 			break;
@@ -481,37 +755,41 @@ static void *sort_part(void *arg)
 		size_t e = i + 1;
 		while (e < j->hi && j->k[e].key == j->k[i].key)
 			e++;
-		if (e - i > 1 && (j->k[i].key & 511) != 0)
-			group_sort(j->names, j->k + i, j->tmp, e - i, 1);
+		if (e - i > 1 && !chunk_ended(j, j->k[i].key))
+			group_sort(j, j->k + i, j->tmp, e - i, 1);
 		i = e;
 	}
 	return NULL;
 }
 
-/* Sorts k[0..n) (s, len, idx set) completely; tmp has room for n keys.
+/* Sorts k[0..n) (p, len, idx set) completely; tmp has room for n keys.
  * The runs of the first chunk are split between two threads. */
-static void sort_keys(int names, struct skey *k, struct skey *tmp, size_t n)
+static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct skey *tmp, size_t n)
 {
 	pthread_once(&sym_once, sym_init);
-	for (size_t i = 0; i < n; i++)
-		k[i].key = chunk_key(names, &k[i], 0);
+	struct sort_job a = { names, rank, k, tmp, 0, n, 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (!names && i + PREFETCH < n)
+			__builtin_prefetch(k[i + PREFETCH].p);
+		k[i].key = chunk_key(&a, &k[i], 0);
+	}
 	key_sort(k, tmp, n);
 	size_t mid = n / 2;
 	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
 		mid++;
-	struct sort_job a = { names, k, tmp, 0, mid, 0 }, b = { names, k, tmp + mid, mid, n, 0 };
+	struct sort_job b = { names, rank, k, tmp + mid, mid, n, 0 };
 	pthread_t th;
 	int threaded = n >= FOLD_SORTED_THREAD_LINES && mid < n &&
 		       pthread_create(&th, NULL, sort_part, &b) == 0;
-	if (!threaded)
-		a.hi = n;
+	if (threaded)
+		a.hi = mid;
 	sort_part(&a);
 	if (threaded)
 		pthread_join(th, NULL);
 }
 
 /* The order of lines: *out gets an owned array of n keys, idx in order. */
-static int sort_lines(const struct sline *L, size_t n, struct skey **out)
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct skey **out)
 {
 	struct skey *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
 	if (!k || !tmp) {
@@ -520,8 +798,8 @@ static int sort_lines(const struct sline *L, size_t n, struct skey **out)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct skey){ 0, L[i].s, L[i].len, (uint32_t)i };
-	sort_keys(0, k, tmp, n);
+		k[i] = (struct skey){ 0, L[i].u.f, L[i].n, (uint32_t)i };
+	sort_keys(0, rank, k, tmp, n);
 	free(tmp);
 	*out = k;
 	return 0;
@@ -538,7 +816,7 @@ int fold_sort_names(const fold_trie *t, uint32_t *rank)
 	}
 	for (size_t i = 0; i < n; i++)
 		k[i] = (struct skey){ 0, t->nbuf + t->noff[i / 2], t->nlen[i / 2], (uint32_t)i };
-	sort_keys(1, k, tmp, n);
+	sort_keys(1, NULL, k, tmp, n);
 	for (size_t i = 0; i < n; i++)
 		rank[k[i].idx] = (uint32_t)i;
 	free(k);
@@ -546,166 +824,48 @@ int fold_sort_names(const fold_trie *t, uint32_t *rank)
 	return 0;
 }
 
-/* ---- build: merge each line with the previous one ----------------------------- */
+/* ---- build: each line past its common prefix with the previous one ----------- */
 
-struct path {
-	const char *s;       /* the previous line's stack */
-	uint32_t len, n;     /* its length and frame count */
-	uint32_t *end;       /* end offset of frame i */
-	uint32_t *node;      /* node of frame i */
-	uint32_t *fs, *fl;   /* scratch: a new line's frames */
-	uint64_t *fh;        /* and their name hashes */
-};
-
-/* Finds the end of the frame at f (`avail` bytes left in the stack, and at
- * least 2 readable bytes after it: the count's separator and a digit) and
- * hashes it on the way: fold_name_hash(f, *flen), 8 bytes a step. */
-static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
-{
-	uint64_t h = FOLD_NH_SEED, v;
-	size_t n = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while (n + 8 <= avail + 2) {
-		memcpy(&v, f + n, 8);
-		uint64_t x = v ^ 0x3b3b3b3b3b3b3b3bull; /* ';' bytes become 0 */
-		uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
-		size_t b = z ? (size_t)__builtin_ctzll(z) / 8 : 8; /* first ';' */
-		if (b > avail - n)
-			b = avail - n; /* the stack ends first */
-		if (b < 8) {
-			*flen = n + b;
-			return fold_nh_final(h, b ? v & (~0ull >> (64 - 8 * b)) : 0, n + b);
-		}
-		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
-		n += 8;
-	}
-#endif
-	const char *semi = memchr(f + n, ';', avail - n);
-	size_t len = semi ? (size_t)(semi - f) : avail;
-	while (len - n >= 8) {
-		memcpy(&v, f + n, 8);
-		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
-		n += 8;
-	}
-	v = 0;
-	memcpy(&v, f + n, len - n);
-	*flen = len;
-	return fold_nh_final(h, v, len);
-}
-
-
-/* Frames of the previous line this one shares, and their last node. */
-static uint32_t shared_frames(const struct path *P, const char *s, uint32_t len, uint32_t *node)
-{
-	size_t common = fold_common_prefix(s, P->s, len < P->len ? len : P->len);
-	uint32_t k = 0;
-	*node = FOLD_ROOT;
-	while (k < P->n && P->end[k] < common)
-		*node = P->node[k++];
-	/* frame k ends exactly where the lines part: shared when this line's
-	 * frame ends there too */
-	if (k < P->n && P->end[k] == common && (common == len || s[common] == ';'))
-		*node = P->node[k++];
-	return k;
-}
-
-/* Adds one line; returns 0, 1 for a bad line (a frame over FOLD_MAX_NAME),
- * or -ENOMEM. */
-static int build_line(fold_trie *t, struct path *P, const struct sline *l, uint32_t *leaf, int *trunc)
-{
-	uint32_t node, k = P->s ? shared_frames(P, l->s, l->len, &node) : 0;
-	if (!P->s)
-		node = FOLD_ROOT;
-	size_t pos = k ? P->end[k - 1] + 1 : 0;
-	uint32_t nf = 0, depth = k;
-	*trunc = 0;
-	if (l->len == 0 || (k && P->end[k - 1] == l->len)) {
-		*leaf = node; /* every frame shared */
-		return 0;
-	}
-	while (pos <= l->len) { /* the new frames, checked before any is added */
-		size_t flen;
-		uint64_t h = scan_frame(l->s + pos, l->len - pos, &flen);
-		if (flen > FOLD_MAX_NAME)
-			return 1;
-		if (depth >= FOLD_MAX_DEPTH) {
-			*trunc = 1;
-			break;
-		}
-		__builtin_prefetch(&t->nslots[(uint32_t)h & t->nslots_mask]); /* interned below */
-		P->fh[nf] = h;
-		P->fs[nf] = (uint32_t)pos;
-		P->fl[nf++] = (uint32_t)flen;
-		depth++;
-		pos += flen + 1;
-	}
-	if (nf == 0) { /* only frames past the depth cap are new */
-		*leaf = node;
-		return 0;
-	}
-	for (uint32_t i = 0; i < nf; i++) { /* the slots are on their way: fetch the
-					       name records they point at, all at once */
-		uint64_t v = t->nslots[(uint32_t)P->fh[i] & t->nslots_mask];
-		if (v)
-			__builtin_prefetch(t->nbuf + (v & FOLD_NSLOT_OFF) - 8);
-	}
-	for (uint32_t i = 0; i < nf; i++, k++) {
-		uint32_t nm = fold_trie_intern_h(t, l->s + P->fs[i], P->fl[i], P->fh[i]);
-		node = nm == FOLD_NONE ? FOLD_NONE : fold_trie_append(t, node, nm);
-		if (node == FOLD_NONE)
-			return -ENOMEM;
-		P->node[k] = node;
-		P->end[k] = P->fs[i] + P->fl[i];
-	}
-	P->s = l->s;
-	P->len = l->len;
-	P->n = k;
-	*leaf = node;
-	return 0;
-}
-
-/* One thread's share of the build: lines k[lo..hi) into t. */
+/* One thread's share of the build: sorted lines k[lo..hi). */
 struct part {
 	fold_trie *t;
 	const struct sline *L;
-	const struct skey *k;
+	struct skey *k;
 	size_t lo, hi;
-	struct path P;
-	uint32_t chain;      /* nodes 1..chain seed the path (the line before lo) */
-	int base_diff;       /* the input has BEFORE columns */
 	const struct fold_src *src;
-	struct {             /* per source */
-		uint64_t bad, first_bad, truncated;
-		double sum;
-		int valid;
-	} c[FOLD_SRC_MAX];
+	uint64_t nodes;          /* prefix pass: new nodes of its lines */
+	uint32_t next;           /* build: id of its next new node */
+	uint32_t first;          /* its first node; counts of a node below it (the
+				    other part's) wait until both are done */
+	uint32_t *node;          /* node of frame d of the line just built */
+	uint32_t (*pend)[2];     /* waiting counts: node, sorted position */
+	size_t npend, pcap;
+	double max_delta;
 	int rc;
 };
 
-/* `depth` frames at most: a line of n bytes has at most n + 1 frames (one
- * ';' between two), so the longest line bounds it below FOLD_MAX_DEPTH on
- * small inputs; five arrays of 8192 were a third of a small file's time. */
-static int path_init(struct path *P, uint32_t depth)
+/* Prefix pass: k[i].key = frames line i shares with line i - 1. */
+static void *prefix_part(void *arg)
 {
-	memset(P, 0, sizeof *P);
-	P->end = malloc(depth * sizeof *P->end);
-	P->node = malloc(depth * sizeof *P->node);
-	P->fs = malloc(depth * sizeof *P->fs);
-	P->fl = malloc(depth * sizeof *P->fl);
-	P->fh = malloc(depth * sizeof *P->fh);
-	return P->end && P->node && P->fs && P->fl && P->fh ? 0 : -ENOMEM;
+	struct part *w = arg;
+	uint64_t nodes = 0;
+	for (size_t i = w->lo; i < w->hi; i++) {
+		struct skey *x = &w->k[i];
+		if (i + PREFETCH < w->hi)
+			__builtin_prefetch(x[PREFETCH].p);
+		uint32_t c = 0;
+		if (i > 0) {
+			uint32_t m = x[-1].len < x->len ? x[-1].len : x->len;
+			c = (uint32_t)common_frames(x[-1].p, x->p, m);
+		}
+		x->key = c;
+		nodes += x->len - c;
+	}
+	w->nodes = nodes;
+	return NULL;
 }
 
-static void path_release(struct path *P)
-{
-	free(P->end);
-	free(P->node);
-	free(P->fs);
-	free(P->fl);
-	free(P->fh);
-}
-
-static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l, int role)
+static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l, int role, double *max_delta)
 {
 	if (role == FOLD_SRC_BASE) {
 		t->base[leaf] += l->after;
@@ -717,216 +877,127 @@ static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l, int r
 		double d = l->two ? l->after - l->before : 0;
 		if (d < 0)
 			d = -d;
-		if (d > t->max_line_delta)
-			t->max_line_delta = d;
+		if (d > *max_delta)
+			*max_delta = d;
 	}
 }
 
 static void *build_part(void *arg)
 {
 	struct part *w = arg;
-	for (size_t i = w->lo; i < w->hi && w->rc == 0; i++) {
-		if (i + PREFETCH < w->hi) { /* lines come in random memory order: all of
-					       a line is read (its prefix by the compare) */
+	fold_trie *t = w->t;
+	uint32_t *parent = t->parent, *name = t->name, *node = w->node, id = w->next;
+	uint32_t *depth = t->depth;
+	double *self = t->self, *base = t->base;
+	for (size_t i = w->lo; i < w->hi; i++) {
+		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
 			const struct skey *x = &w->k[i + PREFETCH];
-			uint32_t n = x->len < 64 * PREFETCH_LINES ? x->len : 64 * PREFETCH_LINES;
+			uint32_t n = x->len * 4 < 64 * PREFETCH_LINES ? x->len * 4 : 64 * PREFETCH_LINES;
 			for (uint32_t o = 0; o < n + 64; o += 64)
-				__builtin_prefetch(x->s + o);
+				__builtin_prefetch((const char *)x->p + o);
 			__builtin_prefetch(&w->L[x->idx]);
 		}
-		const struct sline *l = &w->L[w->k[i].idx];
-		uint32_t leaf;
-		int trunc;
-		int rc = build_line(w->t, &w->P, l, &leaf, &trunc);
-		if (rc == 1) { /* bad: counted, the previous path stays */
-			if (!w->c[l->src].bad++ || l->lineno < w->c[l->src].first_bad)
-				w->c[l->src].first_bad = l->lineno;
-		} else if (rc) {
-			w->rc = rc;
-		} else {
-			w->c[l->src].truncated += (uint64_t)trunc;
-			w->c[l->src].sum += l->after;
-			w->c[l->src].valid |= l->len != 0 || l->after != 0;
-			add_counts(w->t, leaf, l, w->src[l->src].role);
+		const struct skey *x = &w->k[i];
+		const uint32_t *f = x->p;
+		for (uint32_t d = (uint32_t)x->key; d < x->len; d++, id++) {
+			parent[id] = d ? node[d - 1] : FOLD_ROOT;
+			name[id] = f[d];
+			depth[id] = d + 1;
+			self[id] = 0;
+			if (base)
+				base[id] = 0;
+			node[d] = id;
 		}
+		uint32_t leaf = x->len ? node[x->len - 1] : FOLD_ROOT;
+		if (leaf < w->first) {
+			if (w->npend == w->pcap) {
+				size_t cap = w->pcap ? w->pcap * 2 : 64;
+				void *p = realloc(w->pend, cap * sizeof *w->pend);
+				if (!p) {
+					w->rc = -ENOMEM;
+					return NULL;
+				}
+				w->pend = p;
+				w->pcap = cap;
+			}
+			w->pend[w->npend][0] = leaf;
+			w->pend[w->npend++][1] = (uint32_t)i;
+			continue;
+		}
+		const struct sline *l = &w->L[x->idx];
+		add_counts(t, leaf, l, w->src[l->src].role, &w->max_delta);
 	}
 	return NULL;
 }
 
-/* Does line l build (no frame over FOLD_MAX_NAME within the depth cap)? */
-static int line_good(const struct sline *l)
+/* The second part starts where the first ends: its path is the last line
+ * of the first part, whose node at frame d was made by the latest line
+ * at or before it whose common prefix is at most d. */
+static void seed_path(struct part *b)
 {
-	size_t pos = 0;
-	for (uint32_t d = 0; pos <= l->len && d <= FOLD_MAX_DEPTH && l->len; d++) {
-		const char *semi = memchr(l->s + pos, ';', l->len - pos);
-		size_t flen = semi ? (size_t)(semi - (l->s + pos)) : l->len - pos;
-		if (flen > FOLD_MAX_NAME)
-			return 0;
-		pos += flen + 1;
+	const struct skey *k = b->k;
+	uint32_t need = k[b->lo - 1].len, start = b->first;
+	for (size_t j = b->lo; need > 0 && j-- > 0;) {
+		uint32_t lcp = (uint32_t)k[j].key;
+		start -= k[j].len - lcp; /* line j made nodes start .. for frames lcp .. */
+		for (uint32_t d = lcp; d < need; d++)
+			b->node[d] = start + (d - lcp);
+		if (lcp < need)
+			need = lcp;
 	}
-	return 1;
 }
 
-/* The second thread's part starts in a trie of its own, seeded with the
- * path of the line before its first (built by the first part too), so its
- * first lines merge with that path as they would in one pass. */
-static int part2_init(struct part *b, const struct sline *prev, uint32_t depth)
+/* Runs f on parts a and b (b on a second thread when it has lines). */
+static void run_parts(void *(*f)(void *), struct part *a, struct part *b)
 {
-	b->t = fold_trie_new();
-	if (!b->t || path_init(&b->P, depth))
-		return -ENOMEM;
-	if (b->base_diff && fold_trie_make_diff(b->t))
-		return -ENOMEM;
-	uint32_t leaf;
-	int trunc;
-	if (build_line(b->t, &b->P, prev, &leaf, &trunc))
-		return -ENOMEM;
-	b->chain = b->t->nnodes - 1;
-	return 0;
-}
-
-/* Appends part b's trie to t: b's seed chain is t's path a->P; the rest
- * are new nodes, in b's order (still pre-order after t's). */
-/* t's id for node i of part b's trie u (first: t's id of u's first new node). */
-static inline uint32_t part2_id(const struct part *a, const struct part *b, uint32_t first, uint32_t i)
-{
-	return i == 0 ? FOLD_ROOT : i <= b->chain ? a->P.node[i - 1] : first + (i - b->chain - 1);
-}
-
-/* Grows one of t's node arrays to `want` elements of `size` bytes. */
-static int grow_array(void *arr, size_t want, size_t size)
-{
-	void *p = realloc(*(void **)arr, want * size);
-	if (!p)
-		return -ENOMEM;
-	*(void **)arr = p;
-	return 0;
-}
-
-/* Appends part b's trie u to t: u's seed chain is t's path a->P; the
- * rest are new nodes, in u's order (still pre-order after t's).  One
- * array at a time, each of u's freed once copied, so the copy costs
- * memory for one array, not for all of u. */
-static int part2_merge(fold_trie *t, const struct part *a, struct part *b)
-{
-	fold_trie *u = b->t;
-	uint32_t *nmap = malloc((size_t)u->nnames * sizeof *nmap);
-	if (!nmap || fold_trie_reserve_names(t, t->nnames + u->nnames)) {
-		free(nmap);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < u->nnames; i++) {
-		size_t len;
-		const char *s = fold_trie_name(u, i, &len);
-		if ((nmap[i] = fold_trie_intern(t, s, len)) == FOLD_NONE) {
-			free(nmap);
-			return -ENOMEM;
-		}
-	}
-	uint32_t first = t->nnodes, add = u->nnodes - 1 - b->chain;
-	size_t want = (size_t)first + add;
-	int rc = want > FOLD_MAX_NODES ? -ENOMEM : 0;
-	int grow = rc == 0 && want > t->nodes_cap;
-	/* counts first: u's are then freed before t's other arrays grow */
-	if (grow)
-		rc = grow_array(&t->self, want, sizeof *t->self);
-	if (grow && t->base && rc == 0)
-		rc = grow_array(&t->base, want, sizeof *t->base);
-	if (rc == 0) {
-		for (uint32_t i = first; i < want; i++) {
-			t->self[i] = 0;
-			if (t->base)
-				t->base[i] = 0;
-		}
-		for (uint32_t i = 0; i < u->nnodes; i++) {
-			uint32_t id = part2_id(a, b, first, i);
-			t->self[id] += u->self[i];
-			if (t->base)
-				t->base[id] += u->base[i];
-		}
-	}
-	free(u->self);
-	free(u->base);
-	u->self = u->base = NULL;
-	if (rc == 0 && grow) {
-		rc = grow_array(&t->parent, want, sizeof *t->parent);
-		for (uint32_t i = b->chain + 1; rc == 0 && i < u->nnodes; i++)
-			t->parent[first + i - b->chain - 1] = part2_id(a, b, first, u->parent[i]);
-		free(u->parent);
-		u->parent = NULL;
-		if (rc == 0)
-			rc = grow_array(&t->name, want, sizeof *t->name);
-		for (uint32_t i = b->chain + 1; rc == 0 && i < u->nnodes; i++)
-			t->name[first + i - b->chain - 1] = nmap[u->name[i]];
-		free(u->name);
-		u->name = NULL;
-		if (rc == 0)
-			rc = grow_array(&t->depth, want, sizeof *t->depth);
-		if (rc == 0)
-			memcpy(t->depth + first, u->depth + b->chain + 1, (size_t)add * sizeof *t->depth);
-		free(u->depth);
-		u->depth = NULL;
-		if (rc == 0)
-			t->nodes_cap = (uint32_t)want;
-	} else if (rc == 0) { /* room already: copy in place */
-		for (uint32_t i = b->chain + 1; i < u->nnodes; i++) {
-			uint32_t id = first + i - b->chain - 1;
-			t->parent[id] = part2_id(a, b, first, u->parent[i]);
-			t->name[id] = nmap[u->name[i]];
-			t->depth[id] = u->depth[i];
-		}
-	}
-	if (rc == 0)
-		t->nnodes = (uint32_t)want;
-	if (u->max_line_delta > t->max_line_delta)
-		t->max_line_delta = u->max_line_delta;
-	free(nmap);
-	return rc;
-}
-
-static int build(fold_trie *t, const struct sline *L, const struct skey *k, size_t n,
-		 struct fold_src *src, int nsrc)
-{
-	struct part a = { .t = t, .L = L, .k = k, .lo = 0, .hi = n, .src = src },
-		    b = { .L = L, .k = k, .src = src };
 	pthread_t th;
-	uint32_t longest = 0;
-	for (size_t i = 0; i < n; i++)
-		longest = L[i].len > longest ? L[i].len : longest;
-	uint32_t depth = longest < FOLD_MAX_DEPTH ? longest + 2 : FOLD_MAX_DEPTH;
-	int threaded = 0, rc = path_init(&a.P, depth);
-	if (rc == 0 && n >= FOLD_SORTED_THREAD_LINES) {
-		size_t mid = n / 2;
-		while (mid < n && !line_good(&L[k[mid - 1].idx]))
-			mid++;
-		b.lo = a.hi = mid;
-		b.hi = n;
-		b.base_diff = t->base != NULL;
-		if (mid < n && part2_init(&b, &L[k[mid - 1].idx], depth) == 0)
-			threaded = pthread_create(&th, NULL, build_part, &b) == 0;
-		if (!threaded)
-			a.hi = n;
-	}
-	if (rc == 0)
-		build_part(&a);
+	int threaded = b->lo < b->hi && pthread_create(&th, NULL, f, b) == 0;
+	f(a);
 	if (threaded)
 		pthread_join(th, NULL);
-	rc = rc ? rc : a.rc ? a.rc : b.rc;
-	if (rc == 0 && threaded)
-		rc = part2_merge(t, &a, &b);
-	for (int i = 0; i < nsrc; i++) {
-		/* a's lines precede b's in sorted order, not in line numbers */
-		if (a.c[i].bad)
-			note_bad_at(&src[i], a.c[i].first_bad, a.c[i].bad);
-		if (b.c[i].bad)
-			note_bad_at(&src[i], b.c[i].first_bad, b.c[i].bad);
-		src[i].st->truncated += a.c[i].truncated + b.c[i].truncated;
-		src[i].sum = a.c[i].sum + b.c[i].sum;
-		src[i].valid = a.c[i].valid | b.c[i].valid;
+	else if (b->lo < b->hi)
+		f(b);
+}
+
+static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
+		 struct fold_src *src)
+{
+	size_t mid = n >= FOLD_SORTED_THREAD_LINES ? n / 2 : n;
+	struct part a = { .t = t, .L = L, .k = k, .lo = 0, .hi = mid, .src = src },
+		    b = { .t = t, .L = L, .k = k, .lo = mid, .hi = n, .src = src };
+	uint32_t longest = 0;
+	for (size_t i = 0; i < n; i++)
+		longest = k[i].len > longest ? k[i].len : longest;
+	run_parts(prefix_part, &a, &b);
+	uint64_t total = 1 + a.nodes + b.nodes;
+	if (total > FOLD_MAX_NODES)
+		return -ENOMEM;
+	a.node = malloc(((size_t)longest + 1) * sizeof *a.node);
+	b.node = malloc(((size_t)longest + 1) * sizeof *b.node);
+	int rc = a.node && b.node ? fold_trie_grow_nodes(t, (uint32_t)total) : -ENOMEM;
+	if (rc == 0) {
+		a.next = 1; /* a.first = 0: a never waits */
+		b.next = b.first = 1 + (uint32_t)a.nodes;
+		if (b.lo > 0 && b.lo < b.hi)
+			seed_path(&b);
+		run_parts(build_part, &a, &b);
+		rc = a.rc ? a.rc : b.rc;
+	}
+	if (rc == 0) {
+		t->nnodes = (uint32_t)total;
+		if (a.max_delta > t->max_line_delta)
+			t->max_line_delta = a.max_delta;
+		if (b.max_delta > t->max_line_delta)
+			t->max_line_delta = b.max_delta;
+		for (size_t i = 0; i < b.npend; i++) { /* after a's: in sorted order */
+			const struct sline *l = &L[k[b.pend[i][1]].idx];
+			add_counts(t, b.pend[i][0], l, src[l->src].role, &t->max_line_delta);
+		}
 	}
 	t->finished = 0;
-	path_release(&a.P);
-	path_release(&b.P);
-	fold_trie_free(b.t);
+	free(a.node);
+	free(b.node);
+	free(a.pend);
+	free(b.pend);
 	return rc;
 }

@@ -86,6 +86,7 @@ void fold_trie_free(fold_trie *t)
 	free(t->total);
 	free(t->eoff);
 	free(t->ent);
+	free(t->name_rank);
 	free(t->seq_node);
 	free(t->seq_count);
 	free(t->seq_base);
@@ -226,6 +227,18 @@ uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name)
 		return rehash_nodes(t, (t->slots_mask + 1) * 2) ? FOLD_NONE : id;
 	t->slots[i] = (struct fold_slot){ parent, name, id + 1 };
 	return id;
+}
+
+int fold_trie_grow_nodes(fold_trie *t, uint32_t nodes)
+{
+	return nodes > t->nodes_cap ? grow_nodes_to(t, nodes) : 0;
+}
+
+void fold_trie_keep_ranks(fold_trie *t, uint32_t *rank)
+{
+	free(t->name_rank);
+	t->name_rank = rank;
+	t->name_rank_n = t->nnames;
 }
 
 uint32_t fold_trie_append(fold_trie *t, uint32_t parent, uint32_t name)
