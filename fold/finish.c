@@ -26,8 +26,8 @@
 #include "fold/fold.h"
 #include "fold/internal.h"
 
-static int build_entries(fold_trie *t, const uint32_t *rank, uint8_t *kids);
-static void count_up(fold_trie *t, uint8_t *kids);
+static int build_entries(fold_trie *t, const uint32_t *rank, const uint64_t *kids);
+static void count_up(fold_trie *t, uint64_t *kids);
 static int u64_cmp(const void *a, const void *b);
 
 int fold_trie_finish(fold_trie *t)
@@ -43,7 +43,7 @@ int fold_trie_finish(fold_trie *t)
 	/* the sorted reader ranked the names already (kept while no name is added) */
 	int kept = t->name_rank && t->name_rank_n == t->nnames;
 	uint32_t *rank = kept ? t->name_rank : malloc((size_t)t->nnames * 2 * sizeof *rank);
-	uint8_t *kids = calloc(t->nnodes, 1);
+	uint64_t *kids = calloc(t->nnodes / 64 + 1, sizeof *kids); /* who has children: a bit each */
 	int rc = -ENOMEM;
 	if (!t->total || !t->eoff || !rank || !kids || (!kept && fold_sort_names(t, rank)))
 		goto out;
@@ -61,7 +61,12 @@ out:
 /* One pass from the last node up (a node's children have higher ids, so
  * each is complete when reached): totals, maxdepth, who has children, and
  * each parent's entry count in eoff[parent + 1]. */
-static void count_up(fold_trie *t, uint8_t *kids)
+static inline int has_kids(const uint64_t *kids, uint32_t i)
+{
+	return (int)(kids[i / 64] >> (i % 64) & 1);
+}
+
+static void count_up(fold_trie *t, uint64_t *kids)
 {
 	memcpy(t->total, t->self, (size_t)t->nnodes * sizeof *t->total);
 	uint32_t maxdepth = 0;
@@ -70,9 +75,9 @@ static void count_up(fold_trie *t, uint8_t *kids)
 		t->total[p] += t->total[i];
 		if (t->depth[i] > maxdepth)
 			maxdepth = t->depth[i];
-		int own = t->self[i] != 0 || (t->base && t->base[i] != 0) || !kids[i];
-		t->eoff[p + 1] += (uint32_t)own + kids[i];
-		kids[p] = 1;
+		int k = has_kids(kids, i), own = t->self[i] != 0 || (t->base && t->base[i] != 0) || !k;
+		t->eoff[p + 1] += (uint32_t)(own + k);
+		kids[p / 64] |= 1ull << (p % 64);
 	}
 	t->maxdepth = maxdepth;
 }
@@ -116,7 +121,7 @@ static int u64_cmp(const void *a, const void *b)
 /* A child contributes a self entry when it has its own line (samples of
  * its own, or no children at all) and a subtree entry when it has
  * children.  eoff[i + 1] holds i's entry count (count_up). */
-static int build_entries(fold_trie *t, const uint32_t *rank, uint8_t *kids)
+static int build_entries(fold_trie *t, const uint32_t *rank, const uint64_t *kids)
 {
 	uint32_t n = t->nnodes;
 	for (uint32_t i = 0; i < n; i++)
@@ -129,9 +134,10 @@ static int build_entries(fold_trie *t, const uint32_t *rank, uint8_t *kids)
 	 * start (no second offset array); node order, reversed twice, stays */
 	for (uint32_t i = n - 1; i > 0; i--) {
 		uint32_t p = t->parent[i];
-		if (kids[i])
+		int k = has_kids(kids, i);
+		if (k)
 			t->ent[--t->eoff[p + 1]] = i;
-		if (t->self[i] != 0 || (t->base && t->base[i] != 0) || !kids[i])
+		if (t->self[i] != 0 || (t->base && t->base[i] != 0) || !k)
 			t->ent[--t->eoff[p + 1]] = i | FOLD_ENTRY_SELF;
 	}
 	memmove(t->eoff, t->eoff + 1, (size_t)n * sizeof *t->eoff);

@@ -76,7 +76,10 @@ typedef struct fold_trie {
 	/* nodes, structure of arrays */
 	uint32_t *parent;
 	uint32_t *name;
-	uint32_t *depth;
+	uint16_t *depth;         /* frames from the root: readers cap stacks at
+				    FOLD_MAX_DEPTH (record adds a thread frame, a
+				    waker graph joins two stacks); past 65535 no
+				    child is made (FOLD_NONE) */
 	double *self;            /* drawn count (AFTER in a differential) */
 	double *base;            /* BEFORE count; NULL unless differential */
 	uint32_t nnodes, nodes_cap;

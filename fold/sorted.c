@@ -887,7 +887,7 @@ static void *build_part(void *arg)
 	struct part *w = arg;
 	fold_trie *t = w->t;
 	uint32_t *parent = t->parent, *name = t->name, *node = w->node, id = w->next;
-	uint32_t *depth = t->depth;
+	uint16_t *depth = t->depth;
 	double *self = t->self, *base = t->base;
 	for (size_t i = w->lo; i < w->hi; i++) {
 		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
@@ -902,7 +902,7 @@ static void *build_part(void *arg)
 		for (uint32_t d = (uint32_t)x->key; d < x->len; d++, id++) {
 			parent[id] = d ? node[d - 1] : FOLD_ROOT;
 			name[id] = f[d];
-			depth[id] = d + 1;
+			depth[id] = (uint16_t)(d + 1);
 			self[id] = 0;
 			if (base)
 				base[id] = 0;

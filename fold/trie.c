@@ -195,8 +195,8 @@ uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name)
 /* A new node under `parent`, not yet in the (parent, name) index. */
 static inline uint32_t push_node(fold_trie *t, uint32_t parent, uint32_t name)
 {
-	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
-		return FOLD_NONE;
+	if (t->nnodes >= FOLD_MAX_NODES || t->depth[parent] == UINT16_MAX || grow_nodes(t))
+		return FOLD_NONE; /* depth is 16 bits: readers cap it far lower */
 	uint32_t id = t->nnodes++;
 	t->parent[id] = parent;
 	t->name[id] = name;
@@ -390,22 +390,17 @@ static int grow_nodes_to(fold_trie *t, size_t want)
 {
 	if (want > FOLD_MAX_NODES)
 		want = FOLD_MAX_NODES;
-	void **arrs[] = { (void **)&t->parent, (void **)&t->name, (void **)&t->depth };
-	for (size_t k = 0; k < 3; k++) {
-		void *p = realloc(*arrs[k], want * sizeof(uint32_t));
+	void **arrs[] = { (void **)&t->parent, (void **)&t->name, (void **)&t->depth,
+			  (void **)&t->self, (void **)&t->base };
+	size_t size[] = { sizeof *t->parent, sizeof *t->name, sizeof *t->depth, sizeof *t->self,
+			  sizeof *t->base };
+	for (size_t k = 0; k < 5; k++) {
+		if (!*arrs[k] && k == 4)
+			break; /* no base: not differential */
+		void *p = realloc(*arrs[k], want * size[k]);
 		if (!p)
 			return -ENOMEM;
 		*arrs[k] = p;
-	}
-	double *s = realloc(t->self, want * sizeof *s);
-	if (!s)
-		return -ENOMEM;
-	t->self = s;
-	if (t->base) {
-		double *b = realloc(t->base, want * sizeof *b);
-		if (!b)
-			return -ENOMEM;
-		t->base = b;
 	}
 	t->nodes_cap = (uint32_t)want;
 	return 0;
