@@ -142,8 +142,23 @@ static void note_bad_at(struct fold_src *src, uint64_t lineno, uint64_t n)
 	st->bad += n;
 }
 
-/* Index jobs: each source in one or two parts (cut after a newline); the
- * first interns into t, the others into tables of their own. */
+/* Index jobs: each source in one or two parts (cut after a newline), run
+ * in two lanes (even jobs, odd jobs), each lane's jobs one after the
+ * other: the first lane interns into t, the second into one table of its
+ * own (merged after: one merge, however many sources). */
+struct lane {
+	struct index_job *job;
+	int first, n;
+};
+
+static void *index_lane(void *arg)
+{
+	struct lane *ln = arg;
+	for (int j = ln->first; j < ln->n; j += 2)
+		index_part(&ln->job[j]);
+	return NULL;
+}
+
 static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob)
 {
 	int n = 0;
@@ -160,20 +175,19 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 			job[n++] = (struct index_job){ .buf = buf + cut, .len = len - cut, .src = (uint16_t)i };
 	}
 	*njob = n;
-	job[0].nt = t;
-	for (int j = 1; j < n; j++)
-		if (!(job[j].nt = fold_trie_new()))
-			return -ENOMEM;
-	pthread_t th[4];
-	int started[4] = { 0 };
-	for (int j = 1; j < n; j++)
-		started[j] = pthread_create(&th[j], NULL, index_part, &job[j]) == 0;
+	fold_trie *own = n > 1 ? fold_trie_new() : NULL;
+	if (n > 1 && !own)
+		return -ENOMEM;
 	for (int j = 0; j < n; j++)
-		if (j == 0 || !started[j])
-			index_part(&job[j]);
-	for (int j = 1; j < n; j++)
-		if (started[j])
-			pthread_join(th[j], NULL);
+		job[j].nt = j % 2 ? own : t;
+	struct lane a = { job, 0, n }, b = { job, 1, n };
+	pthread_t th;
+	int threaded = n > 1 && pthread_create(&th, NULL, index_lane, &b) == 0;
+	index_lane(&a);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		index_lane(&b);
 	for (int j = 0; j < n; j++)
 		if (job[j].rc)
 			return job[j].rc;
@@ -236,9 +250,9 @@ static void release_jobs(fold_trie *t, struct index_job *job, int njob)
 	for (int j = 0; j < njob; j++) {
 		free(job[j].l);
 		free(job[j].fr);
-		if (job[j].nt != t)
-			fold_trie_free(job[j].nt);
 	}
+	if (njob > 1 && job[1].nt != t)
+		fold_trie_free(job[1].nt);
 }
 
 int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err)
@@ -508,31 +522,33 @@ out:
 	return NULL;
 }
 
-/* The later jobs' names into t, their frames renamed to t's ids. */
+/* The second lane's names into t, its jobs' frames renamed to t's ids. */
 static int merge_names(fold_trie *t, struct index_job *job, int njob)
 {
-	for (int j = 1; j < njob; j++) {
-		fold_trie *u = job[j].nt;
-		uint32_t *map = malloc((size_t)u->nnames * sizeof *map);
-		if (!map || fold_trie_reserve_names(t, t->nnames + u->nnames)) {
+	if (njob < 2)
+		return 0;
+	fold_trie *u = job[1].nt;
+	uint32_t *map = malloc((size_t)u->nnames * sizeof *map);
+	if (!map || fold_trie_reserve_names(t, t->nnames + u->nnames)) {
+		free(map);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < u->nnames; i++) {
+		size_t len;
+		const char *s = fold_trie_name(u, i, &len);
+		if ((map[i] = fold_trie_intern(t, s, len)) == FOLD_NONE) {
 			free(map);
 			return -ENOMEM;
 		}
-		for (uint32_t i = 0; i < u->nnames; i++) {
-			size_t len;
-			const char *s = fold_trie_name(u, i, &len);
-			if ((map[i] = fold_trie_intern(t, s, len)) == FOLD_NONE) {
-				free(map);
-				return -ENOMEM;
-			}
-		}
+	}
+	for (int j = 1; j < njob; j += 2) {
 		uint32_t *fr = job[j].fr;
 		for (size_t i = 0; i < job[j].nfr; i++)
 			fr[i] = map[fr[i]];
-		free(map);
-		fold_trie_free(u);
 		job[j].nt = t;
 	}
+	free(map);
+	fold_trie_free(u);
 	return 0;
 }
 
