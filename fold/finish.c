@@ -60,7 +60,7 @@ out:
 
 /* One pass from the last node up (a node's children have higher ids, so
  * each is complete when reached): totals, maxdepth, who has children, and
- * each parent's entry count in eoff[parent + 1]. */
+ * each parent's entry count in eoff[parent]. */
 static inline int has_kids(const uint64_t *kids, uint32_t i)
 {
 	return (int)(kids[i / 64] >> (i % 64) & 1);
@@ -76,7 +76,7 @@ static void count_up(fold_trie *t, uint64_t *kids)
 		if (t->depth[i] > maxdepth)
 			maxdepth = t->depth[i];
 		int k = has_kids(kids, i), own = t->self[i] != 0 || (t->base && t->base[i] != 0) || !k;
-		t->eoff[p + 1] += (uint32_t)(own + k);
+		t->eoff[p] += (uint32_t)(own + k);
 		kids[p / 64] |= 1ull << (p % 64);
 	}
 	t->maxdepth = maxdepth;
@@ -120,27 +120,27 @@ static int u64_cmp(const void *a, const void *b)
 
 /* A child contributes a self entry when it has its own line (samples of
  * its own, or no children at all) and a subtree entry when it has
- * children.  eoff[i + 1] holds i's entry count (count_up). */
+ * children.  eoff[i] holds i's entry count (count_up). */
 static int build_entries(fold_trie *t, const uint32_t *rank, const uint64_t *kids)
 {
 	uint32_t n = t->nnodes;
-	for (uint32_t i = 0; i < n; i++)
-		t->eoff[i + 1] += t->eoff[i];
-	uint32_t m = t->eoff[n];
+	for (uint32_t i = 1; i < n; i++)
+		t->eoff[i] += t->eoff[i - 1];
+	uint32_t m = t->eoff[n - 1];
 	t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
 	if (!t->ent)
 		return -ENOMEM;
-	/* filled backwards from each parent's end, so eoff[p + 1] ends at p's
-	 * start (no second offset array); node order, reversed twice, stays */
+	/* eoff[p] is p's end; filled backwards, it ends at p's start (no
+	 * second offset array, nothing to shift); node order, reversed twice,
+	 * stays */
 	for (uint32_t i = n - 1; i > 0; i--) {
 		uint32_t p = t->parent[i];
 		int k = has_kids(kids, i);
 		if (k)
-			t->ent[--t->eoff[p + 1]] = i;
+			t->ent[--t->eoff[p]] = i;
 		if (t->self[i] != 0 || (t->base && t->base[i] != 0) || !k)
-			t->ent[--t->eoff[p + 1]] = i | FOLD_ENTRY_SELF;
+			t->ent[--t->eoff[p]] = i | FOLD_ENTRY_SELF;
 	}
-	memmove(t->eoff, t->eoff + 1, (size_t)n * sizeof *t->eoff);
 	t->eoff[n] = m;
 	uint64_t *tmp = NULL;
 	size_t tcap = 0;
