@@ -20,15 +20,21 @@
  *     samples, one without for the child's subtree (its children).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fold/fold.h"
 #include "fold/internal.h"
 
+/* Pre-order tries of this many nodes are finished on two threads. */
+#define FINISH_SPLIT_MIN 65536u
+
 static int build_entries(fold_trie *t, const uint32_t *rank, const uint64_t *kids);
 static void count_up(fold_trie *t, uint64_t *kids);
+static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids);
 static int u64_cmp(const void *a, const void *b);
+static int sort_range(const fold_trie *t, const uint32_t *rank, uint32_t lo, uint32_t hi);
 
 int fold_trie_finish(fold_trie *t)
 {
@@ -47,8 +53,12 @@ int fold_trie_finish(fold_trie *t)
 	int rc = -ENOMEM;
 	if (!t->total || !t->eoff || !rank || !kids || (!kept && fold_sort_names(t, rank)))
 		goto out;
-	count_up(t, kids);
-	rc = build_entries(t, rank, kids);
+	if (t->preorder && t->nnodes >= FINISH_SPLIT_MIN) {
+		rc = finish_split(t, rank, kids);
+	} else {
+		count_up(t, kids);
+		rc = build_entries(t, rank, kids);
+	}
 	if (rc == 0)
 		t->finished = 1;
 out:
@@ -66,6 +76,17 @@ static inline int has_kids(const uint64_t *kids, uint32_t i)
 	return (int)(kids[i / 64] >> (i % 64) & 1);
 }
 
+static inline void set_kids(uint64_t *kids, uint32_t p)
+{
+	kids[p / 64] |= 1ull << (p % 64);
+}
+
+/* Does node i have its own entry (samples of its own, or no children)? */
+static inline int own_entry(const fold_trie *t, uint32_t i, int k)
+{
+	return t->self[i] != 0 || (t->base && t->base[i] != 0) || !k;
+}
+
 static void count_up(fold_trie *t, uint64_t *kids)
 {
 	memcpy(t->total, t->self, (size_t)t->nnodes * sizeof *t->total);
@@ -75,9 +96,9 @@ static void count_up(fold_trie *t, uint64_t *kids)
 		t->total[p] += t->total[i];
 		if (t->depth[i] > maxdepth)
 			maxdepth = t->depth[i];
-		int k = has_kids(kids, i), own = t->self[i] != 0 || (t->base && t->base[i] != 0) || !k;
-		t->eoff[p] += (uint32_t)(own + k);
-		kids[p / 64] |= 1ull << (p % 64);
+		int k = has_kids(kids, i);
+		t->eoff[p] += (uint32_t)(own_entry(t, i, k) + k);
+		set_kids(kids, p);
 	}
 	t->maxdepth = maxdepth;
 }
@@ -138,17 +159,227 @@ static int build_entries(fold_trie *t, const uint32_t *rank, const uint64_t *kid
 		int k = has_kids(kids, i);
 		if (k)
 			t->ent[--t->eoff[p]] = i;
-		if (t->self[i] != 0 || (t->base && t->base[i] != 0) || !k)
+		if (own_entry(t, i, k))
 			t->ent[--t->eoff[p]] = i | FOLD_ENTRY_SELF;
 	}
 	t->eoff[n] = m;
+	return sort_range(t, rank, 0, n);
+}
+
+/* Sorts the entries of nodes lo .. hi - 1. */
+static int sort_range(const fold_trie *t, const uint32_t *rank, uint32_t lo, uint32_t hi)
+{
 	uint64_t *tmp = NULL;
 	size_t tcap = 0;
 	int rc = 0;
-	for (uint32_t i = 0; i < n && rc == 0; i++)
+	for (uint32_t i = lo; i < hi && rc == 0; i++)
 		if (t->eoff[i + 1] - t->eoff[i] > 1)
 			rc = sort_entries(t, rank, t->ent + t->eoff[i], t->eoff[i + 1] - t->eoff[i], &tmp,
 					  &tcap);
 	free(tmp);
+	return rc;
+}
+
+/* ---- two threads, for a pre-order trie ------------------------------------- *
+ *
+ * The ids are cut at b (a multiple of 64, so the halves never share a word
+ * of the kids bitmap).  In pre-order, a node below b is the parent of a
+ * node from b on only when it is an ancestor of b: the chain, one node a
+ * depth.  Each half makes the pass of count_up and of the entry fill over
+ * its own ids, as one thread would, except for what goes into a chain
+ * node: counts into it are logged (its child's id), and applied after both
+ * halves, deepest first, in the one-thread order (the upper half's
+ * children, then the lower half's, each by decreasing id), so every total
+ * is summed in the same order and the result is the same to the bit.  In
+ * the fill, the upper half writes a chain node's last entries through a
+ * cursor of its own, the lower half its first ones. */
+
+struct chain {
+	uint32_t b;          /* the cut */
+	uint32_t n;          /* chain nodes: depth[b] */
+	uint32_t *id;        /* id[d]: b's ancestor at depth d */
+	uint32_t *up;        /* the upper half's entries in id[d] (count_up), then
+				its fill cursor there */
+};
+
+struct half {
+	fold_trie *t;
+	uint64_t *kids;
+	const struct chain *c;
+	const uint32_t *rank;
+	uint32_t lo, hi;     /* its ids */
+	int upper;
+	uint32_t (*log)[2];  /* counts into chain nodes: depth, child */
+	size_t nlog, cap;
+	uint32_t maxdepth;
+	int rc;
+};
+
+static inline int in_chain(const fold_trie *t, const struct chain *c, uint32_t p)
+{
+	uint32_t d = t->depth[p];
+	return p < c->b && d < c->n && c->id[d] == p;
+}
+
+static int log_push(struct half *h, uint32_t d, uint32_t child)
+{
+	if (h->nlog == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 256;
+		void *p = realloc(h->log, cap * sizeof *h->log);
+		if (!p)
+			return -ENOMEM;
+		h->log = p;
+		h->cap = cap;
+	}
+	h->log[h->nlog][0] = d;
+	h->log[h->nlog++][1] = child;
+	return 0;
+}
+
+static void *count_half(void *arg)
+{
+	struct half *h = arg;
+	fold_trie *t = h->t;
+	const struct chain *c = h->c;
+	memcpy(t->total + h->lo, t->self + h->lo, (size_t)(h->hi - h->lo) * sizeof *t->total);
+	uint32_t maxdepth = 0;
+	for (uint32_t i = h->hi; i-- > (h->lo ? h->lo : 1);) {
+		uint32_t p = t->parent[i];
+		if (t->depth[i] > maxdepth)
+			maxdepth = t->depth[i];
+		/* a chain node has children (the next one, or b) */
+		int k = (!h->upper && in_chain(t, c, i)) || has_kids(h->kids, i);
+		uint32_t e = (uint32_t)(own_entry(t, i, k) + k);
+		if (in_chain(t, c, p)) {
+			if (log_push(h, t->depth[p], i)) {
+				h->rc = -ENOMEM;
+				break;
+			}
+			if (h->upper)
+				c->up[t->depth[p]] += e;
+			else
+				t->eoff[p] += e;
+		} else {
+			t->total[p] += t->total[i];
+			t->eoff[p] += e;
+		}
+		if (!h->upper || p >= c->b)
+			set_kids(h->kids, p);
+	}
+	h->maxdepth = maxdepth;
+	return NULL;
+}
+
+/* The logged counts into chain nodes, deepest first: per node the upper
+ * half's (by decreasing id), then the lower half's. */
+static int apply_logs(fold_trie *t, const struct chain *c, struct half *hv)
+{
+	uint32_t *at = calloc((size_t)c->n + 1, sizeof *at);
+	uint32_t *order = malloc((hv[0].nlog + hv[1].nlog + 1) * sizeof *order);
+	if (!at || !order) {
+		free(at);
+		free(order);
+		return -ENOMEM;
+	}
+	/* a stable bucket sort by depth, the upper half first */
+	for (int s = 1; s >= 0; s--)
+		for (size_t k = 0; k < hv[s].nlog; k++)
+			at[hv[s].log[k][0] + 1]++;
+	for (uint32_t d = 0; d < c->n; d++)
+		at[d + 1] += at[d];
+	for (int s = 1; s >= 0; s--)
+		for (size_t k = 0; k < hv[s].nlog; k++)
+			order[at[hv[s].log[k][0]]++] = hv[s].log[k][1];
+	/* at[d] is now the end of depth d's children */
+	for (uint32_t d = c->n; d-- > 0;) {
+		uint32_t a = c->id[d], lo = d ? at[d - 1] : 0;
+		t->total[a] = t->self[a];
+		for (uint32_t k = lo; k < at[d]; k++)
+			t->total[a] += t->total[order[k]];
+		t->eoff[a] += c->up[d];
+	}
+	free(at);
+	free(order);
+	return 0;
+}
+
+static void *fill_half(void *arg)
+{
+	struct half *h = arg;
+	fold_trie *t = h->t;
+	const struct chain *c = h->c;
+	for (uint32_t i = h->hi; i-- > (h->lo ? h->lo : 1);) {
+		uint32_t p = t->parent[i];
+		int k = has_kids(h->kids, i);
+		uint32_t *at = h->upper && p < c->b ? &c->up[t->depth[p]] : &t->eoff[p];
+		if (k)
+			t->ent[--*at] = i;
+		if (own_entry(t, i, k))
+			t->ent[--*at] = i | FOLD_ENTRY_SELF;
+	}
+	return NULL;
+}
+
+static void *sort_half(void *arg)
+{
+	struct half *h = arg;
+	h->rc = sort_range(h->t, h->rank, h->lo, h->hi);
+	return NULL;
+}
+
+/* Runs f on both halves, the upper one on a second thread. */
+static void both(void *(*f)(void *), struct half *hv)
+{
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, f, &hv[1]) == 0;
+	f(&hv[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		f(&hv[1]);
+}
+
+static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids)
+{
+	uint32_t n = t->nnodes, b = n / 2 & ~63u;
+	struct chain c = { .b = b, .n = t->depth[b] };
+	c.id = malloc(((size_t)c.n + 1) * sizeof *c.id);
+	c.up = calloc((size_t)c.n + 1, sizeof *c.up);
+	struct half hv[2] = { { t, kids, &c, rank, 0, b, 0, NULL, 0, 0, 0, 0 },
+			      { t, kids, &c, rank, b, n, 1, NULL, 0, 0, 0, 0 } };
+	int rc = c.id && c.up ? 0 : -ENOMEM;
+	for (uint32_t a = b, d = c.n; rc == 0 && d-- > 0;)
+		c.id[d] = a = t->parent[a];
+	if (rc == 0) {
+		both(count_half, hv);
+		rc = hv[0].rc ? hv[0].rc : hv[1].rc;
+	}
+	if (rc == 0)
+		rc = apply_logs(t, &c, hv);
+	if (rc == 0) {
+		for (uint32_t d = 0; d < c.n; d++)
+			set_kids(kids, c.id[d]);
+		t->maxdepth = hv[0].maxdepth > hv[1].maxdepth ? hv[0].maxdepth : hv[1].maxdepth;
+		for (uint32_t i = 1; i < n; i++)
+			t->eoff[i] += t->eoff[i - 1];
+		uint32_t m = t->eoff[n - 1];
+		t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
+		rc = t->ent ? 0 : -ENOMEM;
+		t->eoff[n] = m;
+	}
+	if (rc == 0) {
+		for (uint32_t d = 0; d < c.n; d++) { /* the upper half's entries end each chain node's */
+			uint32_t a = c.id[d], end = t->eoff[a];
+			t->eoff[a] -= c.up[d];
+			c.up[d] = end;
+		}
+		both(fill_half, hv);
+		both(sort_half, hv);
+		rc = hv[0].rc ? hv[0].rc : hv[1].rc;
+	}
+	free(c.id);
+	free(c.up);
+	free(hv[0].log);
+	free(hv[1].log);
 	return rc;
 }

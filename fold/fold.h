@@ -91,6 +91,9 @@ typedef struct fold_trie {
 	uint32_t slots_mask;
 	int index_stale;         /* slots do not cover every node (sorted reader);
 				    fold_trie_child rebuilds them on first use */
+	int preorder;            /* ids are in pre-order (the sorted reader's): a
+				    node's subtree is the id range after it; any
+				    other node added clears it */
 
 	double max_line_delta;   /* largest |after - before| of one input line */
 

@@ -1001,6 +1001,7 @@ static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
 	}
 	if (rc == 0) {
 		t->nnodes = (uint32_t)total;
+		t->preorder = 1;
 		if (a.max_delta > t->max_line_delta)
 			t->max_line_delta = a.max_delta;
 		if (b.max_delta > t->max_line_delta)

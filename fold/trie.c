@@ -198,6 +198,7 @@ static inline uint32_t push_node(fold_trie *t, uint32_t parent, uint32_t name)
 	if (t->nnodes >= FOLD_MAX_NODES || t->depth[parent] == UINT16_MAX || grow_nodes(t))
 		return FOLD_NONE; /* depth is 16 bits: readers cap it far lower */
 	uint32_t id = t->nnodes++;
+	t->preorder = 0;
 	t->parent[id] = parent;
 	t->name[id] = name;
 	t->depth[id] = t->depth[parent] + 1;

@@ -415,6 +415,63 @@ static void fold_sorted_reader_caps(void **state)
 	free(text);
 }
 
+/* A big pre-order trie (the sorted reader's) is finished on two threads:
+ * totals summed in the same order, so equal to the bit, and the same
+ * entries, as the one-thread pass gives (fractional counts, chains of
+ * ancestors across the cut, nodes with both own samples and children). */
+static void fold_finish_two_threads_same_as_one(void **state)
+{
+	(void)state;
+	size_t cap = 16u << 20, len = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	uint64_t r = 7;
+	for (int line = 0; line < 40000; line++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		int depth = 1 + (int)((r >> 33) % 30);
+		for (int d = 0; d < depth; d++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			/* few names near the root, many below: long shared trunks */
+			unsigned k = (unsigned)(r >> 40) % (d < 3 ? 3u : 60u);
+			len += (size_t)snprintf(text + len, cap - len, "%sf%u", d ? ";" : "", k);
+		}
+		len += (size_t)snprintf(text + len, cap - len, " %u.%03u\n", (unsigned)(r >> 20) % 9,
+					(unsigned)(r >> 8) % 1000);
+	}
+	fold_trie *t = fold_trie_new();
+	assert_non_null(t);
+	struct fold_read_opts o = { .label = "mem" };
+	struct fold_read_stats st = { 0 };
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_read_folded_mem(t, text, len, &o, &st, &err), 0);
+	assert_true(t->preorder);
+	assert_true(t->nnodes >= 65536 * 2); /* over the two-thread threshold */
+	assert_int_equal(fold_trie_finish(t), 0);
+	uint32_t n = t->nnodes, m = t->eoff[n];
+	double *total = malloc(n * sizeof *total);
+	uint32_t *eoff = malloc((n + 1) * sizeof *eoff), *ent = malloc(m * sizeof *ent);
+	assert_non_null(total);
+	assert_non_null(eoff);
+	assert_non_null(ent);
+	memcpy(total, t->total, n * sizeof *total);
+	memcpy(eoff, t->eoff, (n + 1) * sizeof *eoff);
+	memcpy(ent, t->ent, m * sizeof *ent);
+	uint32_t maxdepth = t->maxdepth;
+	t->preorder = 0; /* the one-thread pass */
+	t->finished = 0;
+	assert_int_equal(fold_trie_finish(t), 0);
+	assert_int_equal(t->maxdepth, maxdepth);
+	assert_memory_equal(total, t->total, n * sizeof *total);
+	assert_memory_equal(eoff, t->eoff, (n + 1) * sizeof *eoff);
+	assert_memory_equal(ent, t->ent, m * sizeof *ent);
+	assert_int_equal(fold_trie_check(t), 0);
+	free(total);
+	free(eoff);
+	free(ent);
+	free(text);
+	fold_trie_free(t);
+}
+
 /* Library shares (fold/libshare.c: record's table, the SVG's panel and
  * legend): a library's total counts a sample once however often the
  * library is on its stack (app -> libA -> app callback -> libA), rows most
@@ -465,6 +522,7 @@ int main(void)
 		cmocka_unit_test(fold_sorted_reader_small_cases),
 		cmocka_unit_test(fold_sorted_reader_two_threads),
 		cmocka_unit_test(fold_sorted_reader_caps),
+		cmocka_unit_test(fold_finish_two_threads_same_as_one),
 		cmocka_unit_test(fold_lib_shares_count_each_sample_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
