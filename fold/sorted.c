@@ -194,6 +194,9 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 	return 0;
 }
 
+/* The frames of an empty stack when a job has none at all. */
+static const uint32_t no_frames[1];
+
 /* Concatenates the jobs' lines (line numbers made per source, frames
  * pointed at) and records each source's line, bad and truncated counts. */
 static int gather(struct fold_src *src, struct index_job *job, int njob, struct sline **out,
@@ -215,7 +218,7 @@ static int gather(struct fold_src *src, struct index_job *job, int njob, struct 
 		uint64_t base = sc->st->lines + before;
 		for (size_t i = 0; i < job[j].n; i++) {
 			l[at] = job[j].l[i];
-			l[at].u.f = job[j].fr + job[j].l[i].u.off;
+			l[at].u.f = job[j].fr ? job[j].fr + job[j].l[i].u.off : no_frames;
 			l[at++].lineno += base;
 		}
 		free(job[j].l);
@@ -711,6 +714,8 @@ static uint32_t shared_chunks(const struct sort_job *j, const struct skey *k, si
 		n = n > off ? n - off : 0;
 		if (n > lcp)
 			n = lcp;
+		if (n == 0)
+			return 0;
 		lcp = j->names ? fold_common_prefix((const char *)k[0].p + off, (const char *)k[i].p + off, n)
 			       : common_frames((const uint32_t *)k[0].p + off, (const uint32_t *)k[i].p + off, n);
 	}

@@ -353,6 +353,7 @@ static void fold_sorted_reader_small_cases(void **state)
 		"",
 		"\n\n",
 		"a;\\x41 1\na;A 2\na;B\\x3bC 3\n", /* \xHH: two spellings, one name */
+		" 5\n;; 2\n\t7\n", /* no frames at all: every count on the root (fuzz-folded) */
 	};
 	static const char nul[] = "x;\xff\x01;\x00;y 1\nx;\xff 2\nx 3\n"; /* a NUL in a name */
 	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
