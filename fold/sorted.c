@@ -92,7 +92,11 @@ struct index_job {
 	uint32_t *fr;        /* frames of its good lines, name ids of nt */
 	size_t nfr, frcap;
 	uint64_t *fh;        /* scratch: a line's frames, hashes, */
-	uint32_t *fs, *fl;   /* starts and lengths */
+	uint32_t *fs, *fl;   /* starts and lengths (the previous good line's until
+				the next line overwrites them) */
+	const char *ps;      /* the previous good line's stack, NULL after a bad one */
+	size_t plen, poff;   /* its length, and where its frames are in fr */
+	uint32_t pn;         /* its frames */
 	uint64_t lines, bad, first_bad, truncated;
 	double sum;
 	int two, valid, rc;
@@ -386,25 +390,43 @@ static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
 	return fold_nh_final(h, v, len);
 }
 
+/* Frames this stack shares with the previous good line (sorted input,
+ * perf's order: most of them), whose ids and positions it reuses: frame k
+ * is shared when both lines are equal up to its end and both continue
+ * with ';' or end there. */
+static uint32_t shared_with_prev(const struct index_job *j, const char *s, size_t len)
+{
+	size_t common = fold_common_prefix(s, j->ps, len < j->plen ? len : j->plen);
+	uint32_t k = 0;
+	while (k < j->pn && j->fs[k] + j->fl[k] < common)
+		k++;
+	if (k < j->pn && j->fs[k] + j->fl[k] == common && (common == len || s[common] == ';'))
+		k++;
+	return k;
+}
+
 /* Cuts stack s[0..len) into frames and appends their name ids to j->fr:
  * every frame checked first (the line is bad, 1, when one of the first
  * FOLD_MAX_DEPTH + 1 is over FOLD_MAX_NAME, as the streaming reader
- * checks), then the first FOLD_MAX_DEPTH interned.  *nf frames, *trunc
- * when more followed.  Returns 0, 1 or -ENOMEM. */
+ * checks), then the first FOLD_MAX_DEPTH interned; the frames it shares
+ * with the previous good line are copied, not cut again.  *nf frames,
+ * *trunc when more followed.  Returns 0, 1 or -ENOMEM. */
 static int index_stack(struct index_job *j, const char *s, size_t len, uint32_t *nf, int *trunc)
 {
 	fold_trie *t = j->nt;
-	uint32_t n = 0;
-	size_t pos = 0;
 	*trunc = 0;
 	*nf = 0;
 	if (len == 0)
 		return 0;
+	uint32_t k = j->ps ? shared_with_prev(j, s, len) : 0, n = k;
+	size_t pos = k ? (size_t)j->fs[k - 1] + j->fl[k - 1] + 1 : 0;
 	while (pos <= len) {
 		size_t flen;
 		uint64_t h = scan_frame(s + pos, len - pos, &flen);
-		if (flen > FOLD_MAX_NAME)
+		if (flen > FOLD_MAX_NAME) {
+			j->ps = NULL; /* its frames are no longer in fs, fl */
 			return 1;
+		}
 		if (n >= FOLD_MAX_DEPTH) {
 			*trunc = 1;
 			break;
@@ -425,16 +447,22 @@ static int index_stack(struct index_job *j, const char *s, size_t len, uint32_t 
 		j->fr = fr;
 		j->frcap = cap;
 	}
-	for (uint32_t i = 0; i < n; i++) { /* the slots are on their way: fetch the
+	for (uint32_t i = k; i < n; i++) { /* the slots are on their way: fetch the
 					      name records they point at, all at once */
 		uint64_t v = t->nslots[(uint32_t)j->fh[i] & t->nslots_mask];
 		if (v)
 			__builtin_prefetch(t->nbuf + (v & FOLD_NSLOT_OFF) - 8);
 	}
 	uint32_t *out = j->fr + j->nfr;
-	for (uint32_t i = 0; i < n; i++)
+	if (k)
+		memcpy(out, j->fr + j->poff, k * sizeof *out);
+	for (uint32_t i = k; i < n; i++)
 		if ((out[i] = fold_trie_intern_h(t, s + j->fs[i], j->fl[i], j->fh[i])) == FOLD_NONE)
 			return -ENOMEM;
+	j->ps = s;
+	j->plen = len;
+	j->pn = n;
+	j->poff = j->nfr;
 	j->nfr += n;
 	*nf = n;
 	return 0;

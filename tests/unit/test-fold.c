@@ -361,6 +361,37 @@ static void fold_sorted_reader_small_cases(void **state)
 				  NULL);
 }
 
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* text's lines in byte order (a new buffer, freed by the caller): the
+ * order of stackcollapse output, where each line shares most frames with
+ * the one before (the sorted reader reuses them). */
+static char *sorted_text(const char *text, size_t len)
+{
+	char *copy = malloc(len + 1), *out = malloc(len + 2), **line = malloc((len + 1) * sizeof *line);
+	assert_non_null(copy);
+	assert_non_null(out);
+	assert_non_null(line);
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	size_t n = 0, at = 0;
+	for (char *p = copy, *nl; *p; p = nl + 1) {
+		line[n++] = p;
+		if (!(nl = strchr(p, '\n')))
+			break;
+		*nl = 0;
+	}
+	qsort(line, n, sizeof *line, line_cmp);
+	for (size_t i = 0; i < n; i++)
+		at += (size_t)sprintf(out + at, "%s\n", line[i]);
+	free(line);
+	free(copy);
+	return out;
+}
+
 /* Random lines from a small alphabet of names, so stacks share prefixes
  * at every depth; big enough that both cores index, sort and build. */
 static void fold_sorted_reader_two_threads(void **state)
@@ -391,6 +422,10 @@ static void fold_sorted_reader_two_threads(void **state)
 	same_as_streaming(text, len, &st);
 	assert_int_equal(st.bad, 7);
 	assert_string_equal(st.first_bad, "mem:7");
+	char *sorted = sorted_text(text, len); /* frames reused from line to line */
+	same_as_streaming(sorted, strlen(sorted), &st);
+	assert_int_equal(st.bad, 7);
+	free(sorted);
 	free(text);
 }
 
