@@ -26,6 +26,7 @@
 #   BENCH_PERL_MAX=BYTES  run flamegraph.pl only on inputs up to this size
 #                       (default 50000000: it needs ~0.5 s/MB and ~25x the input in RAM)
 #   INFERNO=PATH        inferno-flamegraph to compare with (default: from PATH)
+#   BENCH_OTHERS=0      leave out the other bench/*.sh scripts (QEMU, Xen, perf)
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -226,7 +227,7 @@ main() {
 	bench_diff "$r100" "${r1m:-}"
 	bench_shapes
 	fold_phases
-	other_benches
+	[ "${BENCH_OTHERS:-1}" = 0 ] || other_benches
 	case ${BENCH_PROFILE:-0} in
 	1 | perf) profile_1m ;;
 	callgrind) profile_callgrind ;;
@@ -326,20 +327,21 @@ other_benches() {
 # release objects of fold/ and util/ that `make` just built.
 fold_phases() {
 	local f libs
-	libs=$(pkg-config --libs libxml-2.0 2>/dev/null)
+	libs="$(pkg-config --libs libxml-2.0 libprotobuf-c zlib 2>/dev/null) -lpthread"
 	# shellcheck disable=SC2086 # word splitting of the object lists is intended
 	if ! $CC -std=gnu11 -O2 -I"$TOP" -I"$TOP/build/gen" -D_GNU_SOURCE -o "$OUT/fold-phases" \
 		"$TOP/bench/fold-phases.c" "$TOP"/build/rel/fold/*.o "$TOP"/build/rel/util/*.o \
-		$libs -lm 2>"$OUT/logs/fold-phases.build"; then
+		"$TOP"/build/rel/build/gen/*.o $libs -lm 2>"$OUT/logs/fold-phases.build"; then
 		note "fold phases skipped: bench/fold-phases.c does not build against fold.h (see $OUT/logs/fold-phases.build)"
 		return 0
 	fi
 	echo
 	echo "fold/ phases (bench/fold-phases, one run each): read = parse + trie, finish = totals + sibling order,"
 	echo "write = sorted folded text (the fold command), embed = the SVG's trie block without budget"
-	for f in "$EXAMPLE" "$OUT/tree-2k.folded" "$OUT/flat-100k.folded" "$OUT/flat-1m.folded"; do
+	for f in "$EXAMPLE" "$OUT/tree-2k.folded" "$OUT/flat-100k.folded" "$OUT/flat-1m.folded" \
+		"$OUT/tree-64k.folded" "$OUT/little-100k.folded" "$OUT/little-1m.folded"; do
 		[ -s "$f" ] || continue
-		[ "${BENCH_QUICK:-0}" = 1 ] && [ "$f" = "$OUT/flat-1m.folded" ] && continue
+		[ "${BENCH_QUICK:-0}" = 1 ] && case $f in *-1m.folded) continue ;; esac
 		printf '%-14s %s\n' "$(basename "$f" .folded)" \
 			"$("$OUT/fold-phases" "$f" 2>&1 | head -n 1)"
 	done
