@@ -82,6 +82,10 @@ int fold_sort_names(const fold_trie *t, uint32_t *rank);
  * lines use two threads. */
 #define FOLD_SORTED_SPLIT (1u << 20)
 #define FOLD_SORTED_THREAD_LINES 20000u
+/* Mapped inputs from this size are not populated up front, and the index
+ * drops each RELEASE bytes it has read (fold_src.mapped). */
+#define FOLD_MAP_POPULATE_MAX (64u << 20)
+#define FOLD_MAP_RELEASE (16u << 20)
 
 /* Appends a child that the caller knows is new (sorted input); marks the
  * (parent, name) index stale.  FOLD_NONE on OOM or past FOLD_MAX_NODES. */

@@ -15,9 +15,11 @@
  * (flame charts), and with no backslash in it (names with "\xHH"
  * escapes need lookups), the input is held whole (a regular file is mapped; a
  * stream is read into memory up to FOLD_SLURP_MAX bytes) and handed to
- * the sorted reader (sorted.c): lines sorted, each merged with its
- * predecessor, nodes appended without a lookup, on two threads.  Peak
- * memory is then input + trie.  Otherwise (and for the rest of a stream
+ * the sorted reader (sorted.c): lines turned into name ids and sorted,
+ * each merged with its predecessor, nodes appended without a lookup, on
+ * two threads.  Peak memory is then the trie plus 4 bytes a frame (a
+ * mapped file is dropped from memory once indexed; a slurped stream's
+ * buffer stays until the read ends).  Otherwise (and for the rest of a stream
  * past FOLD_SLURP_MAX) lines are streamed through one buffer, memory
  * staying with the trie; consecutive lines often share a prefix (sorted
  * input, perf's order), so the frames the previous line resolved are
@@ -163,6 +165,15 @@ int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_
 	return read_stream(t, &src, prefix, plen, o, st, err);
 }
 
+/* A file is mapped populated (one call maps every page) unless it is big:
+ * then its pages come in as the sorted reader's index reaches them and
+ * leave behind it (sorted.c drops what it has indexed), so the whole file
+ * is never resident at once. */
+static int map_flags(size_t size)
+{
+	return size < FOLD_MAP_POPULATE_MAX ? MAP_POPULATE : 0;
+}
+
 /* A regular file is mapped and read by the sorted path.  A stream is read
  * into memory up to FOLD_SLURP_MAX bytes: all of it, then sorted; past
  * that, what was read is sorted and the rest streamed, so memory stays
@@ -176,7 +187,7 @@ static int read_whole(fold_trie *t, int fd, const char *prefix, size_t plen,
 		size_t size = (size_t)sb.st_size;
 		if (size == 0)
 			return 0;
-		char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE | map_flags(size), fd, 0);
 		if (map != MAP_FAILED) {
 			int rc = read_mem(t, map, size, 1, o, st, err);
 			munmap(map, size);
@@ -313,7 +324,8 @@ static int map_folded(const char *path, const char **buf, size_t *len, struct uf
 	}
 	int rc = 1;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | map_flags((size_t)sb.st_size),
+			       fd, 0);
 		if (m != MAP_FAILED) {
 			*buf = m;
 			*len = (size_t)sb.st_size;

@@ -86,6 +86,8 @@ struct index_job {
 	const char *buf;
 	size_t len;
 	uint16_t src;
+	int mapped;          /* buf is in a big mapping the index drops behind it */
+	const char *kept;    /* the mapped bytes from here on are not dropped yet */
 	struct sline *l;
 	size_t n, cap;
 	fold_trie *nt;       /* where its names are interned: t, or its own */
@@ -174,9 +176,11 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 			if (nl)
 				cut = (size_t)(nl + 1 - buf);
 		}
-		job[n++] = (struct index_job){ .buf = buf, .len = cut, .src = (uint16_t)i };
+		int drop = src[i].mapped && len >= FOLD_MAP_POPULATE_MAX; /* not populated */
+		job[n++] = (struct index_job){ .buf = buf, .len = cut, .src = (uint16_t)i, .mapped = drop };
 		if (cut < len)
-			job[n++] = (struct index_job){ .buf = buf + cut, .len = len - cut, .src = (uint16_t)i };
+			job[n++] = (struct index_job){ .buf = buf + cut, .len = len - cut, .src = (uint16_t)i,
+						       .mapped = drop };
 	}
 	*njob = n;
 	fold_trie *own = n > 1 ? fold_trie_new() : NULL;
@@ -348,6 +352,21 @@ static void leading_comments(fold_trie *t, const char *p, size_t len)
 	}
 }
 
+/* Drops the whole pages of a mapped input between j->kept and `upto`
+ * (the lines before are indexed: only the previous line is read again,
+ * and `upto` is its start), once FOLD_MAP_RELEASE bytes have gathered; a
+ * page shared with the other job's part stays. */
+static void drop_behind(struct index_job *j, const char *upto)
+{
+	if ((size_t)(upto - j->kept) < FOLD_MAP_RELEASE)
+		return;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)j->kept + pg - 1) & ~(pg - 1), e = (uintptr_t)upto & ~(pg - 1);
+	if (pg > 1 && e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+	j->kept = upto;
+}
+
 static void index_bad(struct index_job *j)
 {
 	if (j->bad++ == 0)
@@ -504,7 +523,10 @@ static void *index_part(void *arg)
 		return NULL; /* the caller declines: see fold_read_sorted */
 	if ((j->rc = index_scratch(j)) != 0)
 		goto out;
+	j->kept = j->buf;
 	while (p < end) {
+		if (j->mapped)
+			drop_behind(j, j->ps && j->ps < p ? j->ps : p);
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		const char *s = p;
