@@ -575,17 +575,31 @@ out:
 	return NULL;
 }
 
-/* The second lane's names into t, its jobs' frames renamed to t's ids. */
+/* Renames frames f[0..n) through map. */
+struct rename {
+	uint32_t *f;
+	size_t n;
+	const uint32_t *map;
+};
+
+static void *rename_part(void *arg)
+{
+	struct rename *r = arg;
+	for (size_t i = 0; i < r->n; i++)
+		r->f[i] = r->map[r->f[i]];
+	return NULL;
+}
+
+/* The second lane's names into t, its jobs' frames renamed to t's ids
+ * (each job's frames in two halves, one on a second thread). */
 static int merge_names(fold_trie *t, struct index_job *job, int njob)
 {
 	if (njob < 2)
 		return 0;
 	fold_trie *u = job[1].nt;
 	uint32_t *map = malloc((size_t)u->nnames * sizeof *map);
-	if (!map || fold_trie_reserve_names(t, t->nnames + u->nnames)) {
-		free(map);
+	if (!map)
 		return -ENOMEM;
-	}
 	for (uint32_t i = 0; i < u->nnames; i++) {
 		size_t len;
 		const char *s = fold_trie_name(u, i, &len);
@@ -595,9 +609,15 @@ static int merge_names(fold_trie *t, struct index_job *job, int njob)
 		}
 	}
 	for (int j = 1; j < njob; j += 2) {
-		uint32_t *fr = job[j].fr;
-		for (size_t i = 0; i < job[j].nfr; i++)
-			fr[i] = map[fr[i]];
+		size_t h = job[j].nfr / 2;
+		struct rename a = { job[j].fr, h, map }, b = { job[j].fr + h, job[j].nfr - h, map };
+		pthread_t th;
+		int threaded = b.n >= 65536 && pthread_create(&th, NULL, rename_part, &b) == 0;
+		rename_part(&a);
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			rename_part(&b);
 		job[j].nt = t;
 	}
 	free(map);
