@@ -11,7 +11,9 @@
  * input), after a check, since the sorted reader already made most
  * parents' children in order.  Totals, depth, who has children and the
  * entry counts come from one pass up the ids (count_up): a parent's id
- * is below its children's.
+ * is below its children's.  A big trie in pre-order (the sorted reader's)
+ * is finished on two threads, each half of the ids on one, with the same
+ * result to the bit (see finish_split).
  *
  * Invariants after fold_trie_finish():
  *  1. total[i] = self[i] + sum of total over i's children.
