@@ -452,6 +452,9 @@ async function testSearchShare(browser) {
 	await group('search share is exact when every match is pruned from the drawing', async () => {
 		expect(!fs.readFileSync(svgf, 'utf8').includes('<title>needle'), 'fixture: needle frames are drawn');
 		await page.goto(pathToFileURL(svgf).href + '?s=needle');
+		/* the URL's search waits for the packed profile to inflate */
+		await page.waitForFunction(() => document.getElementById('matched').textContent.trim() !== '',
+			{ timeout: 10000 }).catch(() => {});
 		const m = await page.evaluate(() => document.getElementById('matched').textContent);
 		expect(m === want, 'got "' + m + '", want "' + want + '"');
 	});
