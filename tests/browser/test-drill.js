@@ -221,6 +221,36 @@ function subtree(counts, pathv) {
 	return out;
 }
 
+/* The file with its block as plain uf-trie/1 text, as SVGs written before
+ * packing carry it: unpacked here (zlib, the columns of fold/embed-pack.c),
+ * independently of the script under test. */
+function plainCopy(svgf, out) {
+	const zlib = require('zlib');
+	const s = fs.readFileSync(svgf, 'latin1');
+	const m = /(<metadata id="uniprof-flame-data"[^>]*) data-encoding="pack-deflate-base64"([^>]*>)([^]*?)(<\/metadata>)/.exec(s);
+	expect(m !== null, 'fixture: no packed block in ' + svgf);
+	const u = zlib.inflateSync(Buffer.from(m[3].replace(/<!--.*?-->|\s/g, ''), 'base64'));
+	let p = u.indexOf(10);
+	const h = u.slice(0, p).toString('latin1').split(' '), nn = +h[1], n = +h[2];
+	p++;
+	for (let i = 0; i < nn; i++) p = u.indexOf(10, p) + 1;
+	const head = u.slice(0, p).toString('latin1'), cols = [[], []];
+	for (const col of cols) {
+		for (let i = 0; i < n; i++) {
+			let v = 0, mul = 1, c;
+			do { c = u[p++]; v += (c & 127) * mul; mul *= 128; } while (c & 128);
+			col.push(v);
+		}
+	}
+	const rest = u.slice(p).toString('latin1').split('\n'), lines = [];
+	for (let i = 0, d = -1; i < n; i++) {
+		d = d + 1 - cols[0][i];
+		lines.push(d + ' ' + cols[1][i] + ' ' + rest[i]);
+	}
+	const text = head + lines.concat(rest.slice(n)).join('\n');
+	fs.writeFileSync(out, s.slice(0, m.index) + m[1] + m[2] + text + m[4] + s.slice(m.index + m[0].length), 'latin1');
+}
+
 async function testDrill(browser) {
 	const counts = genProfile(4000, 7);
 	const folded = path.join(tmp, 'drill.folded'), svgf = path.join(tmp, 'drill.svg');
@@ -264,6 +294,18 @@ async function testDrill(browser) {
 		}
 		expect(revealed > 0, 'the drill-down drew no frame the file had pruned');
 		expect(errors.length === 0, errors.join('; '));
+	});
+	await group('a plain-text block (files before packing) drills down the same', async () => {
+		const plain = path.join(tmp, 'drill-plain.svg');
+		plainCopy(svgf, plain);
+		const pg = await browser.newPage();
+		await pg.goto(pathToFileURL(plain).href);
+		for (let d = 1; d <= pathv.length; d++) {
+			await clickChild(pg, pathv[d - 1], d);
+			const want = svgFrames(path.join(tmp, 'sub' + d + '.svg')).filter((f) => f.depth >= d);
+			compareFrames(await viewFrames(pg), want, 'plain block, level ' + d);
+		}
+		await pg.close();
 	});
 	await group('Back/Forward restore the drill-down and the search', async () => {
 		drv.answerPrompt(page, pathv[3]);
