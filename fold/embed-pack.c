@@ -178,27 +178,34 @@ int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen)
 {
 	struct bytes cols = { 0 };
 	int rc = pack_columns(text, len, &cols);
-	uLongf zlen = rc == 0 ? compressBound(cols.len) : 0;
-	uint8_t *z = rc == 0 ? malloc(zlen) : NULL;
-	if (rc == 0 && !z)
-		rc = -ENOMEM;
-	if (rc == 0 && compress2(z, &zlen, cols.p, cols.len, Z_BEST_SPEED) != Z_OK)
-		rc = -ENOMEM;
+	if (rc == 0)
+		rc = fold_embed_encode(cols.p, cols.len, out, outlen);
+	else
+		*out = NULL;
 	free(cols.p);
-	char *b64 = NULL;
-	if (rc == 0) {
-		size_t n = uf_base64_encoded_len(zlen, FOLD_EMBED_PACK_LINE);
-		b64 = malloc(n + 1);
-		if (!b64) {
-			rc = -ENOMEM;
-		} else {
-			*outlen = uf_base64_encode(z, zlen, b64, FOLD_EMBED_PACK_LINE);
-			b64[*outlen] = 0;
-		}
+	return rc;
+}
+
+int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outlen)
+{
+	*out = NULL;
+	uLongf zlen = compressBound(len);
+	uint8_t *z = malloc(zlen);
+	if (!z)
+		return -ENOMEM;
+	if (compress2(z, &zlen, columns, len, Z_BEST_SPEED) != Z_OK) {
+		free(z);
+		return -ENOMEM;
+	}
+	size_t n = uf_base64_encoded_len(zlen, FOLD_EMBED_PACK_LINE);
+	char *b64 = malloc(n + 1);
+	if (b64) {
+		*outlen = uf_base64_encode(z, zlen, b64, FOLD_EMBED_PACK_LINE);
+		b64[*outlen] = 0;
 	}
 	free(z);
 	*out = b64;
-	return rc;
+	return b64 ? 0 : -ENOMEM;
 }
 
 /* Doubles out's room (first: four times the deflated size), never past
