@@ -650,8 +650,15 @@
 		} else if (enc !== 'pack-deflate-base64' || typeof DecompressionStream !== 'function') {
 			BLOCK = null;
 		} else {
+			let p;
+			try {
+				p = inflate(md.textContent);
+			} catch (e) {
+				BLOCK = null; /* not base64 */
+				return true;
+			}
 			inflating = true;
-			inflate(md.textContent).then((u) => {
+			p.then((u) => {
 				try {
 					return u ? unpackColumns(u) : null;
 				} catch (e) {

@@ -19,6 +19,9 @@
  *  - hostile names that only the drill-down draws stay inert text, and
  *    names as bytes (UTF-8 of each length, sequences XML refuses, control
  *    bytes, annotation suffixes) read as the renderer writes them;
+ *  - the packed block: a plain-text block (files before packing) drills
+ *    down the same; a damaged one (not base64, cut or corrupt stream)
+ *    leaves the page working from its drawn frames, without an error;
  *  - the file as written is the plain image: with script, after the idle
  *    work and after zoom + reset, the page looks exactly (pixel for pixel)
  *    as the same file with its <script> element removed.
@@ -647,6 +650,32 @@ async function testHostile(browser) {
 		expect(r.scripts === 1, 'script elements: ' + r.scripts);
 		expect(errors.length === 0, errors.join('; '));
 	});
+	/* a damaged packed block: the page works from its drawn frames */
+	for (const [what, damage] of [['not base64', (b) => b.slice(0, 40) + '*' + b.slice(40)],
+		['a cut deflate stream', (b) => b.slice(0, Math.floor(b.length / 8) * 4)],
+		['a corrupt deflate stream', (b) => b.slice(0, 20) + (b[20] === 'A' ? 'B' : 'A') + b.slice(21)]]) {
+		await group('damaged packed block (' + what + '): zoom stretches the drawn frames, no error', async () => {
+			const s = fs.readFileSync(svgf, 'latin1');
+			const m = /(<metadata id="uniprof-flame-data"[^>]*>)([^]*?)(<\/metadata>)/.exec(s);
+			const out = path.join(tmp, 'damaged.svg');
+			fs.writeFileSync(out, s.slice(0, m.index) + m[1] + damage(m[2].replace(/\s/g, '')) + m[3] +
+				s.slice(m.index + m[0].length), 'latin1');
+			const pg = await browser.newPage();
+			const errs = [];
+			pg.on('pageerror', (e) => errs.push(String(e)));
+			await pg.goto(pathToFileURL(out).href);
+			await pg.evaluate(() => {
+				const g = Array.from(document.querySelectorAll('#frames > g')).find((x) =>
+					/^main \(/.test(x.querySelector('title').textContent));
+				g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+			});
+			await pg.waitForFunction(() => document.getElementById('uf-view') !== null, { timeout: 10000 }).catch(() => {});
+			const d = await pg.evaluate(() => document.getElementById('details').textContent);
+			expect(/No embedded profile: zoom stretches the drawn frames/.test(d), 'details line: ' + d);
+			expect(errs.length === 0, errs.join('; '));
+			await pg.close();
+		});
+	}
 	await page.close();
 }
 
