@@ -39,6 +39,7 @@
 #include <zlib.h>
 
 #include "fold/fold.h"
+#include "fold/internal.h"
 #include "util/base64.h"
 #include "util/vec.h"
 
@@ -61,15 +62,7 @@ static int put(struct bytes *b, const void *s, size_t n)
 static int put_varint(struct bytes *b, uint32_t v)
 {
 	uint8_t q[5];
-	size_t n = 0;
-	do {
-		q[n] = (uint8_t)(v & 127);
-		v >>= 7;
-		if (v)
-			q[n] |= 128;
-		n++;
-	} while (v);
-	return put(b, q, n);
+	return put(b, q, fold_varint(q, v));
 }
 
 /* Reads a varint of at most 5 bytes below 2^32 from *p (< end). */

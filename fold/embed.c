@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "fold/internal.h"
 #include "util/fmt.h"
 #include "util/vec.h"
 
@@ -145,12 +146,7 @@ static void col_put(struct emit *E, int k, const void *s, size_t n)
 static void col_varint(struct emit *E, int k, uint32_t v)
 {
 	uint8_t q[5];
-	size_t n = 0;
-	do {
-		q[n++] = (uint8_t)((v & 127) | (v > 127 ? 128 : 0));
-		v >>= 7;
-	} while (v);
-	col_put(E, k, q, n);
+	col_put(E, k, q, fold_varint(q, v));
 }
 
 /* Pass 2: "DEPTH NAME SELF [BASE]"; both keep the samples of pruned children. */
