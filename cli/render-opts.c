@@ -248,7 +248,7 @@ void cli_render_help_for(FILE *to, const char *cmd)
 	      "                      (event handlers and javascript: values are refused)\n"
 	      "  --encoding NAME     encoding label of the XML declaration (the file is UTF-8)\n"
 	      "  --embed=auto|full|none  embedded profile data (auto: pruned past --embed-budget)\n"
-	      "  --embed-budget BYTES    size budget for --embed=auto (4194304)\n"
+	      "  --embed-budget BYTES    size budget of the packed data for --embed=auto (786432)\n"
 	      "  --no-js             leave the script out (a plain image)\n"
 	      "  --by lib            one frame per library (frames of one library in a row\n"
 	      "                      merged); libraries come from record or its SVGs\n",

@@ -36,11 +36,13 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "fold/internal.h"
 #include "util/fmt.h"
+#include "util/vec.h"
 
 static int needs_escape(unsigned char c);
-static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out);
-static size_t node_line_bytes(const fold_trie *t, uint32_t i);
+static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out);
+static size_t node_line_bytes(const fold_trie *t, uint32_t i, int columns);
 struct emit;
 static void write_sequence(struct emit *E);
 
@@ -55,6 +57,10 @@ struct emit {
 	double *base_total; /* BEFORE per subtree, when a differential is pruned */
 	int too_long;       /* a count needed more than EMBED_MAX_COUNT characters */
 	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
+	int columns;        /* node lines as embed-pack.c's columns, not text */
+	struct col { uint8_t *p; size_t len, cap; } col[3]; /* depth codes, names, counts */
+	int64_t prev_depth;
+	int nomem;
 };
 
 /* Counts longer than this are refused by the reader (embed-read.c). */
@@ -126,6 +132,23 @@ static double own_after_pruning(const struct emit *E, uint32_t node, const doubl
 	return own < 0 ? 0 : own;
 }
 
+static void col_put(struct emit *E, int k, const void *s, size_t n)
+{
+	struct col *c = &E->col[k];
+	if (uf_vec_grow(&c->p, &c->cap, c->len + n, 1)) {
+		E->nomem = 1;
+		return;
+	}
+	memcpy(c->p + c->len, s, n);
+	c->len += n;
+}
+
+static void col_varint(struct emit *E, int k, uint32_t v)
+{
+	uint8_t q[5];
+	col_put(E, k, q, fold_varint(q, v));
+}
+
 /* Pass 2: "DEPTH NAME SELF [BASE]"; both keep the samples of pruned children. */
 static void write_node(struct emit *E, uint32_t node)
 {
@@ -147,18 +170,41 @@ static void write_node(struct emit *E, uint32_t node)
 		n += k < 0 ? 0 : (size_t)k;
 	}
 	line[n++] = '\n';
-	fwrite(line, 1, n, E->out);
+	if (!E->columns) {
+		fwrite(line, 1, n, E->out);
+		return;
+	}
+	/* the packed form (embed-pack.c): the same line, its first two fields
+	 * as varints in their own columns */
+	uint32_t depth = t->depth[node];
+	col_varint(E, 0, (uint32_t)(E->prev_depth + 1 - depth));
+	col_varint(E, 1, E->num[t->name[node]]);
+	const char *cnt = memchr(memchr(line, ' ', n) + 1, ' ', n) + 1;
+	col_put(E, 2, cnt, n - (size_t)(cnt - line));
+	E->prev_depth = depth;
 }
 
+static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns, struct fold_embed_info *info);
+
 int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
+{
+	return embed_write(t, out, budget, 0, info);
+}
+
+int fold_embed_write_columns(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
+{
+	return embed_write(t, out, budget, 1, info);
+}
+
+static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns, struct fold_embed_info *info)
 {
 	if (!t->finished)
 		return -EINVAL;
 	memset(info, 0, sizeof *info);
 	info->nodes_total = t->nnodes;
 	size_t est = 0;
-	struct emit E = { .t = t, .out = out };
-	E.thr = budget ? threshold_for_budget(t, budget, &est) : 0;
+	struct emit E = { .t = t, .out = out, .columns = columns, .prev_depth = -1 };
+	E.thr = budget ? threshold_for_budget(t, budget, columns, &est) : 0;
 	E.num = malloc((size_t)t->nnames * sizeof *E.num);
 	E.order = malloc((size_t)t->nnames * sizeof *E.order);
 	int rc = -ENOMEM;
@@ -198,10 +244,16 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 	}
 	if ((rc = walk_preorder(&E, write_node)) != 0)
 		goto out;
+	if (E.nomem) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	if (E.too_long) { /* never write a block that would not read back exactly */
 		rc = -ERANGE;
 		goto out;
 	}
+	for (int k = 0; k < 3 && columns; k++)
+		fwrite(E.col[k].p, 1, E.col[k].len, out);
 	fputs("end\n", out);
 	if (E.index && t->keep_seq && t->seq_len)
 		write_sequence(&E);
@@ -217,6 +269,8 @@ out:
 	free(E.order);
 	free(E.base_total);
 	free(E.index);
+	for (int k = 0; k < 3; k++)
+		free(E.col[k].p);
 	return rc;
 }
 
@@ -463,9 +517,11 @@ static inline size_t digits(double v)
 	return n < 0 ? EMBED_MAX_COUNT : (size_t)n;
 }
 
-static inline size_t node_line_bytes(const fold_trie *t, uint32_t i)
+static inline size_t node_line_bytes(const fold_trie *t, uint32_t i, int columns)
 {
-	size_t n = 12 + (t->self[i] == 0 ? 1 : digits(t->self[i]));
+	/* text: depth and name as decimals (up to 12 bytes with their
+	 * spaces); columns: a one-byte depth code, a name of up to 3 */
+	size_t n = (columns ? 4 : 12) + (t->self[i] == 0 ? 1 : digits(t->self[i]));
 	return t->base ? n + 1 + digits(t->base[i]) : n;
 }
 
@@ -569,7 +625,7 @@ static double kth_total(const fold_trie *t, uint32_t *hist, size_t k)
 }
 
 /* The smallest total to keep so the block stays near `budget`; 0 keeps all. */
-static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *bytes_out)
+static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out)
 {
 	size_t names = 0, bytes = 0;
 	for (uint32_t n = 0; n < t->nnames; n++)
@@ -578,7 +634,7 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, size_t *by
 	if (!hist)
 		return INFINITY; /* keep only the root */
 	for (uint32_t i = 0; i < t->nnodes; i++) { /* one pass: bytes, and the totals' top bits */
-		bytes += node_line_bytes(t, i);
+		bytes += node_line_bytes(t, i, columns);
 		hist[total_key(t->total[i]) >> (64 - SEL_BITS)]++;
 	}
 	*bytes_out = names + bytes;

@@ -462,7 +462,27 @@ struct fold_embed_info {
  * below a threshold are folded into their parent's self count.  Needs
  * finish().  Returns 0 or -EIO. */
 int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info);
+/* The same block in embed-pack.c's packed form before deflating (node
+ * lines as columns); budget counts those bytes. */
+int fold_embed_write_columns(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info);
 /* Parses a block written by fold_embed_write into t. */
 int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *err);
+
+/* The block as an SVG carries it (embed-pack.c has the format): packed
+ * columns, deflated, base64 in lines of FOLD_EMBED_PACK_LINE characters.
+ * The SVG's <metadata> says so with data-encoding="FOLD_EMBED_ENCODING". */
+#define FOLD_EMBED_ENCODING "pack-deflate-base64"
+#define FOLD_EMBED_PACK_LINE 4096u
+#define FOLD_EMBED_MAX_UNPACKED ((size_t)1 << 30)
+/* text[0..len) (from fold_embed_write) -> *out (malloc'd, NUL-ended, *outlen
+ * bytes without the NUL).  0, -ENOMEM, or -EINVAL for text that is not
+ * a block fold_embed_write wrote. */
+int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen);
+/* Columns (fold_embed_write_columns) -> deflated, base64 (as above). */
+int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outlen);
+/* The packed block -> the text it came from (malloc'd, NUL-ended); 0 or
+ * -EINVAL (not base64, not a whole deflate stream, columns out of
+ * bounds), -EFBIG (inflates past FOLD_EMBED_MAX_UNPACKED), -ENOMEM. */
+int fold_embed_unpack(const char *b64, size_t len, char **text, size_t *tlen, struct uf_err *err);
 
 #endif

@@ -170,4 +170,16 @@ static inline size_t fold_common_prefix(const char *a, const char *b, size_t n)
 	return i;
 }
 
+/* LEB128 of v into q (at most 5 bytes); returns the length.  The packed
+ * embedded block's columns (embed.c writes them, embed-pack.c both). */
+static inline size_t fold_varint(uint8_t q[5], uint32_t v)
+{
+	size_t n = 0;
+	do {
+		q[n++] = (uint8_t)((v & 127) | (v > 127 ? 128 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
 #endif

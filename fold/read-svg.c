@@ -30,6 +30,8 @@ struct svg_ctx {
 
 static void on_xml_error(void *arg, xmlErrorPtr e);
 static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r);
+static int own_encoding(const struct fold_xml *X, xmlTextReaderPtr r);
+static int unpack_block(char **text, size_t *tlen, struct uf_err *err);
 static int is_meta(const struct fold_xml *X, xmlTextReaderPtr r, const char *want);
 static int read_libs(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t);
 static int read_meta(const struct fold_xml *X, xmlTextReaderPtr r, fold_trie *t);
@@ -106,7 +108,7 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 	size_t tlen = 0, tcap = 0;
 	struct gstate g = { .depth = -1 };
 	struct fold_svg_frames fs = { 0 };
-	int found = 0, ret, rc = 0, is_svg = 0;
+	int found = 0, ret, rc = 0, is_svg = 0, packed = 0;
 	while (rc == 0 && (ret = X->read(r)) == 1) {
 		int type = X->node_type(r), depth = X->depth(r);
 		if (type == XML_READER_TYPE_END_ELEMENT && depth == g.depth) {
@@ -135,6 +137,12 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 		}
 		if (!strcmp(name, "metadata") && is_own_metadata(X, r)) {
 			found = 1;
+			packed = own_encoding(X, r);
+			if (packed < 0) {
+				uf_err_set(err, UF_EINPUT, o->label, "embedded profile data has an unknown encoding");
+				rc = -EINVAL;
+				break;
+			}
 			rc = collect_metadata(X, r, &text, &tlen, &tcap);
 			if (rc == -EINVAL) {
 				ret = -1;
@@ -161,7 +169,9 @@ int fold_read_svg_mem(fold_trie *t, const char *buf, size_t len, const struct fo
 		uf_err_set(err, UF_EINPUT, o->label, "embedded profile data is empty");
 		rc = -EINVAL;
 	} else if (rc == 0 && found) {
-		rc = fold_embed_read(t, text, tlen, err);
+		rc = packed ? unpack_block(&text, &tlen, err) : 0;
+		if (rc == 0)
+			rc = fold_embed_read(t, text, tlen, err);
 		unsigned a, b, c, pruned = 0;
 		const char *h = rc == 0 ? strstr(text, "uf-trie/1 ") : NULL;
 		if (rc == 0 && h && sscanf(h, "uf-trie/1 %u %u %u %u", &a, &b, &c, &pruned) == 4) {
@@ -257,6 +267,31 @@ static int is_own_metadata(const struct fold_xml *X, xmlTextReaderPtr r)
 	int ours = id && strcmp((const char *)id, "uniprof-flame-data") == 0;
 	X->free(id);
 	return ours; /* empty or not: an empty block is an error, never a crash */
+}
+
+/* data-encoding of our block: 0 = the uf-trie/1 text itself (files
+ * written before packing, or by hand), 1 = packed (embed-pack.c),
+ * -1 = something this version cannot read. */
+static int own_encoding(const struct fold_xml *X, xmlTextReaderPtr r)
+{
+	xmlChar *enc = X->get_attribute(r, BAD_CAST "data-encoding");
+	int rc = !enc ? 0 : !strcmp((const char *)enc, FOLD_EMBED_ENCODING) ? 1 : -1;
+	X->free(enc);
+	return rc;
+}
+
+/* Replaces the packed block in *text by the text it holds. */
+static int unpack_block(char **text, size_t *tlen, struct uf_err *err)
+{
+	char *plain;
+	size_t n;
+	int rc = fold_embed_unpack(*text, *tlen, &plain, &n, err);
+	if (rc)
+		return rc;
+	free(*text);
+	*text = plain;
+	*tlen = n;
+	return 0;
 }
 
 /* Concatenates the text children of the current element.  Returns 0,

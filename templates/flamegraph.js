@@ -627,9 +627,127 @@
 
 	let parsing = null;   /* the parser, while idle time runs it a slice at a time */
 
+	/* The block's contents: undefined until read; null when there is none
+	 * this browser can read; { text, dc, nc }: the text (header, names,
+	 * node lines or, packed, only their counts, later sections) and, for a
+	 * packed block (fold/embed-pack.c), the depth-code and name columns.
+	 * A packed block inflates asynchronously (DecompressionStream), so an
+	 * action that comes before it is done waits for it (later()). */
+	let BLOCK;
+	let inflating = false;
+	const waiting = [];
+
+	/* True when BLOCK is settled; else starts inflating it. */
+	function readBlock() {
+		if (BLOCK !== undefined) return true;
+		if (inflating) return false;
+		const md = document.getElementById('uniprof-flame-data');
+		const enc = md ? md.getAttribute('data-encoding') : null;
+		if (!md || md.getAttribute('data-format') !== 'uf-trie/1') {
+			BLOCK = null;
+		} else if (enc === null) {
+			BLOCK = { text: md.textContent, dc: null, nc: null };
+		} else if (enc !== 'pack-deflate-base64' || typeof DecompressionStream !== 'function') {
+			BLOCK = null;
+		} else {
+			let p;
+			try {
+				p = inflate(md.textContent);
+			} catch (e) {
+				BLOCK = null; /* not base64 */
+				return true;
+			}
+			inflating = true;
+			p.then((u) => {
+				try {
+					return u ? unpackColumns(u) : null;
+				} catch (e) {
+					return null;
+				}
+			}, () => null).then((b) => {
+				BLOCK = b;
+				inflating = false;
+				for (const f of waiting.splice(0)) f();
+			});
+			return false;
+		}
+		return true;
+	}
+
+	/* base64 of a zlib stream -> its bytes (null past 1 GiB, as fold/ caps it). */
+	function inflate(b64) {
+		const bin = atob(b64);
+		const z = new Uint8Array(bin.length);
+		for (let i = 0; i < bin.length; i++) z[i] = bin.charCodeAt(i);
+		const r = new Blob([z]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+		const parts = [];
+		let n = 0;
+		const pump = () => r.read().then((c) => {
+			if (c.done) {
+				const u = new Uint8Array(n);
+				let o = 0;
+				for (const p of parts) {
+					u.set(p, o);
+					o += p.length;
+				}
+				return u;
+			}
+			n += c.value.length;
+			if (n > 1073741824) {
+				r.cancel();
+				return null;
+			}
+			parts.push(c.value);
+			return pump();
+		});
+		return pump();
+	}
+
+	/* Packed bytes -> { text, dc, nc }: text = the header and names, then
+	 * the count lines and later sections; dc, nc = the two varint columns
+	 * between them.  Out of bounds: null. */
+	function unpackColumns(u) {
+		const latin = (a, b) => new TextDecoder('latin1').decode(u.subarray(a, b));
+		let p = u.indexOf(10);
+		if (p < 0) return null;
+		const h = latin(0, p).split(' ');
+		const nn = parseInt(h[1], 10), n = parseInt(h[2], 10);
+		if (!(nn >= 0 && n >= 1 && n <= u.length)) return null;
+		p++;
+		for (let i = 0; i < nn; i++) {
+			p = u.indexOf(10, p);
+			if (p < 0) return null;
+			p++;
+		}
+		const head = p;
+		const cols = [new Float64Array(n), new Float64Array(n)];
+		for (const col of cols) {
+			for (let i = 0; i < n; i++) {
+				let v = 0, mul = 1, c;
+				do {
+					if (p >= u.length || mul > 268435456) return null;
+					c = u[p++];
+					v += (c & 127) * mul;
+					mul *= 128;
+				} while (c & 128);
+				col[i] = v;
+			}
+		}
+		return { text: latin(0, head) + latin(p, u.length), dc: cols[0], nc: cols[1] };
+	}
+
+	/* Defers f until the block is settled: true when it did (the caller
+	 * returns, f runs later, in order with other deferred actions). */
+	function later(f) {
+		if (readBlock()) return false;
+		waiting.push(f);
+		return true;
+	}
+
 	/* Runs the parser for about `ms` milliseconds; true when it is done. */
 	function dataStep(ms) {
 		if (DATA !== undefined) return true;
+		if (!readBlock()) return false;
 		if (parsing === null) parsing = parseData();
 		const t0 = performance.now();
 		try {
@@ -648,9 +766,11 @@
 		return true;
 	}
 
+	/* The parsed profile; null when there is none (or, before a packed
+	 * block has inflated, none yet: actions wait for it with later()). */
 	function data() {
 		dataStep(Infinity);
-		return DATA;
+		return DATA === undefined ? null : DATA;
 	}
 
 	function unescapeName(s) {
@@ -661,9 +781,8 @@
 	/* A generator: yields every few thousand lines so idle time can
 	 * parse in slices; returns the data or null. */
 	function* parseData() {
-		const md = document.getElementById('uniprof-flame-data');
-		if (!md || md.getAttribute('data-format') !== 'uf-trie/1') return null;
-		const text = md.textContent;
+		if (BLOCK === null) return null;
+		const text = BLOCK.text, dc = BLOCK.dc, nc = BLOCK.nc;
 		let pos = 0;
 		while (pos < text.length && /\s/.test(text[pos])) pos++;
 		function line() {
@@ -694,12 +813,15 @@
 			ent: new Array(n), fu: null, integral: true,
 		};
 		const stack = [];
-		for (let i = 0; i < n; i++) {
-			const s = line();
-			const f = s.split(' ');
-			const d = Number(f[0]), nm = Number(f[1]), self = Number(f[2]);
-			const base = diff ? Number(f[3]) : 0;
-			if (f.length !== (diff ? 4 : 3) || !Number.isInteger(d) || !Number.isInteger(nm) ||
+		if (dc && (dc.length !== n || nc.length !== n)) return null;
+		for (let i = 0, prev = -1; i < n; i++) {
+			/* packed: the line holds the counts, the columns the rest */
+			const f = line().split(' ');
+			const k = dc ? 0 : 2;
+			const d = dc ? prev + 1 - dc[i] : Number(f[0]), nm = dc ? nc[i] : Number(f[1]);
+			const self = Number(f[k]), base = diff ? Number(f[k + 1]) : 0;
+			prev = d;
+			if (f.length !== (diff ? 2 : 1) + k || !Number.isInteger(d) || !Number.isInteger(nm) ||
 			    nm < 0 || nm >= nnames || !(self >= 0 && self < Infinity) || !(base >= 0 && base < Infinity) ||
 			    (i === 0) !== (d === 0) || d > stack.length || d > 8192) {
 				return null;
@@ -1037,7 +1159,7 @@
 		if (state.view) {
 			state.view.g.remove();
 			state.view = null;
-			framesEl.style.display = '';
+			framesEl.removeAttribute('transform');
 		}
 	}
 
@@ -1101,11 +1223,14 @@
 		}
 		for (const i of now) addItem(g, items, i);
 		framesEl.parentNode.insertBefore(g, framesEl.nextSibling);
-		/* The file's frames are under the view's opaque cover: out of the
-		 * render tree while it shows, so the view's frame does not paint
-		 * them again (Firefox did: tree100k's first zoom frame 116 -> 85 ms,
-		 * Reset Zoom 60 -> 88 ms to lay them out again; Chromium unchanged). */
-		framesEl.style.display = 'none';
+		/* The file's frames are under the view's opaque cover: moved far
+		 * outside the canvas while it shows, so the view's frames do not
+		 * paint them again and Reset Zoom does not lay them out again
+		 * (28k frames, Firefox: zoom 167 -> 109 ms, reset 311 -> 94 ms;
+		 * Chromium 177 -> 109 and 145 -> 55; display: none made Firefox
+		 * lay out every frame at reset, no hiding repainted them all in
+		 * each slice of the zoom; the file never has a transform here). */
+		framesEl.setAttribute('transform', 'translate(0,-1000000)');
 		if (!later.length) return;
 		g.setAttribute('data-pending', '1');
 		let k = 0;
@@ -1348,6 +1473,7 @@
 	/* Zooms to z ({ node }, { frame } or null = the file as written);
 	 * `push` adds a history entry so browser Back undoes it. */
 	function zoom(z, push) {
+		if (later(() => zoom(z, push))) return;
 		if (z !== null && (z.node === 0 || z.frame === 0)) z = null;
 		if (sameZoom(z, state.zoom)) return;
 		state.zoom = z;
@@ -1386,6 +1512,7 @@
 	}
 
 	function zoomToFrame(i, push) {
+		if (later(() => zoomToFrame(i, push))) return;
 		const D = drillData();
 		const n = D ? nodeOf(D, i) : -1;
 		zoom(n >= 0 ? { node: n } : { frame: i }, push);
@@ -1515,6 +1642,7 @@
 
 	/* Searches for `term` (null or "": clear the search). */
 	function search(term) {
+		if (later(() => search(term))) return;
 		if (term === '' || term === undefined) term = null;
 		state.term = term;
 		state.re = term === null ? null : compile(term, state.ic);
@@ -1579,6 +1707,7 @@
 
 	/* Applies the state the URL describes (load and browser Back/Forward). */
 	function readUrl() {
+		if (later(readUrl)) return;
 		let p;
 		try {
 			p = new URLSearchParams(location.search);
@@ -1721,6 +1850,7 @@
 	}
 
 	function parseSlice() {
+		if (later(parseSlice)) return;
 		if (!dataStep(8)) {
 			setTimeout(parseSlice, 0);
 			return;

@@ -6,7 +6,8 @@
 # Inputs: the real 646 KB perf capture (../shared/flamegraph-ref), tree100k
 # (bench/browser/gen-tree.js 100000 7: 100k stacks from a call tree), s100k (the
 # bench's flat-100k: 100k little-sharing stacks, seed 3) and tree100k at
-# --minwidth 0.01 ("fine": 55k frames here; the issue's own generator drew 25k).  Each is drawn by build/uniprof-flame
+# --minwidth 0.01 ("fine": 55k frames here; the issue's own generator drew 25k)
+# and at --minwidth 0.02 ("fine28k": 28k frames, the size of the issue's).  Each is drawn by build/uniprof-flame
 # (default options) and by flamegraph.pl when present ($FLAMEGRAPH_PL,
 # ~/.cache/uf-flamegraph/flamegraph.pl or on PATH; never part of this repo),
 # then bench/browser/measure.js times ready / hover / search / clear / zoom /
@@ -20,7 +21,7 @@
 #
 # Environment: BENCH_RUNS (Chromium runs, default 5), BENCH_FF_RUNS (Firefox,
 # default 3), BENCH_BROWSERS ("chrome firefox"), BENCH_INPUTS (labels to run:
-# "ex tree100k s100k fine"), BENCH_BIN (binary), BENCH_KEEP=DIR (keep the SVGs).
+# "ex tree100k s100k fine fine28k"), BENCH_BIN (binary), BENCH_KEEP=DIR (keep the SVGs).
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -73,13 +74,14 @@ main() {
 	fg=$(find_fg) || fg=
 	echo "uniprof-flame browser bench: $BIN ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?')), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 	[ -n "$fg" ] && echo "flamegraph.pl: $fg" || echo "flamegraph.pl: not present (set FLAMEGRAPH_PL)"
-	for label in ${BENCH_INPUTS:-ex tree100k s100k fine}; do
+	for label in ${BENCH_INPUTS:-ex tree100k s100k fine fine28k}; do
 		extra=()
 		case $label in
 		ex) in=$EXAMPLE ;;
 		tree100k) in=$OUT/tree100k.folded ;;
 		s100k) in=$OUT/flat-100k.folded ;;
 		fine) in=$OUT/tree100k.folded extra=(--minwidth 0.01) ;;
+		fine28k) in=$OUT/tree100k.folded extra=(--minwidth 0.02) ;;
 		*) note "unknown input $label"; continue ;;
 		esac
 		[ -s "$in" ] || { echo "$label: input not present ($in)"; continue; }

@@ -19,6 +19,9 @@
  *  - hostile names that only the drill-down draws stay inert text, and
  *    names as bytes (UTF-8 of each length, sequences XML refuses, control
  *    bytes, annotation suffixes) read as the renderer writes them;
+ *  - the packed block: a plain-text block (files before packing) drills
+ *    down the same; a damaged one (not base64, cut or corrupt stream)
+ *    leaves the page working from its drawn frames, without an error;
  *  - the file as written is the plain image: with script, after the idle
  *    work and after zoom + reset, the page looks exactly (pixel for pixel)
  *    as the same file with its <script> element removed.
@@ -221,6 +224,36 @@ function subtree(counts, pathv) {
 	return out;
 }
 
+/* The file with its block as plain uf-trie/1 text, as SVGs written before
+ * packing carry it: unpacked here (zlib, the columns of fold/embed-pack.c),
+ * independently of the script under test. */
+function plainCopy(svgf, out) {
+	const zlib = require('zlib');
+	const s = fs.readFileSync(svgf, 'latin1');
+	const m = /(<metadata id="uniprof-flame-data"[^>]*) data-encoding="pack-deflate-base64"([^>]*>)([^]*?)(<\/metadata>)/.exec(s);
+	expect(m !== null, 'fixture: no packed block in ' + svgf);
+	const u = zlib.inflateSync(Buffer.from(m[3].replace(/<!--.*?-->|\s/g, ''), 'base64'));
+	let p = u.indexOf(10);
+	const h = u.slice(0, p).toString('latin1').split(' '), nn = +h[1], n = +h[2];
+	p++;
+	for (let i = 0; i < nn; i++) p = u.indexOf(10, p) + 1;
+	const head = u.slice(0, p).toString('latin1'), cols = [[], []];
+	for (const col of cols) {
+		for (let i = 0; i < n; i++) {
+			let v = 0, mul = 1, c;
+			do { c = u[p++]; v += (c & 127) * mul; mul *= 128; } while (c & 128);
+			col.push(v);
+		}
+	}
+	const rest = u.slice(p).toString('latin1').split('\n'), lines = [];
+	for (let i = 0, d = -1; i < n; i++) {
+		d = d + 1 - cols[0][i];
+		lines.push(d + ' ' + cols[1][i] + ' ' + rest[i]);
+	}
+	const text = head + lines.concat(rest.slice(n)).join('\n');
+	fs.writeFileSync(out, s.slice(0, m.index) + m[1] + m[2] + text + m[4] + s.slice(m.index + m[0].length), 'latin1');
+}
+
 async function testDrill(browser) {
 	const counts = genProfile(4000, 7);
 	const folded = path.join(tmp, 'drill.folded'), svgf = path.join(tmp, 'drill.svg');
@@ -264,6 +297,18 @@ async function testDrill(browser) {
 		}
 		expect(revealed > 0, 'the drill-down drew no frame the file had pruned');
 		expect(errors.length === 0, errors.join('; '));
+	});
+	await group('a plain-text block (files before packing) drills down the same', async () => {
+		const plain = path.join(tmp, 'drill-plain.svg');
+		plainCopy(svgf, plain);
+		const pg = await browser.newPage();
+		await pg.goto(pathToFileURL(plain).href);
+		for (let d = 1; d <= pathv.length; d++) {
+			await clickChild(pg, pathv[d - 1], d);
+			const want = svgFrames(path.join(tmp, 'sub' + d + '.svg')).filter((f) => f.depth >= d);
+			compareFrames(await viewFrames(pg), want, 'plain block, level ' + d);
+		}
+		await pg.close();
 	});
 	await group('Back/Forward restore the drill-down and the search', async () => {
 		drv.answerPrompt(page, pathv[3]);
@@ -452,6 +497,9 @@ async function testSearchShare(browser) {
 	await group('search share is exact when every match is pruned from the drawing', async () => {
 		expect(!fs.readFileSync(svgf, 'utf8').includes('<title>needle'), 'fixture: needle frames are drawn');
 		await page.goto(pathToFileURL(svgf).href + '?s=needle');
+		/* the URL's search waits for the packed profile to inflate */
+		await page.waitForFunction(() => document.getElementById('matched').textContent.trim() !== '',
+			{ timeout: 10000 }).catch(() => {});
 		const m = await page.evaluate(() => document.getElementById('matched').textContent);
 		expect(m === want, 'got "' + m + '", want "' + want + '"');
 	});
@@ -602,6 +650,32 @@ async function testHostile(browser) {
 		expect(r.scripts === 1, 'script elements: ' + r.scripts);
 		expect(errors.length === 0, errors.join('; '));
 	});
+	/* a damaged packed block: the page works from its drawn frames */
+	for (const [what, damage] of [['not base64', (b) => b.slice(0, 40) + '*' + b.slice(40)],
+		['a cut deflate stream', (b) => b.slice(0, Math.floor(b.length / 8) * 4)],
+		['a corrupt deflate stream', (b) => b.slice(0, 20) + (b[20] === 'A' ? 'B' : 'A') + b.slice(21)]]) {
+		await group('damaged packed block (' + what + '): zoom stretches the drawn frames, no error', async () => {
+			const s = fs.readFileSync(svgf, 'latin1');
+			const m = /(<metadata id="uniprof-flame-data"[^>]*>)([^]*?)(<\/metadata>)/.exec(s);
+			const out = path.join(tmp, 'damaged.svg');
+			fs.writeFileSync(out, s.slice(0, m.index) + m[1] + damage(m[2].replace(/\s/g, '')) + m[3] +
+				s.slice(m.index + m[0].length), 'latin1');
+			const pg = await browser.newPage();
+			const errs = [];
+			pg.on('pageerror', (e) => errs.push(String(e)));
+			await pg.goto(pathToFileURL(out).href);
+			await pg.evaluate(() => {
+				const g = Array.from(document.querySelectorAll('#frames > g')).find((x) =>
+					/^main \(/.test(x.querySelector('title').textContent));
+				g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+			});
+			await pg.waitForFunction(() => document.getElementById('uf-view') !== null, { timeout: 10000 }).catch(() => {});
+			const d = await pg.evaluate(() => document.getElementById('details').textContent);
+			expect(/No embedded profile: zoom stretches the drawn frames/.test(d), 'details line: ' + d);
+			expect(errs.length === 0, errs.join('; '));
+			await pg.close();
+		});
+	}
 	await page.close();
 }
 

@@ -10,7 +10,7 @@ UF=${UF:-build/uniprof-flame}
 C=tests/fuzz/corpus
 T=$(mktemp -d /tmp/uf-seeds.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-mkdir -p $C/{folded,raw,nm,elf,svg,embed,svg-frames,gdb-packet,gdb-target,fp-walk,xen-walk,detect}
+mkdir -p $C/{folded,raw,nm,elf,svg,embed,embed-pack,svg-frames,gdb-packet,gdb-target,fp-walk,xen-walk,detect}
 
 # ---- folded text
 cp tests/data/render/small.folded $C/folded/small
@@ -52,13 +52,40 @@ strip_script $T/b.svg >$C/svg/frames-only
 strip_script $T/c.svg >$C/svg/diff
 strip_script $T/d.svg >$C/svg/icicle
 
-# ---- the embedded block alone, and drawn frames as "X Y W TITLE" lines
+# ---- the embedded block alone (unpacked: fold/embed-pack.c), and drawn
+# frames as "X Y W TITLE" lines; for embed-pack, each block's inflated
+# payload (mode byte 0) and its base64 as the SVG carries it (mode 1)
+mkdir -p $C/embed-pack
 for f in ours diff icicle; do
-	python3 - $C/svg/$f >$C/embed/$f <<'PY'
-import re, sys
+	python3 - $C/svg/$f $C/embed/$f $C/embed-pack/$f <<'PY'
+import base64, re, sys, zlib
 s = open(sys.argv[1]).read()
 m = re.search(r'<metadata id="uniprof-flame-data"[^>]*>(.*?)</metadata>', s, re.S)
-print(re.sub(r'<!\[CDATA\[|\]\]>', '', m.group(1)).strip())
+b64 = re.sub(r'<!--.*?-->|\s', '', m.group(1), flags=re.S)
+u = zlib.decompress(base64.b64decode(b64))
+def varints(p, n):
+    out = []
+    for _ in range(n):
+        v = sh = 0
+        while True:
+            c = u[p]; p += 1
+            v |= (c & 127) << sh; sh += 7
+            if not c & 128: break
+        out.append(v)
+    return out, p
+nl = u.index(b'\n'); h = u[:nl].split(); nn, n = int(h[1]), int(h[2])
+p = nl + 1
+for _ in range(nn): p = u.index(b'\n', p) + 1
+head = u[:p]
+dc, p = varints(p, n); nc, p = varints(p, n)
+lines, rest, prev = [], u[p:], -1
+for i in range(n):
+    e = rest.index(b'\n')
+    d = prev + 1 - dc[i]; prev = d
+    lines.append(b'%d %d ' % (d, nc[i]) + rest[:e + 1]); rest = rest[e + 1:]
+open(sys.argv[2], 'wb').write(head + b''.join(lines) + rest)
+open(sys.argv[3] + '-payload', 'wb').write(b'\0' + u)
+open(sys.argv[3] + '-base64', 'wb').write(b'\1' + b64.encode())
 PY
 done
 python3 - $C/svg/frames-only >$C/svg-frames/known <<'PY'

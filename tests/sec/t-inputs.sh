@@ -55,6 +55,54 @@ done
 [ -z "$bad" ] && pass "empty/unclosed embedded block: exit 2 with one line (fold, render, diff)" ||
 	fail "empty/unclosed embedded block" "$bad"
 
+# 2b. the packed block (fold/embed-pack.c): damaged base64, a cut stream, an
+#     unknown encoding, a zlib bomb past 1 GiB: exit 2, one line naming why;
+#     the same profile as plain uf-trie/1 text (older files) still reads
+python3 - "$TMP/small.svg" "$TMP" <<'PY'
+import base64, re, sys, zlib
+s = open(sys.argv[1]).read()
+m = re.search(r'(<metadata id="uniprof-flame-data"[^>]*>)(.*?)(</metadata>)', s, re.S)
+b64 = re.sub(r'<!--.*?-->|\s', '', m.group(2), flags=re.S)
+put = lambda name, head, body: open(sys.argv[2] + '/' + name, 'w').write(s[:m.start(1)] + head + body + m.group(3) + s[m.end(3):])
+put('pk-star.svg', m.group(1), b64[:8] + '*' + b64[8:])
+put('pk-cut.svg', m.group(1), b64[:len(b64) // 8 * 4])
+put('pk-enc.svg', m.group(1).replace('pack-deflate-base64', 'brotli'), b64)
+z = zlib.compressobj(1)
+bomb = z.compress(b'uf-trie/1 1 1 0 0\n\n') + b''.join(z.compress(bytes(1 << 24)) for _ in range(65)) + z.flush()
+put('pk-bomb.svg', m.group(1), base64.b64encode(bomb).decode())
+u = zlib.decompress(base64.b64decode(b64))    # the plain text, unpacked independently of fold/
+nl = u.index(b'\n'); h = u[:nl].split(); nn, n = int(h[1]), int(h[2]); p = nl + 1
+for _ in range(nn): p = u.index(b'\n', p) + 1
+head, cols = u[:p], []
+for _ in range(2):
+    col = []
+    for _ in range(n):
+        v = sh = 0
+        while True:
+            c = u[p]; p += 1; v |= (c & 127) << sh; sh += 7
+            if not c & 128: break
+        col.append(v)
+    cols.append(col)
+rest, lines, prev = u[p:].split(b'\n'), [], -1
+for i in range(n):
+    prev = prev + 1 - cols[0][i]
+    lines.append(b'%d %d %s' % (prev, cols[1][i], rest[i]))
+plain = (head + b'\n'.join(lines + rest[n:])).decode()
+put('pk-plain.svg', m.group(1).replace(' data-encoding="pack-deflate-base64"', ''), plain)
+PY
+bad=""
+for f in star:"packed block is not base64" cut:"packed block is not a whole deflate stream" \
+	 enc:"$TMP/pk-enc.svg: embedded profile data has an unknown encoding" bomb:"packed block inflates past 1024 MiB"; do
+	"$UF" fold "$TMP/pk-${f%%:*}.svg" > /dev/null 2> "$TMP/err"; rc=$?
+	{ [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q "^uniprof-flame: .*${f#*:}$" "$TMP/err"; } ||
+		bad="$bad ${f%%:*}:rc=$rc:$(head -c 120 "$TMP/err")"
+done
+[ -z "$bad" ] && pass "damaged packed block (base64, cut stream, unknown encoding, 1 GiB bomb): exit 2, one line" ||
+	fail "damaged packed block" "$bad"
+"$UF" fold "$TMP/pk-plain.svg" > "$TMP/pk-plain.out" 2> "$TMP/err" && cmp -s "$TMP/pk-plain.out" "$TMP/small.want" &&
+	pass "a plain uf-trie/1 block (files before packing) reads the same profile" ||
+	fail "plain block" "$(head -c 200 "$TMP/err")"
+
 # a flamegraph.pl-style SVG (no embedded data) with frames given as ROOT/MAIN/LEAF y and counts
 foreign() { # $1 leaf y, $2 leaf count text, $3 leaf x
 	printf '<svg %s>\n' "$NS"

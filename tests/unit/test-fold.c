@@ -11,8 +11,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <ctype.h>
+#include <errno.h>
+#include <zlib.h>
 
 #include "fold/fold.h"
+#include "util/base64.h"
 
 static fold_trie *parse(const char *text, int reverse, struct fold_read_stats *st)
 {
@@ -233,6 +237,122 @@ static void fold_embed_keeps_sequence(void **state)
 	free(buf);
 	fold_trie_free(t);
 	fold_trie_free(u);
+}
+
+/* The block a trie writes, with a flame chart's sequence: text -> pack
+ * -> unpack is the identity, the packed form is base64 in lines, and a
+ * differential's BEFORE counts ride along. */
+static char *embed_text(const char *in, int seq, size_t *len)
+{
+	struct fold_read_stats st = { 0 };
+	fold_trie *t = fold_trie_new();
+	if (seq)
+		fold_trie_keep_sequence(t);
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_read_folded_mem(t, in, strlen(in), &(struct fold_read_opts){ 0 }, &st, &err), 0);
+	assert_int_equal(fold_trie_finish(t), 0);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	struct fold_embed_info info;
+	assert_int_equal(fold_embed_write(t, f, 0, &info), 0);
+	fclose(f);
+	fold_trie_free(t);
+	return buf;
+}
+
+static void fold_embed_pack_round_trip(void **state)
+{
+	(void)state;
+	static const char *in[] = {
+		"main;\x01\xff%<&]]> 3\nmain;b 1.5\nmain 2\n",
+		"main;a 1\nmain;b 2\nmain;a 1\nmain;a 4\nidle 1\n",
+		"main;a;b 5 7\nmain;c 0 3\nother 2 0\n",
+		"a;b;c;d;e;f;g;h;i;j;k;l;m;n;o;p;q;r;s;t 1\na 100000000000000000000000000000\nz 1\n",
+	};
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		size_t len, plen, ulen;
+		char *text = embed_text(in[i], i == 1, &len), *packed, *back;
+		assert_int_equal(fold_embed_pack(text, len, &packed, &plen), 0);
+		assert_int_equal(strlen(packed), plen);
+		for (size_t k = 0; k < plen; k++)
+			assert_true(packed[k] == '\n' || isalnum((unsigned char)packed[k]) || strchr("+/=", packed[k]));
+		struct uf_err err = { 0 };
+		assert_int_equal(fold_embed_unpack(packed, plen, &back, &ulen, &err), 0);
+		assert_int_equal(ulen, len);
+		assert_memory_equal(back, text, len);
+		free(packed);
+		free(back);
+		/* the writer's own columns (what render embeds) are the same block */
+		struct fold_read_stats st = { 0 };
+		fold_trie *t = fold_trie_new();
+		if (i == 1)
+			fold_trie_keep_sequence(t);
+		assert_int_equal(fold_read_folded_mem(t, in[i], strlen(in[i]), &(struct fold_read_opts){ 0 }, &st, &err), 0);
+		assert_int_equal(fold_trie_finish(t), 0);
+		char *cols = NULL;
+		size_t clen = 0;
+		FILE *f = open_memstream(&cols, &clen);
+		struct fold_embed_info info;
+		assert_int_equal(fold_embed_write_columns(t, f, 0, &info), 0);
+		fclose(f);
+		assert_int_equal(fold_embed_encode(cols, clen, &packed, &plen), 0);
+		assert_int_equal(fold_embed_unpack(packed, plen, &back, &ulen, &err), 0);
+		assert_int_equal(ulen, len);
+		assert_memory_equal(back, text, len);
+		fold_trie_free(t);
+		free(cols);
+		free(text);
+		free(packed);
+		free(back);
+	}
+}
+
+/* Damage anywhere in a packed block is an error with its reason: bad
+ * base64, a cut or corrupt zlib stream, columns past the bytes, a depth
+ * below the root; never a crash (run under ASan). */
+static void fold_embed_unpack_refuses_damage(void **state)
+{
+	(void)state;
+	size_t len, plen;
+	char *text = embed_text("main;a;b 5\nmain;c 3\nother 2\n", 0, &len), *packed, *back;
+	assert_int_equal(fold_embed_pack(text, len, &packed, &plen), 0);
+	struct uf_err err = { 0 };
+	size_t ulen;
+	char bad[256];
+	assert_true(plen < sizeof bad);
+	memcpy(bad, packed, plen);
+	bad[3] = '<';
+	assert_int_equal(fold_embed_unpack(bad, plen, &back, &ulen, &err), -EINVAL);
+	assert_string_equal(err.why, "packed block is not base64");
+	for (size_t cut = 4; cut + 4 <= plen; cut += 4) { /* whole groups, stream cut short */
+		struct uf_err e = { 0 };
+		assert_int_not_equal(fold_embed_unpack(packed, cut, &back, &ulen, &e), 0);
+		assert_string_equal(e.why, "packed block is not a whole deflate stream");
+	}
+	memcpy(bad, packed, plen);
+	bad[plen / 2] = bad[plen / 2] == 'A' ? 'B' : 'A'; /* a flipped bit: zlib's checks */
+	struct uf_err e2 = { 0 };
+	int rc = fold_embed_unpack(bad, plen, &back, &ulen, &e2);
+	if (rc == 0) /* the adler-32 caught nothing: the text then differs */
+		free(back);
+	else
+		assert_int_equal(e2.cls, UF_EINPUT);
+	/* hand-made payloads: header says more nodes than the columns hold,
+	 * a depth code that climbs above the root */
+	static const char *payload[] = { "uf-trie/1 1 3 0 0\n\n\x00\x00", "uf-trie/1 1 2 0 0\n\n\x00\x05\x00\x00\n1\n1\nend\n" };
+	static const size_t plens[] = { 21, 32 };
+	for (size_t i = 0; i < 2; i++) {
+		uLongf zlen = compressBound(plens[i]);
+		uint8_t z[256];
+		char b64[512];
+		assert_int_equal(compress2(z, &zlen, (const uint8_t *)payload[i], plens[i], 1), Z_OK);
+		size_t n = uf_base64_encode(z, zlen, b64, 0);
+		struct uf_err e = { 0 };
+		assert_int_equal(fold_embed_unpack(b64, n, &back, &ulen, &e), -EINVAL);
+		assert_string_equal(e.why, "packed block is malformed");
+	}
+	free(text);
+	free(packed);
 }
 
 static void fold_embed_budget_keeps_totals(void **state)
@@ -553,6 +673,8 @@ int main(void)
 		cmocka_unit_test(fold_embed_rejects_corrupt_blocks),
 		cmocka_unit_test(fold_embed_budget_keeps_totals),
 		cmocka_unit_test(fold_embed_keeps_sequence),
+		cmocka_unit_test(fold_embed_pack_round_trip),
+		cmocka_unit_test(fold_embed_unpack_refuses_damage),
 		cmocka_unit_test(fold_merge_adds_counts),
 		cmocka_unit_test(fold_format_count_is_exact_and_plain),
 		cmocka_unit_test(fold_sorted_reader_small_cases),

@@ -21,6 +21,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/base64.h"
+
 #include "util/fmt.h"
 #include "util/arena.h"
 #include "util/outfile.h"
@@ -198,6 +200,35 @@ static void fmt_fixed_bounded(void **state)
 	assert_memory_equal(buf, "-4.60e+45", n);
 }
 
+/* RFC 4648's test vectors, line breaks, whitespace skipped as atob()
+ * skips it, and every malformed text refused. */
+static void base64_round_trip_and_refusals(void **state)
+{
+	(void)state;
+	static const char *plain[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
+	static const char *coded[] = { "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy" };
+	char out[64];
+	uint8_t back[64];
+	for (size_t i = 0; i < 7; i++) {
+		size_t n = strlen(plain[i]);
+		assert_int_equal(uf_base64_encoded_len(n, 0), strlen(coded[i]));
+		assert_int_equal(uf_base64_encode((const uint8_t *)plain[i], n, out, 0), strlen(coded[i]));
+		assert_memory_equal(out, coded[i], strlen(coded[i]));
+		assert_int_equal(uf_base64_decode(coded[i], strlen(coded[i]), back), (long long)n);
+		assert_memory_equal(back, plain[i], n);
+	}
+	/* lines of 4: a newline between groups, none at the end */
+	size_t n = uf_base64_encode((const uint8_t *)"foobar", 6, out, 4);
+	assert_int_equal(n, uf_base64_encoded_len(6, 4));
+	assert_memory_equal(out, "Zm9v\nYmFy", n);
+	const char *spaced = " Zm9v\r\n\tYmFy\n";
+	assert_int_equal(uf_base64_decode(spaced, strlen(spaced), back), 6);
+	assert_memory_equal(back, "foobar", 6);
+	static const char *bad[] = { "Zm9", "Zm9v!", "Z===", "Zg=a", "Zg==Zg==", "Zm9<", "Zg=", "=Zg=" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(uf_base64_decode(bad[i], strlen(bad[i]), back), -1);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -208,6 +239,7 @@ int main(void)
 		cmocka_unit_test(outfile_replaces_file),
 		cmocka_unit_test(outfile_fifo_slow_reader),
 		cmocka_unit_test(fmt_fixed_bounded),
+		cmocka_unit_test(base64_round_trip_and_refusals),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
