@@ -106,7 +106,7 @@ median() {
 
 # measure LABEL RUNS CMD...: runs CMD RUNS times under rusage; sets M_WALL
 # and M_CPU (medians, s), M_MIN (fastest wall, s), M_RSS (highest peak RSS, MiB), M_STATUS (first
-# non-zero exit status or 0), M_OUT (bytes of $TMP/out.svg after the last run).
+# non-zero exit status or 0), M_OUT (bytes of $TMP/out.svg, or out.folded, after the last run).
 measure() {
 	local label=$1 runs=$2 i rep=$TMP/rusage wall rss status cpu
 	shift 2
@@ -114,7 +114,7 @@ measure() {
 	: >"$TMP/cpus"
 	M_RSS=0 M_STATUS=0
 	for ((i = 0; i < runs; i++)); do
-		rm -f "$TMP/out.svg"
+		rm -f "$TMP/out.svg" "$TMP/out.folded"
 		if ! "$OUT/rusage" "$rep" "$@" >"$OUT/logs/$label.out" 2>"$OUT/logs/$label.err"; then
 			M_STATUS=127
 			break
@@ -129,7 +129,7 @@ measure() {
 	M_MIN=$(sort -g "$TMP/walls" | head -n 1)
 	M_CPU=$(median "$TMP/cpus")
 	M_RSS=$(awk -v k="$M_RSS" 'BEGIN{printf "%.1f", k/1024}')
-	M_OUT=$(stat -c %s "$TMP/out.svg" 2>/dev/null || echo 0)
+	M_OUT=$(stat -c %s "$TMP/out.svg" 2>/dev/null || stat -c %s "$TMP/out.folded" 2>/dev/null || echo 0)
 }
 
 human() { awk -v b="$1" 'BEGIN{ if (b == 0) print "-"; else if (b < 1e6) printf "%.0f KB", b/1e3; else printf "%.1f MB", b/1e6 }'; }
@@ -265,12 +265,14 @@ other_tool() {
 # shape_row LABEL INPUT RUNS TARGET MAX_WALL MAX_RSS SUBCMD [ARGS]: our row,
 # then flamegraph.pl's and inferno's factors for render rows.
 shape_row() {
-	local label=$1 input=$2 runs=$3 target=$4 mw=$5 mr=$6 sub=$7 pl inf size
+	local label=$1 input=$2 runs=$3 target=$4 mw=$5 mr=$6 sub=$7 pl inf size out
 	shift 7
 	[ -s "$input" ] || { echo "$label (skipped: $input not found)"; return; }
 	size=$(size_of "$input")
 	warm "$input" "$@"
-	row "$label" "$size" "$runs" "$target" "$mw" "$mr" "$BIN" "$sub" "$input" "$@" -o "$TMP/out.svg"
+	# fold writes what -o's extension names: .folded for the folded text
+	[ "$sub" = fold ] && out=$TMP/out.folded || out=$TMP/out.svg
+	row "$label" "$size" "$runs" "$target" "$mw" "$mr" "$BIN" "$sub" "$input" "$@" -o "$out"
 	[ "$sub" = render ] || return 0
 	if ! pl=$(find_flamegraph_pl); then
 		SHAPE_PL="not present"
