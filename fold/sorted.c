@@ -17,8 +17,12 @@
  *  - index: find lines, parse counts, cut each stack into frames and
  *    intern them (a small name table stays in the cache while the input
  *    streams past), so a line becomes 4 bytes a frame instead of its text;
- *    the second half interns into a table of its own, merged after.  The
- *    input is not read again: a mapped input is dropped from memory here.
+ *    the second half interns into a table of its own, merged after.  A line
+ *    sharing frames with the previous good one (sorted input) copies
+ *    their ids instead of cutting them again.  The input is not read
+ *    again: a mapped input is dropped from memory here, a big one (not
+ *    populated by read-folded.c) every FOLD_MAP_RELEASE bytes as the
+ *    index passes.
  *  - sort: lines compared as sequences of names, each name by its bytes,
  *    a name that is a prefix of another first (every name gets a dense
  *    rank once: fold_sort_names' order of "name;").  An MSD radix sort on
@@ -42,7 +46,7 @@
  *  1. Same paths, self and BEFORE counts, bad lines, truncations and
  *     first-bad line number as read-folded.c for any input.
  *  2. Nodes are appended in pre-order; children of a node in increasing
- *     rank of their names; t->index_stale is set.
+ *     rank of their names; t->index_stale and t->preorder are set.
  *  3. Only names of good lines (no frame over FOLD_MAX_NAME among the
  *     first FOLD_MAX_DEPTH + 1) are interned, and only their first
  *     FOLD_MAX_DEPTH frames.
