@@ -19,6 +19,10 @@
  *   6. optional, the nodes' source positions (fold/loc.c has the format):
  *      "loc STRINGS RECORDS" ... "end"
  *
+ * fold_embed_write_columns() writes the same block with the node lines as
+ * embed-pack.c's columns (what an SVG carries, once deflated); its budget
+ * counts those bytes.
+ *
  * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
  * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
  * so readers of "uf-trie/1" never see it; its helpers live here because
