@@ -37,6 +37,7 @@ static void count_up(fold_trie *t, uint64_t *kids);
 static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids);
 static int u64_cmp(const void *a, const void *b);
 static int sort_range(const fold_trie *t, const uint32_t *rank, uint32_t lo, uint32_t hi);
+static int entry_ends(fold_trie *t);
 
 int fold_trie_finish(fold_trie *t)
 {
@@ -147,11 +148,7 @@ static int u64_cmp(const void *a, const void *b)
 static int build_entries(fold_trie *t, const uint32_t *rank, const uint64_t *kids)
 {
 	uint32_t n = t->nnodes;
-	for (uint32_t i = 1; i < n; i++)
-		t->eoff[i] += t->eoff[i - 1];
-	uint32_t m = t->eoff[n - 1];
-	t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
-	if (!t->ent)
+	if (entry_ends(t))
 		return -ENOMEM;
 	/* eoff[p] is p's end; filled backwards, it ends at p's start (no
 	 * second offset array, nothing to shift); node order, reversed twice,
@@ -164,8 +161,20 @@ static int build_entries(fold_trie *t, const uint32_t *rank, const uint64_t *kid
 		if (own_entry(t, i, k))
 			t->ent[--t->eoff[p]] = i | FOLD_ENTRY_SELF;
 	}
-	t->eoff[n] = m;
 	return sort_range(t, rank, 0, n);
+}
+
+/* eoff[i]: from i's entry count to the end of its entries (eoff[n] the
+ * total), and ent allocated for them.  Returns 0 or -ENOMEM. */
+static int entry_ends(fold_trie *t)
+{
+	uint32_t n = t->nnodes;
+	for (uint32_t i = 1; i < n; i++)
+		t->eoff[i] += t->eoff[i - 1];
+	uint32_t m = t->eoff[n - 1];
+	t->eoff[n] = m;
+	t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
+	return t->ent ? 0 : -ENOMEM;
 }
 
 /* Sorts the entries of nodes lo .. hi - 1. */
@@ -362,12 +371,7 @@ static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids)
 		for (uint32_t d = 0; d < c.n; d++)
 			set_kids(kids, c.id[d]);
 		t->maxdepth = hv[0].maxdepth > hv[1].maxdepth ? hv[0].maxdepth : hv[1].maxdepth;
-		for (uint32_t i = 1; i < n; i++)
-			t->eoff[i] += t->eoff[i - 1];
-		uint32_t m = t->eoff[n - 1];
-		t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
-		rc = t->ent ? 0 : -ENOMEM;
-		t->eoff[n] = m;
+		rc = entry_ends(t);
 	}
 	if (rc == 0) {
 		for (uint32_t d = 0; d < c.n; d++) { /* the upper half's entries end each chain node's */

@@ -169,6 +169,19 @@ static void *index_lane(void *arg)
 	return NULL;
 }
 
+/* Runs f on both lanes, the second on a thread of its own when there is
+ * one. */
+static void run_lanes(void *(*f)(void *), struct lane *a, struct lane *b)
+{
+	pthread_t th;
+	int threaded = b->first < b->n && pthread_create(&th, NULL, f, b) == 0;
+	f(a);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		f(b);
+}
+
 static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob)
 {
 	int n = 0;
@@ -187,19 +200,16 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 						       .mapped = drop };
 	}
 	*njob = n;
+	struct lane a = { job, 0, n }, b = { job, 1, n };
 	fold_trie *own = n > 1 ? fold_trie_new() : NULL;
 	if (n > 1 && !own)
 		return -ENOMEM;
 	for (int j = 0; j < n; j++)
 		job[j].nt = j % 2 ? own : t;
-	struct lane a = { job, 0, n }, b = { job, 1, n };
-	pthread_t th;
-	int threaded = n > 1 && pthread_create(&th, NULL, index_lane, &b) == 0;
-	index_lane(&a);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		index_lane(&b);
+	run_lanes(index_lane, &a, &b);
+	for (int j = 0; j < n; j++)
+		if (job[j].backslash)
+			return 1;
 	for (int j = 0; j < n; j++)
 		if (job[j].rc)
 			return job[j].rc;
@@ -270,6 +280,43 @@ static void release_jobs(fold_trie *t, struct index_job *job, int njob)
 		fold_trie_free(job[1].nt);
 }
 
+/* Everything before the sort: the sources indexed, their names merged
+ * into t, the lines gathered (*L, *n), t made differential when a source
+ * is, the names ranked (*rank).  Returns 0, <0, or 1 when it declines: t
+ * then holds no node, but may hold names of parts indexed before the
+ * backslash was seen (no output lists a name no node uses); the caller
+ * releases the jobs. */
+static int prepare(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob,
+		   struct sline **L, size_t *n, uint32_t **rank)
+{
+	int diff = 0;
+	for (int i = 0; i < nsrc; i++) {
+		src[i].sum = 0;
+		src[i].valid = 0;
+		src[i].two = 0;
+		diff |= src[i].role != FOLD_SRC_PLAIN;
+	}
+	for (int i = 0; i < nsrc; i++)
+		leading_comments(t, src[i].buf, src[i].len);
+	/* 1: a backslash: "\xHH" decodes two spellings to one name, which
+	 * the sorted merge would make two siblings of; the streaming reader
+	 * looks names up */
+	int rc = index_all(t, src, nsrc, job, njob);
+	if (rc == 1)
+		return 1;
+	if (rc == 0)
+		drop_inputs(src, nsrc);
+	if (rc == 0)
+		rc = merge_names(t, job, *njob);
+	if (rc == 0)
+		rc = gather(src, job, *njob, L, n);
+	for (int i = 0; i < nsrc && rc == 0; i++)
+		diff |= src[i].two;
+	if (rc == 0 && diff && !t->base)
+		rc = fold_trie_make_diff(t);
+	return rc == 0 ? name_ranks(t, rank) : rc;
+}
+
 int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err)
 {
 	struct index_job job[4];
@@ -277,42 +324,13 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 	struct skey *keys = NULL;
 	uint32_t *rank = NULL;
 	size_t n = 0;
-	int njob = 0, diff = 0;
+	int njob = 0;
 	memset(job, 0, sizeof job);
-	for (int i = 0; i < nsrc; i++) {
-		src[i].sum = 0;
-		src[i].valid = 0;
-		src[i].two = 0;
-		diff |= src[i].role != FOLD_SRC_PLAIN;
-	}
 #ifdef SORTED_TIMING
 	struct timespec t0, t1, t2, t3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 #endif
-	for (int i = 0; i < nsrc; i++)
-		leading_comments(t, src[i].buf, src[i].len);
-	int rc = index_all(t, src, nsrc, job, &njob);
-	for (int j = 0; j < njob && rc == 0; j++)
-		if (job[j].backslash)
-			rc = 1;
-	if (rc == 1) { /* "\xHH" decodes two spellings to one name: the sorted
-			  merge would make two siblings of it; the streaming
-			  reader looks names up */
-		release_jobs(t, job, njob);
-		return 1;
-	}
-	if (rc == 0)
-		drop_inputs(src, nsrc);
-	if (rc == 0)
-		rc = merge_names(t, job, njob);
-	if (rc == 0)
-		rc = gather(src, job, njob, &L, &n);
-	for (int i = 0; i < nsrc && rc == 0; i++)
-		diff |= src[i].two;
-	if (rc == 0 && diff && !t->base)
-		rc = fold_trie_make_diff(t);
-	if (rc == 0)
-		rc = name_ranks(t, &rank);
+	int rc = prepare(t, src, nsrc, job, &njob, &L, &n, &rank);
 #ifdef SORTED_TIMING
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 #endif
@@ -334,7 +352,7 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 	free(keys);
 	free(L);
 	release_jobs(t, job, njob);
-	if (rc)
+	if (rc < 0)
 		uf_err_set(err, UF_EINPUT, src[0].o->label ? src[0].o->label : "-",
 			   rc == -E2BIG ? "too many lines" : "out of memory");
 	return rc;
@@ -428,6 +446,49 @@ static uint32_t shared_with_prev(const struct index_job *j, const char *s, size_
 	return k;
 }
 
+/* Frames k.. of stack s[0..len) into the scratch arrays (k shared with
+ * the previous line, already there), their name slots prefetched; *n
+ * frames in all.  Returns 0, or 1 when a frame is over FOLD_MAX_NAME. */
+static int cut_frames(struct index_job *j, const char *s, size_t len, uint32_t k, uint32_t *n,
+		      int *trunc)
+{
+	const fold_trie *t = j->nt;
+	size_t pos = k ? (size_t)j->fs[k - 1] + j->fl[k - 1] + 1 : 0;
+	while (pos <= len) {
+		size_t flen;
+		uint64_t h = scan_frame(s + pos, len - pos, &flen);
+		if (flen > FOLD_MAX_NAME)
+			return 1;
+		if (k >= FOLD_MAX_DEPTH) {
+			*trunc = 1;
+			break;
+		}
+		__builtin_prefetch(&t->nslots[(uint32_t)h & t->nslots_mask]); /* interned below */
+		j->fh[k] = h;
+		j->fs[k] = (uint32_t)pos;
+		j->fl[k++] = (uint32_t)flen;
+		pos += flen + 1;
+	}
+	*n = k;
+	return 0;
+}
+
+/* Room in j->fr for `more` frames; 0 or -ENOMEM. */
+static int frames_room(struct index_job *j, size_t more)
+{
+	if (j->nfr + more <= j->frcap)
+		return 0;
+	size_t cap = j->frcap ? j->frcap * 2 : j->len / 8 + 64;
+	while (cap < j->nfr + more)
+		cap *= 2;
+	uint32_t *fr = realloc(j->fr, cap * sizeof *fr);
+	if (!fr)
+		return -ENOMEM;
+	j->fr = fr;
+	j->frcap = cap;
+	return 0;
+}
+
 /* Cuts stack s[0..len) into frames and appends their name ids to j->fr:
  * every frame checked first (the line is bad, 1, when one of the first
  * FOLD_MAX_DEPTH + 1 is over FOLD_MAX_NAME, as the streaming reader
@@ -441,35 +502,13 @@ static int index_stack(struct index_job *j, const char *s, size_t len, uint32_t 
 	*nf = 0;
 	if (len == 0)
 		return 0;
-	uint32_t k = j->ps ? shared_with_prev(j, s, len) : 0, n = k;
-	size_t pos = k ? (size_t)j->fs[k - 1] + j->fl[k - 1] + 1 : 0;
-	while (pos <= len) {
-		size_t flen;
-		uint64_t h = scan_frame(s + pos, len - pos, &flen);
-		if (flen > FOLD_MAX_NAME) {
-			j->ps = NULL; /* its frames are no longer in fs, fl */
-			return 1;
-		}
-		if (n >= FOLD_MAX_DEPTH) {
-			*trunc = 1;
-			break;
-		}
-		__builtin_prefetch(&t->nslots[(uint32_t)h & t->nslots_mask]); /* interned below */
-		j->fh[n] = h;
-		j->fs[n] = (uint32_t)pos;
-		j->fl[n++] = (uint32_t)flen;
-		pos += flen + 1;
+	uint32_t k = j->ps ? shared_with_prev(j, s, len) : 0, n;
+	if (cut_frames(j, s, len, k, &n, trunc)) {
+		j->ps = NULL; /* its frames are no longer in fs, fl */
+		return 1;
 	}
-	if (j->nfr + n > j->frcap) {
-		size_t cap = j->frcap ? j->frcap * 2 : j->len / 8 + 64;
-		while (cap < j->nfr + n)
-			cap *= 2;
-		uint32_t *fr = realloc(j->fr, cap * sizeof *fr);
-		if (!fr)
-			return -ENOMEM;
-		j->fr = fr;
-		j->frcap = cap;
-	}
+	if (frames_room(j, n))
+		return -ENOMEM;
 	for (uint32_t i = k; i < n; i++) { /* the slots are on their way: fetch the
 					      name records they point at, all at once */
 		uint64_t v = t->nslots[(uint32_t)j->fh[i] & t->nslots_mask];
@@ -519,58 +558,62 @@ static int index_scratch(struct index_job *j)
 	return j->fh && j->fs && j->fl ? 0 : -ENOMEM;
 }
 
+/* Line s[0..n) (no newline): a good one becomes a record and its frames;
+ * blank and comment lines are skipped, bad ones counted.  Returns 0 or
+ * -ENOMEM. */
+static int index_line(struct index_job *j, const char *s, size_t n)
+{
+	j->lines++;
+	if (n > FOLD_MAX_LINE) {
+		index_bad(j);
+		return 0;
+	}
+	struct fold_line fl;
+	int r = fold_parse_line(s, n, &fl);
+	if (r == 1)
+		return 0; /* blank */
+	if (r) {
+		size_t k = 0;
+		while (k < n && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (s[k] != '#') /* a comment (record's metadata) is not a bad line */
+			index_bad(j);
+		return 0;
+	}
+	uint32_t nf;
+	int trunc;
+	size_t off = j->nfr;
+	if ((r = index_stack(j, s, fl.len, &nf, &trunc)) == 1) {
+		index_bad(j);
+		return 0;
+	}
+	struct sline x = { .u.off = off, .n = nf, .two = (uint16_t)fl.two, .src = j->src,
+			   .after = fl.after, .before = fl.before, .lineno = j->lines };
+	if (r || (r = index_push(j, &x)) != 0)
+		return r;
+	j->truncated += (uint64_t)trunc;
+	j->two |= fl.two;
+	j->sum += fl.after;
+	j->valid |= fl.len != 0 || fl.after != 0;
+	return 0;
+}
+
 static void *index_part(void *arg)
 {
 	struct index_job *j = arg;
 	const char *p = j->buf, *end = j->buf + j->len;
 	if ((j->backslash = memchr(p, '\\', j->len) != NULL))
-		return NULL; /* the caller declines: see fold_read_sorted */
-	if ((j->rc = index_scratch(j)) != 0)
-		goto out;
-	j->kept = j->buf;
-	while (p < end) {
+		return NULL; /* the caller declines: see prepare */
+	if ((j->rc = index_scratch(j)) == 0)
+		j->kept = j->buf;
+	while (j->rc == 0 && p < end) {
 		if (j->mapped)
 			drop_behind(j, j->ps && j->ps < p ? j->ps : p);
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *s = p;
+		j->rc = index_line(j, p, n);
 		p += nl ? n + 1 : n;
-		j->lines++;
-		if (n > FOLD_MAX_LINE) {
-			index_bad(j);
-			continue;
-		}
-		struct fold_line fl;
-		int r = fold_parse_line(s, n, &fl);
-		if (r == 1)
-			continue; /* blank */
-		if (r) {
-			size_t k = 0;
-			while (k < n && (s[k] == ' ' || s[k] == '\t'))
-				k++;
-			if (s[k] != '#') /* a comment (record's metadata) is not a bad line */
-				index_bad(j);
-			continue;
-		}
-		uint32_t nf;
-		int trunc;
-		size_t off = j->nfr;
-		if ((r = index_stack(j, s, fl.len, &nf, &trunc)) == 1) {
-			index_bad(j);
-			continue;
-		}
-		struct sline x = { .u.off = off, .n = nf, .two = (uint16_t)fl.two, .src = j->src,
-				   .after = fl.after, .before = fl.before, .lineno = j->lines };
-		if (r || (r = index_push(j, &x)) != 0) {
-			j->rc = r;
-			break;
-		}
-		j->truncated += (uint64_t)trunc;
-		j->two |= fl.two;
-		j->sum += fl.after;
-		j->valid |= fl.len != 0 || fl.after != 0;
 	}
-out:
 	free(j->fh);
 	free(j->fs);
 	free(j->fl);
@@ -977,6 +1020,23 @@ static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l, int r
 	}
 }
 
+/* Line i's count goes to node leaf, the other part's: it waits until
+ * both parts are built.  Returns 0 or -ENOMEM. */
+static int wait_count(struct part *w, uint32_t leaf, size_t i)
+{
+	if (w->npend == w->pcap) {
+		size_t cap = w->pcap ? w->pcap * 2 : 64;
+		void *p = realloc(w->pend, cap * sizeof *w->pend);
+		if (!p)
+			return -ENOMEM;
+		w->pend = p;
+		w->pcap = cap;
+	}
+	w->pend[w->npend][0] = leaf;
+	w->pend[w->npend++][1] = (uint32_t)i;
+	return 0;
+}
+
 static void *build_part(void *arg)
 {
 	struct part *w = arg;
@@ -1005,18 +1065,8 @@ static void *build_part(void *arg)
 		}
 		uint32_t leaf = x->len ? node[x->len - 1] : FOLD_ROOT;
 		if (leaf < w->first) {
-			if (w->npend == w->pcap) {
-				size_t cap = w->pcap ? w->pcap * 2 : 64;
-				void *p = realloc(w->pend, cap * sizeof *w->pend);
-				if (!p) {
-					w->rc = -ENOMEM;
-					return NULL;
-				}
-				w->pend = p;
-				w->pcap = cap;
-			}
-			w->pend[w->npend][0] = leaf;
-			w->pend[w->npend++][1] = (uint32_t)i;
+			if ((w->rc = wait_count(w, leaf, i)) != 0)
+				return NULL;
 			continue;
 		}
 		const struct sline *l = &w->L[x->idx];
