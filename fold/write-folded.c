@@ -519,15 +519,19 @@ static void *work(void *arg)
  * names are new on each line) every byte is copied once, not written
  * to a path and then copied again. */
 
-static uint8_t name_flags(uint8_t *flags, uint32_t id, const char *nm, size_t len)
+static uint8_t __attribute__((noinline)) learn_flags(uint8_t *flags, uint32_t id, const char *nm,
+						    size_t len)
+{
+	uint8_t f = NAME_KNOWN | (fold_name_needs_escape(nm, len) ? NAME_ESCAPE : 0) |
+		    (fold_name_leaf_ambiguous(nm, len) ? NAME_AMBIGUOUS : 0);
+	__atomic_store_n(&flags[id], f, __ATOMIC_RELAXED);
+	return f;
+}
+
+static inline uint8_t name_flags(uint8_t *flags, uint32_t id, const char *nm, size_t len)
 {
 	uint8_t f = __atomic_load_n(&flags[id], __ATOMIC_RELAXED);
-	if (!(f & NAME_KNOWN)) {
-		f = NAME_KNOWN | (fold_name_needs_escape(nm, len) ? NAME_ESCAPE : 0) |
-		    (fold_name_leaf_ambiguous(nm, len) ? NAME_AMBIGUOUS : 0);
-		__atomic_store_n(&flags[id], f, __ATOMIC_RELAXED);
-	}
-	return f;
+	return f & NAME_KNOWN ? f : learn_flags(flags, id, nm, len);
 }
 
 /* Copies a name to o (escaped when esc); returns the end.  A short
@@ -578,7 +582,7 @@ static int escaped_len(struct fw_thread *th, const char *nm, size_t nlen, size_t
 }
 
 /* Fills frame st[l] for node c, a child of st[l - 1]'s node. */
-static int push(struct fw_thread *th, uint32_t l, uint32_t c)
+static inline int push(struct fw_thread *th, uint32_t l, uint32_t c)
 {
 	const fold_trie *t = th->fw->t;
 	const struct walk *p = &th->st[l - 1];
