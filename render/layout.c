@@ -218,7 +218,7 @@ static int walk_sequence(struct flow *F, uint32_t *path)
 {
 	const fold_trie *t = F->t;
 	for (size_t i = 0; i < t->seq_len; i++) {
-		uint32_t n = t->seq_node[i], d = t->depth[n];
+		uint32_t n = t->seq_node[i], d = fold_trie_depth(t, n);
 		for (uint32_t k = d + 1; k-- > 0; n = t->parent[n])
 			path[k] = n;
 		double delta = t->seq_base ? t->seq_count[i] - t->seq_base[i] : 0;
