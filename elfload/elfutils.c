@@ -125,8 +125,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void die(const char *what, const char *why)
 {
 	char line[512];
-	int n = snprintf(line, sizeof line, "uniprof-flame: cannot load %s: %s\n", what,
-			 why ? why : "unknown error");
+	int n = snprintf(line, sizeof line, "uniprof-flame: %s: %s\n", what, why ? why : "unknown error");
 	if (n > 0)
 		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 	_exit(127);
@@ -136,11 +135,11 @@ static void load(void)
 {
 	void *lib = dlopen(LIBDW, RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
-		die(LIBDW " (Debian package libdw1)", dlerror());
+		die("cannot load libdw.so.1 (Debian package libdw1)", dlerror());
 	void *p;
 #define X_LOOKUP(ret, name, params, args)          \
 	if (!(p = dlsym(lib, #name)))              \
-		die(LIBDW " symbol " #name, dlerror()); \
+		die("cannot load libdw.so.1: " #name, dlerror()); \
 	memcpy(&fn.name, &p, sizeof p);
 	ELFUTILS_FUNCS(X_LOOKUP)
 #undef X_LOOKUP
