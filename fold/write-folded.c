@@ -20,18 +20,20 @@
  *     frames) and a count longer than FOLD_MAX_COUNT_CHARS (-ERANGE).
  *
  * Speed (the text is as big as the input: 429 MB for 1M stacks of depth
- * 25).  Lines are built in blocks of FW_BLOCK bytes, each frame's escaped
- * path kept from the walk (a line copies its parent's path, it does not
- * format it again), and each block goes out in one fwrite: the kernel
- * copies big writes into big page-cache folios, 4 KiB stdio writes cost
- * it ~4x more.  A big pre-order trie (the sorted reader's) is written by
- * two threads: the walk is cut into tasks (runs of one node's entries,
- * ~FW_TASKS of them, sized by subtree node counts, which pre-order gives
- * for free), each thread formats the next unclaimed task, and blocks are
- * written strictly in task order by whichever thread finds the next one
- * ready.  Trade-off: a thread that runs ahead keeps up to FW_AHEAD
- * blocks (2 MiB) waiting for the other's task, then sleeps; more would
- * raise the peak memory of the biggest profiles, whose peak this is.
+ * 25).  Lines are built in blocks of FW_BLOCK bytes and each block goes
+ * out in one fwrite: the kernel copies big writes into big page-cache
+ * folios (4 KiB stdio writes cost it ~3x more).  A line copies the
+ * prefix it shares with the previous line from that line and writes
+ * only the names pushed since, so each byte is copied once.  A big
+ * pre-order trie (the sorted reader's) is walked by ids (see walk_ids)
+ * and written by two threads: the walk is cut into tasks (runs of one
+ * node's entries, ~FW_TASKS of them, sized by subtree node counts,
+ * which pre-order gives for free), each thread formats the next
+ * unclaimed task, and blocks are written strictly in task order by
+ * whichever thread finds the next one ready.  Trade-off: a thread that
+ * runs ahead keeps up to FW_AHEAD blocks (512 KiB) waiting for the
+ * other's task, then sleeps; more would raise the peak memory of the
+ * biggest profiles, whose peak is while this runs.
  *
  * Invariants:
  *  5. The bytes are the same whatever the thread count, task cuts or
@@ -59,7 +61,7 @@
 #define FW_TASKS 2048u          /* about this many tasks for two threads */
 #define FW_MIN_TASK 1024u       /* ... of at least this many nodes each */
 #define FW_CUT_DEPTH 512u       /* tasks are cut no deeper than this */
-#define FW_AHEAD_ENT 32u        /* ... in entries */
+#define FW_AHEAD_ENT 32u        /* counts prefetched this many entries ahead */
 #define FW_SLACK 64u            /* bytes past a block's or path's end that a copy
 				   of a short name may overwrite (never output) */
 
@@ -136,6 +138,9 @@ static void fw_release(struct fw *fw);
 static int plan(struct fw *fw);
 static void *work(void *arg);
 static void drain(struct fw *fw);
+static int run_task(struct fw_thread *th, const struct fw_task *k, int with_root);
+static int line(struct fw_thread *th, uint32_t top, uint32_t c);
+static int root_line(struct fw_thread *th);
 
 int fold_write_folded(const fold_trie *t, FILE *out)
 {
@@ -248,7 +253,6 @@ int fold_write_stack_line(const fold_trie *t, FILE *out, const uint32_t *path, u
 	fputs(num, out);
 	return fputc('\n', out) == EOF ? -EIO : 0;
 }
-
 
 /* ---- setup ----------------------------------------------------------- */
 
@@ -450,13 +454,13 @@ static void enqueue(struct fw_thread *th)
 }
 
 /* A fresh th->cur (fw->mu held): waits while FW_AHEAD blocks of this
- * thread wait for the other's task.  -ECANCELED when an earlier task
- * failed, -ENOMEM. */
+ * thread wait for the other's task.  -ECANCELED when this task's output
+ * will not be written (a failed write, an earlier task failed), -ENOMEM. */
 static int take_block(struct fw *fw, struct fw_thread *th)
 {
 	while (th->queued >= FW_AHEAD && th->task < fw->err_task)
 		pthread_cond_wait(&fw->cv, &fw->mu);
-	if (th->task > fw->err_task)
+	if (th->task >= fw->err_task) /* an earlier task failed, or this one's write */
 		return -ECANCELED;
 	struct fw_block *b = th->free;
 	if (b)
@@ -479,10 +483,6 @@ static int submit(struct fw_thread *th)
 	pthread_mutex_unlock(&fw->mu);
 	return rc;
 }
-
-static int run_task(struct fw_thread *th, const struct fw_task *k, int with_root);
-static int line(struct fw_thread *th, uint32_t top, uint32_t c);
-static int root_line(struct fw_thread *th);
 
 /* A thread: claims tasks in order until none is left. */
 static void *work(void *arg)
@@ -650,6 +650,8 @@ static inline int own_lines(struct fw_thread *th, struct walk *w)
 	return 0;
 }
 
+/* Prefetches for node i + 64 and nearer: its parent, name and entries
+ * (the streams walk_ids reads) and its name's bytes. */
 static inline void ids_ahead(const fold_trie *t, uint32_t i)
 {
 	__builtin_prefetch(&t->eoff[i + 64]);
