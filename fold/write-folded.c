@@ -112,7 +112,7 @@ struct fw_thread {
 	struct fw_block *free;  /* written blocks, for reuse */
 	struct fw_block *qhead, *qtail; /* filled, waiting for their turn */
 	uint32_t queued;
-};
+} __attribute__((aligned(128))); /* the two threads' fields on lines of their own */
 
 struct fw {
 	const fold_trie *t;
