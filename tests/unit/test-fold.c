@@ -662,9 +662,9 @@ static char *write_both_ways(fold_trie *t, size_t *len, int *rc)
 
 /* Folded text for the writer's test: stacks from a few names near the
  * root and many below, names that end like a count ("x 5"), every
- * 10000th line ~90 KB long; one count column, or two when diff.  No
- * backslash (the sorted reader's pre-order trie).  Returns an owned
- * buffer. */
+ * 10000th line ~90 KB long (three 30 KB names); one count column, or
+ * two when diff.  No backslash (the sorted reader's pre-order trie).
+ * Returns an owned buffer. */
 static char *writer_text(int diff, size_t *len)
 {
 	static const char *const names[] = { "a", "ab", "a b", "f_g", "n_", "x 5",
@@ -674,6 +674,7 @@ static char *writer_text(int diff, size_t *len)
 	assert_non_null(text);
 	assert_non_null(big);
 	memset(big, 'B', 30000);
+	memcpy(big, "f_", 2); /* escaped too, once "f_" becomes "f;" */
 	big[30000] = 0;
 	uint64_t r = 11;
 	*len = 0;
