@@ -39,6 +39,7 @@
  * trie, as they do), written after them. */
 struct embed_job {
 	const fold_trie *t;
+	const double *base_sums; /* borrowed: t's BEFORE per subtree, or NULL */
 	size_t budget;       /* 0: all */
 	char *buf;           /* owned: the block */
 	size_t len;
@@ -47,7 +48,8 @@ struct embed_job {
 	pthread_t th;
 	int running;         /* th is to be joined */
 };
-static void embed_start(struct embed_job *j, const fold_trie *t, const struct render_opts *o);
+static void embed_start(struct embed_job *j, const fold_trie *t, const double *base_sums,
+			const struct render_opts *o);
 static int embed_join(struct embed_job *j);
 
 static int svg_setup(struct svg *S, struct uf_err *err);
@@ -57,6 +59,7 @@ static int svg_embed(struct svg *S, struct embed_job *j);
 static void svg_footer(struct svg *S);
 static void svg_release(struct svg *S);
 static int chain_rewrite(const fold_trie *t, fold_trie **out);
+static double *subtree_base(const fold_trie *t);
 
 void render_opts_init(struct render_opts *o)
 {
@@ -84,8 +87,13 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	struct embed_job ej = { 0 };
 	memset(rep, 0, sizeof *rep);
 	int rc = 0;
-	if (o->embed != RENDER_EMBED_NONE)
-		embed_start(&ej, S.data, o);
+	/* a differential's BEFORE per subtree: summed once, for the colours,
+	 * the BEFORE layer and a pruned embedded block (a chain rewrite draws
+	 * another trie: setup_diff sums its own) */
+	if (t->base && strcmp(o->colors, "chain") && !(S.base_total = subtree_base(t)))
+		rc = -ENOMEM;
+	if (rc == 0 && o->embed != RENDER_EMBED_NONE)
+		embed_start(&ej, S.data, S.base_total, o);
 	if (!strcmp(o->colors, "chain") && (rc = chain_rewrite(t, &S.chain)) == 0)
 		S.t = S.chain;
 	if (rc == 0)
@@ -234,12 +242,8 @@ static int setup_diff(struct svg *S)
 {
 	const fold_trie *t = S->t;
 	const struct render_opts *o = S->o;
-	S->base_total = malloc((size_t)t->nnodes * sizeof *S->base_total);
-	if (!S->base_total)
+	if (!S->base_total && !(S->base_total = subtree_base(t)))
 		return -ENOMEM;
-	memcpy(S->base_total, t->base, (size_t)t->nnodes * sizeof *S->base_total);
-	for (uint32_t i = t->nnodes - 1; i > 0; i--)
-		S->base_total[t->parent[i]] += S->base_total[i];
 	if (o->delta == RENDER_DELTA_TOTAL) {
 		double m = 0;
 		for (uint32_t i = 1; i < t->nnodes; i++)
@@ -251,7 +255,20 @@ static int setup_diff(struct svg *S)
 	S->timemax_b = S->base_total[0];
 	S->wpt_b = (o->width - 2 * S->xpad) / S->timemax_b;
 	double minw = o->minwidth_pct ? S->timemax_b * o->minwidth / 100 : o->minwidth / S->wpt_b;
-	return layout_build(t, o->flamechart, minw, 1, &S->Lb);
+	return layout_build_base(t, o->flamechart, minw, S->base_total, &S->Lb);
+}
+
+/* t->base summed over each subtree (a parent's id is below its
+ * children's); owned, NULL when out of memory. */
+static double *subtree_base(const fold_trie *t)
+{
+	double *s = malloc((size_t)t->nnodes * sizeof *s);
+	if (!s)
+		return NULL;
+	memcpy(s, t->base, (size_t)t->nnodes * sizeof *s);
+	for (uint32_t i = t->nnodes - 1; i > 0; i--)
+		s[t->parent[i]] += s[i];
+	return s;
 }
 
 static void svg_release(struct svg *S)
@@ -416,7 +433,7 @@ static int embed_pass(struct embed_job *j, size_t col_budget)
 	FILE *mem = open_memstream(&cols, &n);
 	if (!mem)
 		return -ENOMEM;
-	int rc = fold_embed_write_columns(j->t, mem, col_budget, &j->info);
+	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, j->base_sums, &j->info);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = -ENOMEM;
 	if (rc == 0)
@@ -450,9 +467,11 @@ static void *embed_run(void *arg)
 }
 
 /* Starts the block: on a thread for a big trie, else now. */
-static void embed_start(struct embed_job *j, const fold_trie *t, const struct render_opts *o)
+static void embed_start(struct embed_job *j, const fold_trie *t, const double *base_sums,
+			const struct render_opts *o)
 {
 	j->t = t;
+	j->base_sums = base_sums;
 	j->budget = o->embed == RENDER_EMBED_FULL ? 0 : o->embed_budget;
 	if (t->nnodes >= EMBED_THREAD_NODES && pthread_create(&j->th, NULL, embed_run, j) == 0)
 		j->running = 1;
