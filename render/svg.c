@@ -36,10 +36,20 @@
 #define EMBED_TRIES 3              /* passes at most to bring the packed block within budget */
 
 /* The embedded block, made beside layout and frames (it reads only the
- * trie, as they do), written after them. */
+ * trie, as they do), written after them.  A differential's BEFORE totals
+ * per subtree are summed first on the same thread (the colours, the
+ * BEFORE layer and a pruned block all need them), so the drawing thread,
+ * busy with the AFTER layout meanwhile, does not sum them on its path;
+ * it takes them with embed_sums(). */
 struct embed_job {
 	const fold_trie *t;
-	const double *base_sums; /* borrowed: t's BEFORE per subtree, or NULL */
+	int want_sums;       /* sum t's BEFORE per subtree, for both threads */
+	double *sums;        /* the sums (NULL: out of memory); owned until
+				embed_sums() hands them over, read by the passes */
+	int sums_done, handed;
+	int locking;         /* on a thread: mu guards sums and sums_done */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 	size_t budget;       /* 0: all */
 	char *buf;           /* owned: the block */
 	size_t len;
@@ -48,8 +58,9 @@ struct embed_job {
 	pthread_t th;
 	int running;         /* th is to be joined */
 };
-static void embed_start(struct embed_job *j, const fold_trie *t, const double *base_sums,
+static void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
 			const struct render_opts *o);
+static double *embed_sums(struct embed_job *j);
 static int embed_join(struct embed_job *j);
 
 static int svg_setup(struct svg *S, struct uf_err *err);
@@ -83,17 +94,14 @@ void render_opts_init(struct render_opts *o)
 int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	       struct render_report *rep, struct uf_err *err)
 {
-	struct svg S = { .t = t, .data = t, .o = o, .out = out, .rep = rep };
 	struct embed_job ej = { 0 };
+	struct svg S = { .t = t, .data = t, .o = o, .out = out, .rep = rep, .ej = &ej };
 	memset(rep, 0, sizeof *rep);
 	int rc = 0;
-	/* a differential's BEFORE per subtree: summed once, for the colours,
-	 * the BEFORE layer and a pruned embedded block (a chain rewrite draws
-	 * another trie: setup_diff sums its own) */
-	if (t->base && strcmp(o->colors, "chain") && !(S.base_total = subtree_base(t)))
-		rc = -ENOMEM;
-	if (rc == 0 && o->embed != RENDER_EMBED_NONE)
-		embed_start(&ej, S.data, S.base_total, o);
+	/* a differential's BEFORE per subtree, summed once (a chain rewrite
+	 * draws another trie: setup_diff sums its own) */
+	if (o->embed != RENDER_EMBED_NONE)
+		embed_start(&ej, S.data, t->base && strcmp(o->colors, "chain"), o);
 	if (!strcmp(o->colors, "chain") && (rc = chain_rewrite(t, &S.chain)) == 0)
 		S.t = S.chain;
 	if (rc == 0)
@@ -242,6 +250,8 @@ static int setup_diff(struct svg *S)
 {
 	const fold_trie *t = S->t;
 	const struct render_opts *o = S->o;
+	if (S->t == S->data)
+		S->base_total = embed_sums(S->ej);
 	if (!S->base_total && !(S->base_total = subtree_base(t)))
 		return -ENOMEM;
 	if (o->delta == RENDER_DELTA_TOTAL) {
@@ -426,14 +436,14 @@ static void svg_footer(struct svg *S)
 }
 
 /* One try at the block: its columns within col_budget (0: all), encoded. */
-static int embed_pass(struct embed_job *j, size_t col_budget)
+static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget)
 {
 	char *cols = NULL, *packed = NULL;
 	size_t n = 0;
 	FILE *mem = open_memstream(&cols, &n);
 	if (!mem)
 		return -ENOMEM;
-	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, j->base_sums, &j->info);
+	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, sums, &j->info);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = -ENOMEM;
 	if (rc == 0)
@@ -457,33 +467,77 @@ static int embed_pass(struct embed_job *j, size_t col_budget)
 static void *embed_run(void *arg)
 {
 	struct embed_job *j = arg;
+	double *sums = j->want_sums ? subtree_base(j->t) : NULL;
+	if (j->locking)
+		pthread_mutex_lock(&j->mu);
+	j->sums = sums;
+	j->sums_done = 1;
+	if (j->locking) {
+		pthread_cond_signal(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+	}
 	size_t col_budget = j->budget > SIZE_MAX / 4 ? SIZE_MAX : j->budget / 3 * 4;
-	j->rc = embed_pass(j, col_budget);
+	j->rc = embed_pass(j, sums, col_budget);
 	for (int tries = 1; j->rc == 0 && j->budget && j->len > j->budget && tries < EMBED_TRIES; tries++) {
 		col_budget = (size_t)((double)col_budget * (double)j->budget / (double)j->len * 0.95);
-		j->rc = embed_pass(j, col_budget < 1024 ? 1024 : col_budget);
+		j->rc = embed_pass(j, sums, col_budget < 1024 ? 1024 : col_budget);
 	}
 	return NULL;
 }
 
 /* Starts the block: on a thread for a big trie, else now. */
-static void embed_start(struct embed_job *j, const fold_trie *t, const double *base_sums,
+static void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
 			const struct render_opts *o)
 {
 	j->t = t;
-	j->base_sums = base_sums;
+	j->want_sums = want_sums && t->base;
 	j->budget = o->embed == RENDER_EMBED_FULL ? 0 : o->embed_budget;
-	if (t->nnodes >= EMBED_THREAD_NODES && pthread_create(&j->th, NULL, embed_run, j) == 0)
-		j->running = 1;
-	else
-		embed_run(j);
+	if (t->nnodes >= EMBED_THREAD_NODES && pthread_mutex_init(&j->mu, NULL) == 0) {
+		if (pthread_cond_init(&j->cv, NULL) == 0) {
+			j->locking = 1;
+			if (pthread_create(&j->th, NULL, embed_run, j) == 0) {
+				j->running = 1;
+				return;
+			}
+			j->locking = 0;
+			pthread_cond_destroy(&j->cv);
+		}
+		pthread_mutex_destroy(&j->mu);
+	}
+	embed_run(j);
 }
 
+/* The BEFORE sums the embed thread made (waiting for them), handed over:
+ * the caller frees them, after embed_join().  NULL when none were asked
+ * for, or out of memory. */
+static double *embed_sums(struct embed_job *j)
+{
+	if (!j->want_sums || j->handed)
+		return NULL;
+	if (j->locking) {
+		pthread_mutex_lock(&j->mu);
+		while (!j->sums_done)
+			pthread_cond_wait(&j->cv, &j->mu);
+		pthread_mutex_unlock(&j->mu);
+	}
+	j->handed = 1;
+	return j->sums;
+}
+
+/* Waits for the block; frees the sums nobody took. */
 static int embed_join(struct embed_job *j)
 {
 	if (j->running)
 		pthread_join(j->th, NULL);
-	j->running = 0;
+	if (j->locking) {
+		pthread_cond_destroy(&j->cv);
+		pthread_mutex_destroy(&j->mu);
+	}
+	j->running = j->locking = 0;
+	if (!j->handed)
+		free(j->sums);
+	j->sums = NULL;
+	j->handed = 1;
 	return j->rc;
 }
 

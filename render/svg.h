@@ -45,6 +45,7 @@ struct svg {
 	struct display disp;  /* scratch */
 	struct display countname; /* --countname, displayable */
 	struct outbuf ob;     /* frames.c's, while it writes the frames */
+	struct embed_job *ej; /* svg.c's embedded block, made on the side */
 	/* differentials */
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
 	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */
