@@ -163,7 +163,7 @@ static int write_lines(const fold_trie *t, FILE *fp, uint32_t *path)
 {
 	int rc = 0;
 	for (size_t i = 0; i < t->seq_len && rc == 0;) {
-		uint32_t node = t->seq_node[i], k = t->depth[node];
+		uint32_t node = t->seq_node[i], k = fold_trie_depth(t, node);
 		double c = 0, b = 0;
 		for (; i < t->seq_len && t->seq_node[i] == node; i++) {
 			c += t->seq_count[i];

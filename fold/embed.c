@@ -71,7 +71,7 @@ struct emit {
 #define EMBED_MAX_COUNT 95
 
 /* Calls visit() on every kept node in pre-order, children in entry order. */
-static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t node))
+static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t node, uint32_t depth))
 {
 	const fold_trie *t = E->t;
 	uint32_t *stack = malloc(((size_t)t->maxdepth + 2) * sizeof *stack);
@@ -82,7 +82,7 @@ static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t 
 		return -ENOMEM;
 	}
 	uint32_t sp = 0;
-	visit(E, FOLD_ROOT);
+	visit(E, FOLD_ROOT, 0);
 	stack[sp] = FOLD_ROOT;
 	next[sp++] = t->eoff[0];
 	while (sp) {
@@ -96,7 +96,7 @@ static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t 
 			continue; /* visited through its subtree entry */
 		if (t->total[c] < E->thr)
 			continue;
-		visit(E, c);
+		visit(E, c, sp);
 		stack[sp] = c;
 		next[sp++] = t->eoff[c];
 	}
@@ -107,8 +107,9 @@ static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t 
 
 /* Pass 1: number the names in order of first use, so the block does not
  * depend on the order names were first seen in the input. */
-static void number_names(struct emit *E, uint32_t node)
+static void number_names(struct emit *E, uint32_t node, uint32_t depth)
 {
+	(void)depth;
 	uint32_t nm = E->t->name[node];
 	if (E->num[nm] == UINT32_MAX) {
 		E->num[nm] = E->nused;
@@ -161,12 +162,12 @@ static void col_varint(struct emit *E, int k, uint32_t v)
 }
 
 /* Pass 2: "DEPTH NAME SELF [BASE]"; both keep the samples of pruned children. */
-static void write_node(struct emit *E, uint32_t node)
+static void write_node(struct emit *E, uint32_t node, uint32_t depth)
 {
 	const fold_trie *t = E->t;
 	double obase = 0, self = E->thr > 0 ? own_after_pruning(E, node, E->base_total, &obase) : t->self[node];
 	char line[256];
-	size_t n = uf_fmt_u64(line, t->depth[node]);
+	size_t n = uf_fmt_u64(line, depth);
 	line[n++] = ' ';
 	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
 	line[n++] = ' ';
@@ -187,7 +188,6 @@ static void write_node(struct emit *E, uint32_t node)
 	}
 	/* the packed form (embed-pack.c): the same line, its first two fields
 	 * as varints in their own columns */
-	uint32_t depth = t->depth[node];
 	col_varint(E, 0, (uint32_t)(E->prev_depth + 1 - depth));
 	col_varint(E, 1, E->num[t->name[node]]);
 	const char *cnt = memchr(memchr(line, ' ', n) + 1, ' ', n) + 1;

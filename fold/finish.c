@@ -9,9 +9,11 @@
  * (fold_sort_names, sorted.c).  Each parent's entries are then sorted by
  * those integer ranks (no string compares per node, no global sort of the
  * input), after a check, since the sorted reader already made most
- * parents' children in order.  Totals, depth, who has children and the
- * entry counts come from one pass up the ids (count_up): a parent's id
- * is below its children's.  A big trie in pre-order (the sorted reader's)
+ * parents' children in order.  Totals, who has children and the entry
+ * counts come from one pass up the ids (count_up): a parent's id is below
+ * its children's.  Depth is not stored (fold.h): the deepest node's is
+ * the sorted reader's longest line, or one pass down the ids with a
+ * scratch array, freed before finish's own arrays are made.  A big trie in pre-order (the sorted reader's)
  * is finished on two threads, each half of the ids on one, with the same
  * result to the bit (see finish_split).
  *
@@ -38,11 +40,14 @@ static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids);
 static int u64_cmp(const void *a, const void *b);
 static int sort_range(const fold_trie *t, const uint32_t *rank, uint32_t lo, uint32_t hi);
 static int entry_ends(fold_trie *t);
+static int find_maxdepth(fold_trie *t);
 
 int fold_trie_finish(fold_trie *t)
 {
 	if (t->finished)
 		return 0;
+	if (find_maxdepth(t))
+		return -ENOMEM;
 	free(t->total);
 	free(t->eoff);
 	free(t->ent);
@@ -71,9 +76,30 @@ out:
 	return rc;
 }
 
+/* The deepest node's depth: kept by the sorted reader, else one pass down
+ * the ids (a parent's id is below its child's). */
+static int find_maxdepth(fold_trie *t)
+{
+	if (t->preorder) {
+		t->maxdepth = t->preorder_depth;
+		return 0;
+	}
+	uint32_t *depth = malloc((size_t)t->nnodes * sizeof *depth), maxdepth = 0;
+	if (!depth)
+		return -ENOMEM;
+	depth[0] = 0;
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		depth[i] = depth[t->parent[i]] + 1;
+		maxdepth = depth[i] > maxdepth ? depth[i] : maxdepth;
+	}
+	free(depth);
+	t->maxdepth = maxdepth;
+	return 0;
+}
+
 /* One pass from the last node up (a node's children have higher ids, so
- * each is complete when reached): totals, maxdepth, who has children, and
- * each parent's entry count in eoff[parent]. */
+ * each is complete when reached): totals, who has children, and each
+ * parent's entry count in eoff[parent]. */
 static inline int has_kids(const uint64_t *kids, uint32_t i)
 {
 	return (int)(kids[i / 64] >> (i % 64) & 1);
@@ -93,17 +119,13 @@ static inline int own_entry(const fold_trie *t, uint32_t i, int k)
 static void count_up(fold_trie *t, uint64_t *kids)
 {
 	memcpy(t->total, t->self, (size_t)t->nnodes * sizeof *t->total);
-	uint32_t maxdepth = 0;
 	for (uint32_t i = t->nnodes - 1; i > 0; i--) {
 		uint32_t p = t->parent[i];
 		t->total[p] += t->total[i];
-		if (t->depth[i] > maxdepth)
-			maxdepth = t->depth[i];
 		int k = has_kids(kids, i);
 		t->eoff[p] += (uint32_t)(own_entry(t, i, k) + k);
 		set_kids(kids, p);
 	}
-	t->maxdepth = maxdepth;
 }
 
 /* Sort key of entry e (a child id, FOLD_ENTRY_SELF for its own line). */
@@ -203,11 +225,18 @@ static int sort_range(const fold_trie *t, const uint32_t *rank, uint32_t lo, uin
  * children, then the lower half's, each by decreasing id), so every total
  * is summed in the same order and the result is the same to the bit.  In
  * the fill, the upper half writes a chain node's last entries through a
- * cursor of its own, the lower half its first ones. */
+ * cursor of its own, the lower half its first ones.
+ *
+ * Which parents are chain nodes, with no depth stored: for the upper half,
+ * every parent below b (its place in the chain by a binary search: the
+ * chain's ids rise with depth, and such parents are rare).  For the lower
+ * half, every chain node below i is an ancestor of i (its subtree spans
+ * i .. b), so i's parent is in the chain exactly when it is the deepest
+ * chain node below i: a cursor that only moves up the chain as i falls. */
 
 struct chain {
 	uint32_t b;          /* the cut */
-	uint32_t n;          /* chain nodes: depth[b] */
+	uint32_t n;          /* chain nodes: b's depth */
 	uint32_t *id;        /* id[d]: b's ancestor at depth d */
 	uint32_t *up;        /* the upper half's entries in id[d] (count_up), then
 				its fill cursor there */
@@ -222,14 +251,29 @@ struct half {
 	int upper;
 	uint32_t (*log)[2];  /* counts into chain nodes: depth, child */
 	size_t nlog, cap;
-	uint32_t maxdepth;
 	int rc;
 };
 
-static inline int in_chain(const fold_trie *t, const struct chain *c, uint32_t p)
+/* The depth of chain node p (c->id[d] == p). */
+static uint32_t chain_depth(const struct chain *c, uint32_t p)
 {
-	uint32_t d = t->depth[p];
-	return p < c->b && d < c->n && c->id[d] == p;
+	uint32_t lo = 0, hi = c->n;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (c->id[mid] <= p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* In the lower half, going down from b: the deepest chain node below i. */
+static inline uint32_t chain_below(const struct chain *c, uint32_t *cur, uint32_t i)
+{
+	while (c->id[*cur] >= i)
+		--*cur;
+	return *cur;
 }
 
 static int log_push(struct half *h, uint32_t d, uint32_t child)
@@ -253,21 +297,28 @@ static void *count_half(void *arg)
 	fold_trie *t = h->t;
 	const struct chain *c = h->c;
 	memcpy(t->total + h->lo, t->self + h->lo, (size_t)(h->hi - h->lo) * sizeof *t->total);
-	uint32_t maxdepth = 0;
+	uint32_t cur = c->n - 1; /* c->id[0] is the root, below every i */
 	for (uint32_t i = h->hi; i-- > (h->lo ? h->lo : 1);) {
-		uint32_t p = t->parent[i];
-		if (t->depth[i] > maxdepth)
-			maxdepth = t->depth[i];
-		/* a chain node has children (the next one, or b) */
-		int k = (!h->upper && in_chain(t, c, i)) || has_kids(h->kids, i);
+		uint32_t p = t->parent[i], d = 0;
+		int in_chain, k;
+		if (h->upper) {
+			in_chain = p < c->b;
+			d = in_chain ? chain_depth(c, p) : 0;
+			k = has_kids(h->kids, i);
+		} else {
+			d = chain_below(c, &cur, i);
+			in_chain = c->id[d] == p;
+			/* a chain node has children (the next one, or b) */
+			k = (d + 1 < c->n && c->id[d + 1] == i) || has_kids(h->kids, i);
+		}
 		uint32_t e = (uint32_t)(own_entry(t, i, k) + k);
-		if (in_chain(t, c, p)) {
-			if (log_push(h, t->depth[p], i)) {
+		if (in_chain) {
+			if (log_push(h, d, i)) {
 				h->rc = -ENOMEM;
 				break;
 			}
 			if (h->upper)
-				c->up[t->depth[p]] += e;
+				c->up[d] += e;
 			else
 				t->eoff[p] += e;
 		} else {
@@ -277,7 +328,6 @@ static void *count_half(void *arg)
 		if (!h->upper || p >= c->b)
 			set_kids(h->kids, p);
 	}
-	h->maxdepth = maxdepth;
 	return NULL;
 }
 
@@ -322,7 +372,7 @@ static void *fill_half(void *arg)
 	for (uint32_t i = h->hi; i-- > (h->lo ? h->lo : 1);) {
 		uint32_t p = t->parent[i];
 		int k = has_kids(h->kids, i);
-		uint32_t *at = h->upper && p < c->b ? &c->up[t->depth[p]] : &t->eoff[p];
+		uint32_t *at = h->upper && p < c->b ? &c->up[chain_depth(c, p)] : &t->eoff[p];
 		if (k)
 			t->ent[--*at] = i;
 		if (own_entry(t, i, k))
@@ -353,11 +403,11 @@ static void both(void *(*f)(void *), struct half *hv)
 static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids)
 {
 	uint32_t n = t->nnodes, b = n / 2 & ~63u;
-	struct chain c = { .b = b, .n = t->depth[b] };
+	struct chain c = { .b = b, .n = fold_trie_depth(t, b) };
 	c.id = malloc(((size_t)c.n + 1) * sizeof *c.id);
 	c.up = calloc((size_t)c.n + 1, sizeof *c.up);
-	struct half hv[2] = { { t, kids, &c, rank, 0, b, 0, NULL, 0, 0, 0, 0 },
-			      { t, kids, &c, rank, b, n, 1, NULL, 0, 0, 0, 0 } };
+	struct half hv[2] = { { t, kids, &c, rank, 0, b, 0, NULL, 0, 0, 0 },
+			      { t, kids, &c, rank, b, n, 1, NULL, 0, 0, 0 } };
 	int rc = c.id && c.up ? 0 : -ENOMEM;
 	for (uint32_t a = b, d = c.n; rc == 0 && d-- > 0;)
 		c.id[d] = a = t->parent[a];
@@ -370,7 +420,6 @@ static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids)
 	if (rc == 0) {
 		for (uint32_t d = 0; d < c.n; d++)
 			set_kids(kids, c.id[d]);
-		t->maxdepth = hv[0].maxdepth > hv[1].maxdepth ? hv[0].maxdepth : hv[1].maxdepth;
 		rc = entry_ends(t);
 	}
 	if (rc == 0) {

@@ -1042,7 +1042,6 @@ static void *build_part(void *arg)
 	struct part *w = arg;
 	fold_trie *t = w->t;
 	uint32_t *parent = t->parent, *name = t->name, *node = w->node, id = w->next;
-	uint16_t *depth = t->depth;
 	double *self = t->self, *base = t->base;
 	for (size_t i = w->lo; i < w->hi; i++) {
 		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
@@ -1057,7 +1056,6 @@ static void *build_part(void *arg)
 		for (uint32_t d = (uint32_t)x->key; d < x->len; d++, id++) {
 			parent[id] = d ? node[d - 1] : FOLD_ROOT;
 			name[id] = f[d];
-			depth[id] = (uint16_t)(d + 1);
 			self[id] = 0;
 			if (base)
 				base[id] = 0;
@@ -1131,6 +1129,7 @@ static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
 	if (rc == 0) {
 		t->nnodes = (uint32_t)total;
 		t->preorder = 1;
+		t->preorder_depth = longest;
 		if (a.max_delta > t->max_line_delta)
 			t->max_line_delta = a.max_delta;
 		if (b.max_delta > t->max_line_delta)

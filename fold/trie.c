@@ -46,7 +46,6 @@ fold_trie *fold_trie_new(void)
 		goto fail;
 	t->parent[0] = FOLD_ROOT;
 	t->name[0] = 0;
-	t->depth[0] = 0;
 	t->self[0] = 0;
 	t->nnodes = 1;
 	return t;
@@ -79,7 +78,6 @@ void fold_trie_free(fold_trie *t)
 	free(t->nslots);
 	free(t->parent);
 	free(t->name);
-	free(t->depth);
 	free(t->self);
 	free(t->base);
 	uf_big_free(t->slots, ((size_t)t->slots_mask + 1) * sizeof *t->slots);
@@ -195,13 +193,12 @@ uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name)
 /* A new node under `parent`, not yet in the (parent, name) index. */
 static inline uint32_t push_node(fold_trie *t, uint32_t parent, uint32_t name)
 {
-	if (t->nnodes >= FOLD_MAX_NODES || t->depth[parent] == UINT16_MAX || grow_nodes(t))
-		return FOLD_NONE; /* depth is 16 bits: readers cap it far lower */
+	if (t->nnodes >= FOLD_MAX_NODES || grow_nodes(t))
+		return FOLD_NONE;
 	uint32_t id = t->nnodes++;
 	t->preorder = 0;
 	t->parent[id] = parent;
 	t->name[id] = name;
-	t->depth[id] = t->depth[parent] + 1;
 	t->self[id] = 0;
 	if (t->base)
 		t->base[id] = 0;
@@ -348,7 +345,7 @@ int fold_trie_check(const fold_trie *t)
 	for (uint32_t i = 1; i < t->nnodes; i++) {
 		if (t->parent[i] >= i)
 			return 2;
-		if (t->depth[i] != t->depth[t->parent[i]] + 1 || t->name[i] >= t->nnames)
+		if (t->name[i] >= t->nnames)
 			return 2;
 		if (!t->index_stale && fold_trie_find(t, t->parent[i], t->name[i]) != i)
 			return 2;
@@ -391,12 +388,11 @@ static int grow_nodes_to(fold_trie *t, size_t want)
 {
 	if (want > FOLD_MAX_NODES)
 		want = FOLD_MAX_NODES;
-	void **arrs[] = { (void **)&t->parent, (void **)&t->name, (void **)&t->depth,
-			  (void **)&t->self, (void **)&t->base };
-	size_t size[] = { sizeof *t->parent, sizeof *t->name, sizeof *t->depth, sizeof *t->self,
-			  sizeof *t->base };
-	for (size_t k = 0; k < 5; k++) {
-		if (!*arrs[k] && k == 4)
+	void **arrs[] = { (void **)&t->parent, (void **)&t->name, (void **)&t->self,
+			  (void **)&t->base };
+	size_t size[] = { sizeof *t->parent, sizeof *t->name, sizeof *t->self, sizeof *t->base };
+	for (size_t k = 0; k < 4; k++) {
+		if (!*arrs[k] && k == 3)
 			break; /* no base: not differential */
 		void *p = realloc(*arrs[k], want * size[k]);
 		if (!p)

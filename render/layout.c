@@ -234,7 +234,7 @@ static int walk_sequence(struct flow *F, uint32_t *path)
 {
 	const fold_trie *t = F->t;
 	for (size_t i = 0; i < t->seq_len; i++) {
-		uint32_t n = t->seq_node[i], d = t->depth[n];
+		uint32_t n = t->seq_node[i], d = fold_trie_depth(t, n);
 		for (uint32_t k = d + 1; k-- > 0; n = t->parent[n])
 			path[k] = n;
 		double delta = t->seq_base ? t->seq_count[i] - t->seq_base[i] : 0;
@@ -343,24 +343,31 @@ static int sort_by_seq(struct layout *L)
 		qsort(L->f, n, sizeof *L->f, frame_seq_cmp);
 		return 0;
 	}
-	uint64_t *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
-	size_t *cnt = malloc((65536 + 1) * sizeof *cnt);
+	/* 16-bit digits for many frames, 8-bit ones for few: a 512 KiB count
+	 * array cleared twice was a twentieth of rendering a small profile
+	 * (its pages faulted in), and passes past the largest seq are skipped */
+	int bits = n >= 65536 ? 16 : 8;
+	size_t radix = (size_t)1 << bits, mask = radix - 1;
+	uint64_t *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp), maxseq = 0;
+	size_t *cnt = malloc((radix + 1) * sizeof *cnt);
 	if (!k || !tmp || !cnt) {
 		free(k);
 		free(tmp);
 		free(cnt);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		k[i] = L->f[i].seq << 32 | i;
-	for (int shift = 32; shift < 64; shift += 16) {
-		memset(cnt, 0, (65536 + 1) * sizeof *cnt);
+		maxseq = L->f[i].seq > maxseq ? L->f[i].seq : maxseq;
+	}
+	for (int shift = 32; shift < 64 && (shift == 32 || maxseq >> (shift - 32)); shift += bits) {
+		memset(cnt, 0, (radix + 1) * sizeof *cnt);
 		for (size_t i = 0; i < n; i++)
-			cnt[((k[i] >> shift) & 0xffff) + 1]++;
-		for (size_t v = 0; v < 65536; v++)
+			cnt[((k[i] >> shift) & mask) + 1]++;
+		for (size_t v = 0; v < radix; v++)
 			cnt[v + 1] += cnt[v];
 		for (size_t i = 0; i < n; i++)
-			tmp[cnt[(k[i] >> shift) & 0xffff]++] = k[i];
+			tmp[cnt[(k[i] >> shift) & mask]++] = k[i];
 		uint64_t *x = k;
 		k = tmp;
 		tmp = x;

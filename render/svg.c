@@ -616,7 +616,7 @@ static int chain_path(const fold_trie *src, fold_trie *dst, const uint32_t *path
 static int chain_add(const fold_trie *src, fold_trie *dst, uint32_t node, double self, double base,
 		     uint32_t *path, char *buf)
 {
-	uint32_t k = src->depth[node], dn;
+	uint32_t k = fold_trie_depth(src, node), dn;
 	for (uint32_t n = node, i = k; i > 0; n = src->parent[n])
 		path[--i] = n;
 	int rc = chain_path(src, dst, path, k, buf, &dn);

@@ -144,7 +144,7 @@ def main():
 def troubleshooting(top, readme):
     """Every message a Troubleshooting entry quotes is one the program prints."""
     code = ""
-    for d in ["cli", "fold", "render", "sampler", "symtab", "ptrace-if", "gdb-if", "xen-if", "util"]:
+    for d in ["cli", "fold", "render", "sampler", "symtab", "ptrace-if", "gdb-if", "xen-if", "util", "elfload"]:
         for f in os.listdir(os.path.join(top, d)):
             if f.endswith(".c"):
                 code += open(os.path.join(top, d, f)).read()

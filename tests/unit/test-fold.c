@@ -613,6 +613,7 @@ static void fold_finish_two_threads_same_as_one(void **state)
 	memcpy(eoff, t->eoff, (n + 1) * sizeof *eoff);
 	memcpy(ent, t->ent, m * sizeof *ent);
 	uint32_t maxdepth = t->maxdepth;
+	assert_int_equal(maxdepth, 30); /* no depth is stored: the reader's longest line */
 	t->preorder = 0; /* the one-thread pass */
 	t->finished = 0;
 	assert_int_equal(fold_trie_finish(t), 0);
