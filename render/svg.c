@@ -14,7 +14,9 @@
  * then the embedded trie, then the script (last, so it runs with the
  * document complete).  The embedded trie is made first, on a second
  * thread for a big trie (it reads only the trie, as layout and frames
- * do), and written in its place once they are out.
+ * do), and written in its place once they are out.  A differential's
+ * BEFORE totals per subtree are summed once, first on that thread, and
+ * shared by the colours, the BEFORE layer and the block (embed_sums).
  */
 #include <errno.h>
 #include <math.h>
