@@ -58,7 +58,7 @@ struct emit {
 	uint32_t *order;    /* number -> name id */
 	uint32_t nused;
 	uint32_t kept;
-	double *base_total; /* BEFORE per subtree, when a differential is pruned */
+	const double *base_total; /* BEFORE per subtree, when a differential is pruned */
 	int too_long;       /* a count needed more than EMBED_MAX_COUNT characters */
 	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
 	int columns;        /* node lines as embed-pack.c's columns, not text */
@@ -120,20 +120,27 @@ static void number_names(struct emit *E, uint32_t node, uint32_t depth)
 	E->kept++;
 }
 
-/* What `node` keeps of `tot` (a per-subtree total) when its pruned
- * children fold into it: its total minus its kept children's. */
-static double own_after_pruning(const struct emit *E, uint32_t node, const double *tot)
+/* What `node` keeps of t->total and, with `base` (the BEFORE totals per
+ * subtree), of those, when its pruned children fold into it: its total
+ * minus its kept children's.  One walk of the entries for both (the
+ * children's totals are the cache misses), each subtracted in entry
+ * order. */
+static double own_after_pruning(const struct emit *E, uint32_t node, const double *base, double *own_base)
 {
 	const fold_trie *t = E->t;
-	double own = tot[node];
+	double own = t->total[node], ob = base ? base[node] : 0;
 	uint32_t ne;
 	const uint32_t *e = fold_trie_entries(t, node, &ne);
 	for (uint32_t k = 0; k < ne; k++) {
 		uint32_t c = e[k] & ~FOLD_ENTRY_SELF;
 		int has_kids = t->eoff[c + 1] > t->eoff[c];
-		if ((!(e[k] & FOLD_ENTRY_SELF) || !has_kids) && t->total[c] >= E->thr)
-			own -= tot[c];
+		if ((!(e[k] & FOLD_ENTRY_SELF) || !has_kids) && t->total[c] >= E->thr) {
+			own -= t->total[c];
+			if (base)
+				ob -= base[c];
+		}
 	}
+	*own_base = ob < 0 ? 0 : ob;
 	return own < 0 ? 0 : own;
 }
 
@@ -158,7 +165,7 @@ static void col_varint(struct emit *E, int k, uint32_t v)
 static void write_node(struct emit *E, uint32_t node, uint32_t depth)
 {
 	const fold_trie *t = E->t;
-	double self = E->thr > 0 ? own_after_pruning(E, node, t->total) : t->self[node];
+	double obase = 0, self = E->thr > 0 ? own_after_pruning(E, node, E->base_total, &obase) : t->self[node];
 	char line[256];
 	size_t n = uf_fmt_u64(line, depth);
 	line[n++] = ' ';
@@ -168,7 +175,7 @@ static void write_node(struct emit *E, uint32_t node, uint32_t depth)
 	E->too_long |= k < 0;
 	n += k < 0 ? 0 : (size_t)k;
 	if (t->base) {
-		double base = E->base_total ? own_after_pruning(E, node, E->base_total) : t->base[node];
+		double base = E->base_total ? obase : t->base[node];
 		line[n++] = ' ';
 		k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, base);
 		E->too_long |= k < 0;
@@ -188,19 +195,29 @@ static void write_node(struct emit *E, uint32_t node, uint32_t depth)
 	E->prev_depth = depth;
 }
 
-static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns, struct fold_embed_info *info);
+static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns,
+		       const double *base_sums, struct fold_embed_info *info);
 
 int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
 {
-	return embed_write(t, out, budget, 0, info);
+	return embed_write(t, out, budget, 0, NULL, info);
 }
 
 int fold_embed_write_columns(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
 {
-	return embed_write(t, out, budget, 1, info);
+	return embed_write(t, out, budget, 1, NULL, info);
 }
 
-static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns, struct fold_embed_info *info)
+int fold_embed_write_columns_base(const fold_trie *t, FILE *out, size_t budget,
+				  const double *base_sums, struct fold_embed_info *info)
+{
+	return embed_write(t, out, budget, 1, base_sums, info);
+}
+
+/* base_sums: a differential's BEFORE per subtree, summed by the caller
+ * (borrowed), or NULL to sum them here when pruning needs them. */
+static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns,
+		       const double *base_sums, struct fold_embed_info *info)
 {
 	if (!t->finished)
 		return -EINVAL;
@@ -208,6 +225,7 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 	info->nodes_total = t->nnodes;
 	size_t est = 0;
 	struct emit E = { .t = t, .out = out, .columns = columns, .prev_depth = -1 };
+	double *own_base = NULL; /* E.base_total when summed here */
 	E.thr = budget ? threshold_for_budget(t, budget, columns, &est) : 0;
 	E.num = malloc((size_t)t->nnames * sizeof *E.num);
 	E.order = malloc((size_t)t->nnames * sizeof *E.order);
@@ -220,13 +238,15 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 			goto out;
 		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
 	}
-	if (E.thr > 0 && t->base) {
-		E.base_total = malloc((size_t)t->nnodes * sizeof *E.base_total);
-		if (!E.base_total)
+	if (E.thr > 0 && t->base && base_sums) {
+		E.base_total = base_sums;
+	} else if (E.thr > 0 && t->base) {
+		if (!(own_base = malloc((size_t)t->nnodes * sizeof *own_base)))
 			goto out;
-		memcpy(E.base_total, t->base, (size_t)t->nnodes * sizeof *E.base_total);
+		memcpy(own_base, t->base, (size_t)t->nnodes * sizeof *own_base);
 		for (uint32_t i = t->nnodes - 1; i > 0; i--)
-			E.base_total[t->parent[i]] += E.base_total[i];
+			own_base[t->parent[i]] += own_base[i];
+		E.base_total = own_base;
 	}
 	if ((rc = walk_preorder(&E, number_names)) != 0)
 		goto out;
@@ -271,7 +291,7 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 out:
 	free(E.num);
 	free(E.order);
-	free(E.base_total);
+	free(own_base);
 	free(E.index);
 	for (int k = 0; k < 3; k++)
 		free(E.col[k].p);

@@ -477,6 +477,12 @@ int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_e
 /* The same block in embed-pack.c's packed form before deflating (node
  * lines as columns); budget counts those bytes. */
 int fold_embed_write_columns(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info);
+/* The same, for a differential whose BEFORE counts the caller has summed
+ * over each subtree (base_sums, borrowed: each node's base plus its
+ * descendants', added from the last node to the first into its parent),
+ * so they are summed once per render. */
+int fold_embed_write_columns_base(const fold_trie *t, FILE *out, size_t budget,
+				  const double *base_sums, struct fold_embed_info *info);
 /* Parses a block written by fold_embed_write into t. */
 int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *err);
 

@@ -70,24 +70,36 @@ size_t escape_prefix_bytes(const struct display *d, size_t chars)
 	return i;
 }
 
-void escape_xml(FILE *out, const char *s, size_t len)
+void escape_xml_put(void (*put)(void *ctx, const char *s, size_t n), void *ctx, const char *s,
+		    size_t len)
 {
 	size_t run = 0;
 	for (size_t i = 0; i < len; i++) {
 		const char *ent = NULL;
+		size_t elen;
 		switch (s[i]) {
-		case '&': ent = "&amp;"; break;
-		case '<': ent = "&lt;"; break;
-		case '>': ent = "&gt;"; break;
-		case '"': ent = "&quot;"; break;
-		case '\'': ent = "&#39;"; break;
+		case '&': ent = "&amp;", elen = 5; break;
+		case '<': ent = "&lt;", elen = 4; break;
+		case '>': ent = "&gt;", elen = 4; break;
+		case '"': ent = "&quot;", elen = 6; break;
+		case '\'': ent = "&#39;", elen = 5; break;
 		default: continue;
 		}
-		fwrite(s + run, 1, i - run, out);
-		fputs(ent, out);
+		put(ctx, s + run, i - run);
+		put(ctx, ent, elen);
 		run = i + 1;
 	}
-	fwrite(s + run, 1, len - run, out);
+	put(ctx, s + run, len - run);
+}
+
+static void put_file(void *out, const char *s, size_t n)
+{
+	fwrite(s, 1, n, out);
+}
+
+void escape_xml(FILE *out, const char *s, size_t len)
+{
+	escape_xml_put(put_file, out, s, len);
 }
 
 void escape_xml_any(FILE *out, const char *s, size_t len)

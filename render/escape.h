@@ -28,6 +28,10 @@ int escape_display(struct display *d, const char *s, size_t len);
 size_t escape_prefix_bytes(const struct display *d, size_t chars);
 /* Writes s[0..len) (already displayable) with & < > " ' as entities. */
 void escape_xml(FILE *out, const char *s, size_t len);
+/* escape_xml through put(ctx, bytes, n), for writers with a buffer of
+ * their own (render/frames.c). */
+void escape_xml_put(void (*put)(void *ctx, const char *s, size_t n), void *ctx, const char *s,
+		    size_t len);
 /* escape_display + escape_xml, for short strings (titles, options). */
 void escape_xml_any(FILE *out, const char *s, size_t len);
 

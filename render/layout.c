@@ -54,6 +54,8 @@ struct flow {
 	const double *subtotal;  /* count summed over each subtree (NULL: no skipping) */
 };
 
+static int build_layout(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
+			const double *base_sums, struct layout *L);
 static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, double count, double delta);
 static int flow_close(struct flow *F, uint32_t depth);
 static int keep_frame(struct flow *F, const struct open *o, uint32_t depth);
@@ -66,6 +68,20 @@ static int sort_by_seq(struct layout *L);
 
 int layout_build(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
 		 struct layout *L)
+{
+	return build_layout(t, flamechart, minwidth_time, use_base, NULL, L);
+}
+
+int layout_build_base(const fold_trie *t, int flamechart, double minwidth_time,
+		      const double *base_sums, struct layout *L)
+{
+	return build_layout(t, flamechart, minwidth_time, 1, base_sums, L);
+}
+
+/* base_sums: t->base summed over each subtree (subtree_sums), or NULL to
+ * sum them here when they are needed. */
+static int build_layout(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
+			const double *base_sums, struct layout *L)
 {
 	memset(L, 0, sizeof *L);
 	use_base = use_base && t->base;
@@ -80,7 +96,7 @@ int layout_build(const fold_trie *t, int flamechart, double minwidth_time, int u
 		goto out;
 	F.open[0] = (struct open){ .node = FOLD_ROOT, .seq = F.seq++ };
 	if (minwidth_time > 0 && !(flamechart && t->seq_node) && t->total) {
-		F.subtotal = use_base ? (own = subtree_sums(t, t->base)) : t->total;
+		F.subtotal = !use_base ? t->total : base_sums ? base_sums : (own = subtree_sums(t, t->base));
 		if (!F.subtotal)
 			goto out;
 	}

@@ -44,6 +44,12 @@ struct layout {
  * -ENOMEM; release with layout_release(). */
 int layout_build(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
 		 struct layout *L);
+/* layout_build(t, flamechart, minwidth_time, 1, L) with the BEFORE
+ * counts summed over each subtree given (borrowed: each node's base plus
+ * its descendants', added from the last node to the first into its
+ * parent, as render/svg.c sums them), so they are summed once. */
+int layout_build_base(const fold_trie *t, int flamechart, double minwidth_time,
+		      const double *base_sums, struct layout *L);
 void layout_release(struct layout *L);
 
 #endif

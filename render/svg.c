@@ -14,7 +14,9 @@
  * then the embedded trie, then the script (last, so it runs with the
  * document complete).  The embedded trie is made first, on a second
  * thread for a big trie (it reads only the trie, as layout and frames
- * do), and written in its place once they are out.
+ * do), and written in its place once they are out.  A differential's
+ * BEFORE totals per subtree are summed once, first on that thread, and
+ * shared by the colours, the BEFORE layer and the block (embed_sums).
  */
 #include <errno.h>
 #include <math.h>
@@ -36,9 +38,20 @@
 #define EMBED_TRIES 3              /* passes at most to bring the packed block within budget */
 
 /* The embedded block, made beside layout and frames (it reads only the
- * trie, as they do), written after them. */
+ * trie, as they do), written after them.  A differential's BEFORE totals
+ * per subtree are summed first on the same thread (the colours, the
+ * BEFORE layer and a pruned block all need them), so the drawing thread,
+ * busy with the AFTER layout meanwhile, does not sum them on its path;
+ * it takes them with embed_sums(). */
 struct embed_job {
 	const fold_trie *t;
+	int want_sums;       /* sum t's BEFORE per subtree, for both threads */
+	double *sums;        /* the sums (NULL: out of memory); owned until
+				embed_sums() hands them over, read by the passes */
+	int sums_done, handed;
+	int locking;         /* on a thread: mu guards sums and sums_done */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 	size_t budget;       /* 0: all */
 	char *buf;           /* owned: the block */
 	size_t len;
@@ -47,7 +60,9 @@ struct embed_job {
 	pthread_t th;
 	int running;         /* th is to be joined */
 };
-static void embed_start(struct embed_job *j, const fold_trie *t, const struct render_opts *o);
+static void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
+			const struct render_opts *o);
+static double *embed_sums(struct embed_job *j);
 static int embed_join(struct embed_job *j);
 
 static int svg_setup(struct svg *S, struct uf_err *err);
@@ -57,6 +72,7 @@ static int svg_embed(struct svg *S, struct embed_job *j);
 static void svg_footer(struct svg *S);
 static void svg_release(struct svg *S);
 static int chain_rewrite(const fold_trie *t, fold_trie **out);
+static double *subtree_base(const fold_trie *t);
 
 void render_opts_init(struct render_opts *o)
 {
@@ -80,12 +96,14 @@ void render_opts_init(struct render_opts *o)
 int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	       struct render_report *rep, struct uf_err *err)
 {
-	struct svg S = { .t = t, .data = t, .o = o, .out = out, .rep = rep };
 	struct embed_job ej = { 0 };
+	struct svg S = { .t = t, .data = t, .o = o, .out = out, .rep = rep, .ej = &ej };
 	memset(rep, 0, sizeof *rep);
 	int rc = 0;
+	/* a differential's BEFORE per subtree, summed once (a chain rewrite
+	 * draws another trie: setup_diff sums its own) */
 	if (o->embed != RENDER_EMBED_NONE)
-		embed_start(&ej, S.data, o);
+		embed_start(&ej, S.data, t->base && strcmp(o->colors, "chain"), o);
 	if (!strcmp(o->colors, "chain") && (rc = chain_rewrite(t, &S.chain)) == 0)
 		S.t = S.chain;
 	if (rc == 0)
@@ -234,12 +252,10 @@ static int setup_diff(struct svg *S)
 {
 	const fold_trie *t = S->t;
 	const struct render_opts *o = S->o;
-	S->base_total = malloc((size_t)t->nnodes * sizeof *S->base_total);
-	if (!S->base_total)
+	if (S->t == S->data)
+		S->base_total = embed_sums(S->ej);
+	if (!S->base_total && !(S->base_total = subtree_base(t)))
 		return -ENOMEM;
-	memcpy(S->base_total, t->base, (size_t)t->nnodes * sizeof *S->base_total);
-	for (uint32_t i = t->nnodes - 1; i > 0; i--)
-		S->base_total[t->parent[i]] += S->base_total[i];
 	if (o->delta == RENDER_DELTA_TOTAL) {
 		double m = 0;
 		for (uint32_t i = 1; i < t->nnodes; i++)
@@ -251,7 +267,20 @@ static int setup_diff(struct svg *S)
 	S->timemax_b = S->base_total[0];
 	S->wpt_b = (o->width - 2 * S->xpad) / S->timemax_b;
 	double minw = o->minwidth_pct ? S->timemax_b * o->minwidth / 100 : o->minwidth / S->wpt_b;
-	return layout_build(t, o->flamechart, minw, 1, &S->Lb);
+	return layout_build_base(t, o->flamechart, minw, S->base_total, &S->Lb);
+}
+
+/* t->base summed over each subtree (a parent's id is below its
+ * children's); owned, NULL when out of memory. */
+static double *subtree_base(const fold_trie *t)
+{
+	double *s = malloc((size_t)t->nnodes * sizeof *s);
+	if (!s)
+		return NULL;
+	memcpy(s, t->base, (size_t)t->nnodes * sizeof *s);
+	for (uint32_t i = t->nnodes - 1; i > 0; i--)
+		s[t->parent[i]] += s[i];
+	return s;
 }
 
 static void svg_release(struct svg *S)
@@ -409,14 +438,14 @@ static void svg_footer(struct svg *S)
 }
 
 /* One try at the block: its columns within col_budget (0: all), encoded. */
-static int embed_pass(struct embed_job *j, size_t col_budget)
+static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget)
 {
 	char *cols = NULL, *packed = NULL;
 	size_t n = 0;
 	FILE *mem = open_memstream(&cols, &n);
 	if (!mem)
 		return -ENOMEM;
-	int rc = fold_embed_write_columns(j->t, mem, col_budget, &j->info);
+	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, sums, &j->info);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = -ENOMEM;
 	if (rc == 0)
@@ -440,31 +469,77 @@ static int embed_pass(struct embed_job *j, size_t col_budget)
 static void *embed_run(void *arg)
 {
 	struct embed_job *j = arg;
+	double *sums = j->want_sums ? subtree_base(j->t) : NULL;
+	if (j->locking)
+		pthread_mutex_lock(&j->mu);
+	j->sums = sums;
+	j->sums_done = 1;
+	if (j->locking) {
+		pthread_cond_signal(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+	}
 	size_t col_budget = j->budget > SIZE_MAX / 4 ? SIZE_MAX : j->budget / 3 * 4;
-	j->rc = embed_pass(j, col_budget);
+	j->rc = embed_pass(j, sums, col_budget);
 	for (int tries = 1; j->rc == 0 && j->budget && j->len > j->budget && tries < EMBED_TRIES; tries++) {
 		col_budget = (size_t)((double)col_budget * (double)j->budget / (double)j->len * 0.95);
-		j->rc = embed_pass(j, col_budget < 1024 ? 1024 : col_budget);
+		j->rc = embed_pass(j, sums, col_budget < 1024 ? 1024 : col_budget);
 	}
 	return NULL;
 }
 
 /* Starts the block: on a thread for a big trie, else now. */
-static void embed_start(struct embed_job *j, const fold_trie *t, const struct render_opts *o)
+static void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
+			const struct render_opts *o)
 {
 	j->t = t;
+	j->want_sums = want_sums && t->base;
 	j->budget = o->embed == RENDER_EMBED_FULL ? 0 : o->embed_budget;
-	if (t->nnodes >= EMBED_THREAD_NODES && pthread_create(&j->th, NULL, embed_run, j) == 0)
-		j->running = 1;
-	else
-		embed_run(j);
+	if (t->nnodes >= EMBED_THREAD_NODES && pthread_mutex_init(&j->mu, NULL) == 0) {
+		if (pthread_cond_init(&j->cv, NULL) == 0) {
+			j->locking = 1;
+			if (pthread_create(&j->th, NULL, embed_run, j) == 0) {
+				j->running = 1;
+				return;
+			}
+			j->locking = 0;
+			pthread_cond_destroy(&j->cv);
+		}
+		pthread_mutex_destroy(&j->mu);
+	}
+	embed_run(j);
 }
 
+/* The BEFORE sums the embed thread made (waiting for them), handed over:
+ * the caller frees them, after embed_join().  NULL when none were asked
+ * for, or out of memory. */
+static double *embed_sums(struct embed_job *j)
+{
+	if (!j->want_sums || j->handed)
+		return NULL;
+	if (j->locking) {
+		pthread_mutex_lock(&j->mu);
+		while (!j->sums_done)
+			pthread_cond_wait(&j->cv, &j->mu);
+		pthread_mutex_unlock(&j->mu);
+	}
+	j->handed = 1;
+	return j->sums;
+}
+
+/* Waits for the block; frees the sums nobody took. */
 static int embed_join(struct embed_job *j)
 {
 	if (j->running)
 		pthread_join(j->th, NULL);
-	j->running = 0;
+	if (j->locking) {
+		pthread_cond_destroy(&j->cv);
+		pthread_mutex_destroy(&j->mu);
+	}
+	j->running = j->locking = 0;
+	if (!j->handed)
+		free(j->sums);
+	j->sums = NULL;
+	j->handed = 1;
 	return j->rc;
 }
 

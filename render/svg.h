@@ -13,6 +13,13 @@
 #include "render/palette.h"
 #include "render/render.h"
 
+/* render/frames.c's output buffer (see there). */
+struct outbuf {
+	FILE *out;
+	char *p;
+	size_t len, cap;
+};
+
 struct svg {
 	const fold_trie *t;   /* what is drawn */
 	const fold_trie *data;/* what is embedded: the input (t differs for --colors chain) */
@@ -37,6 +44,8 @@ struct svg {
 	struct namemap attrs; /* --nameattr */
 	struct display disp;  /* scratch */
 	struct display countname; /* --countname, displayable */
+	struct outbuf ob;     /* frames.c's, while it writes the frames */
+	struct embed_job *ej; /* svg.c's embedded block, made on the side */
 	/* differentials */
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
 	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */

@@ -187,6 +187,96 @@ static void render_differential_colours(void **state)
 	fold_trie_free(t);
 }
 
+/* Frames go to stdio through render/frames.c's own 256 KiB buffer: past
+ * it (here ~0.8 MB of frames, a name of 64 KiB bad bytes that fills it
+ * alone, names with entities), every frame is written once, in order. */
+static void render_frames_buffer_keeps_order(void **state)
+{
+	(void)state;
+	enum { N = 4000 };
+	size_t cap = (size_t)N * 32 + FOLD_MAX_NAME + 64, len = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (int i = 0; i < N; i++)
+		len += (size_t)snprintf(text + len, cap - len, "m;f%04d%s 1\n", i, i % 97 ? "" : "<&>");
+	len += (size_t)snprintf(text + len, cap - len, "m;zz");
+	memset(text + len, 0xff, FOLD_MAX_NAME - 2); /* "\xFF" each: 4 bytes displayed */
+	len += FOLD_MAX_NAME - 2;
+	memcpy(text + len, " 400\n", 6);
+	fold_trie *t = parse(text, 0);
+	struct render_opts o;
+	render_opts_init(&o);
+	o.minwidth = 0;
+	char *s = svg(t, &o);
+	assert_true(strlen(s) > 3 * (256u << 10)); /* the buffer filled a few times */
+	const char *p = s;
+	for (int i = 0; i < N; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "<title>f%04d%s (1 samples", i, i % 97 ? "" : "&lt;&amp;&gt;");
+		const char *q = strstr(p, "<title>f");
+		assert_non_null(q);
+		assert_memory_equal(q, want, strlen(want));
+		p = q + 1;
+	}
+	assert_null(strstr(p, "<title>f"));
+	p = strstr(p, "<title>zz\\xFF");
+	assert_non_null(p);
+	p += strlen("<title>zz");
+	for (size_t k = 0; k < FOLD_MAX_NAME - 2; k++)
+		assert_memory_equal(p + 4 * k, "\\xFF", 4);
+	assert_memory_equal(p + 4 * (FOLD_MAX_NAME - 2), " (400 samples", 13);
+	assert_non_null(strstr(p, "</g>\n</g>\n")); /* the last frame, then the group */
+	free(s);
+	free(text);
+	fold_trie_free(t);
+}
+
+/* A differential's BEFORE subtree sums are made once and handed to the
+ * BEFORE layer and the embedded block: the same frames and the same
+ * block as each summing its own. */
+static void render_diff_shared_sums_change_nothing(void **state)
+{
+	(void)state;
+	fold_trie *t = parse("m;a;x 3 1\nm;a;y 0 4\nm;b 7 2\nm;c;d;e 5 0\nm 1 1\n", 0);
+	double *sums = malloc(t->nnodes * sizeof *sums);
+	assert_non_null(sums);
+	memcpy(sums, t->base, t->nnodes * sizeof *sums);
+	for (uint32_t i = t->nnodes - 1; i > 0; i--)
+		sums[t->parent[i]] += sums[i];
+	struct layout A, B;
+	for (double minw = 0; minw < 4; minw += 1.5) {
+		assert_int_equal(layout_build(t, 0, minw, 1, &A), 0);
+		assert_int_equal(layout_build_base(t, 0, minw, sums, &B), 0);
+		assert_int_equal(A.n, B.n);
+		assert_memory_equal(A.f, B.f, A.n * sizeof *A.f);
+		assert_int_equal(A.nruns, B.nruns);
+		if (A.nruns)
+			assert_memory_equal(A.runs, B.runs, A.nruns * sizeof *A.runs);
+		layout_release(&A);
+		layout_release(&B);
+	}
+	int pruned = 0;
+	for (size_t budget = 0; budget < 200; budget += 40) { /* 0: whole; then pruned */
+		char *x = NULL, *y = NULL;
+		size_t xn = 0, yn = 0;
+		struct fold_embed_info xi, yi;
+		FILE *fx = open_memstream(&x, &xn), *fy = open_memstream(&y, &yn);
+		assert_int_equal(fold_embed_write_columns(t, fx, budget, &xi), 0);
+		assert_int_equal(fold_embed_write_columns_base(t, fy, budget, sums, &yi), 0);
+		fclose(fx);
+		fclose(fy);
+		assert_int_equal(xn, yn);
+		assert_memory_equal(x, y, xn);
+		assert_int_equal(xi.nodes_written, yi.nodes_written);
+		pruned |= yi.nodes_written < yi.nodes_total;
+		free(x);
+		free(y);
+	}
+	assert_true(pruned); /* the shared sums were used */
+	free(sums);
+	fold_trie_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +288,8 @@ int main(void)
 		cmocka_unit_test(render_svg_geometry_and_titles),
 		cmocka_unit_test(render_svg_pruned_row_extends_canvas_upward),
 		cmocka_unit_test(render_differential_colours),
+		cmocka_unit_test(render_frames_buffer_keeps_order),
+		cmocka_unit_test(render_diff_shared_sums_change_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
