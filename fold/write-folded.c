@@ -60,6 +60,7 @@
 #define FW_SPLIT_MIN 65536u     /* pre-order tries of this many nodes: two threads */
 #define FW_TASKS 2048u          /* about this many tasks for two threads */
 #define FW_MIN_TASK 1024u       /* ... of at least this many nodes each */
+#define FW_MAX_TASKS (8u * FW_TASKS) /* more: the trie is not what pre-order promised */
 #define FW_CUT_DEPTH 512u       /* tasks are cut no deeper than this */
 #define FW_AHEAD_ENT 32u        /* counts prefetched this many entries ahead */
 #define FW_SLACK 64u            /* bytes past a block's or path's end that a copy
@@ -318,6 +319,8 @@ static int add_task(struct fw *fw, uint32_t node, uint32_t e0, uint32_t e1)
 {
 	if (e0 == e1)
 		return 0;
+	if (fw->ntask >= FW_MAX_TASKS) /* sizes that are not pre-order's: one task */
+		return -E2BIG;
 	if (uf_vec_grow(&fw->task, &fw->tcap, (size_t)fw->ntask + 1, sizeof *fw->task))
 		return -ENOMEM;
 	fw->task[fw->ntask++] = (struct fw_task){ node, e0, e1, 0, 0 };
@@ -381,7 +384,8 @@ static int cut(struct fw *fw, uint32_t node, uint32_t end, uint32_t size, uint32
 	return add_task(fw, node, start, e1);
 }
 
-/* Replaces the one task by about FW_TASKS; on failure keeps the one. */
+/* Replaces the one task by about FW_TASKS; on failure (no memory, or
+ * more than FW_MAX_TASKS) keeps the one. */
 static int plan(struct fw *fw)
 {
 	uint32_t size = fw->t->nnodes / FW_TASKS;
