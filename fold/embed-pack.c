@@ -190,6 +190,8 @@ int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen)
  * 8027 -> 7813 bytes); on a 1 MB block the defaults are 17% faster. */
 #define SMALL_DEFLATE (64u << 10)
 
+static int base64_block(const uint8_t *z, size_t zlen, char **out, size_t *outlen);
+
 static int deflate_small(const void *in, size_t len, uint8_t *z, uLongf *zlen)
 {
 	z_stream s = { .next_in = (Bytef *)(uintptr_t)in, .avail_in = (uInt)len, .next_out = z,
@@ -202,8 +204,95 @@ static int deflate_small(const void *in, size_t len, uint8_t *z, uLongf *zlen)
 	return zr == Z_STREAM_END ? 0 : -ENOMEM;
 }
 
+/* ---- deflating in two halves at once ---------------------------------------
+ *
+ * pigz's way to one zlib stream from two deflaters: the first half is raw
+ * deflate ended with a sync flush (an empty stored block: byte-aligned,
+ * not final), the second is raw deflate primed with the 32 KiB before it
+ * (so its matches reach back as one deflater's would) and finished; the
+ * stream is the zlib header, both, and the Adler-32 of the whole (each
+ * half's combined).  Where the cut is depends only on the length, never
+ * on which thread deflates which half, so the block is the same bytes
+ * however the work was shared. */
+
+void fold_embed_deflate_part(const void *columns, size_t lo, size_t hi, int last, struct fold_zpart *p)
+{
+	const uint8_t *c = columns;
+	z_stream s = { 0 };
+	memset(p, 0, sizeof *p);
+	p->rc = -ENOMEM;
+	if (deflateInit2(&s, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return;
+	size_t dict = lo < 32768 ? lo : 32768, cap = deflateBound(&s, hi - lo) + 16;
+	if (dict && deflateSetDictionary(&s, c + lo - dict, (uInt)dict) != Z_OK)
+		goto out;
+	if (!(p->z = malloc(cap)))
+		goto out;
+	s.next_in = (Bytef *)(uintptr_t)(c + lo);
+	s.avail_in = (uInt)(hi - lo);
+	s.next_out = p->z;
+	s.avail_out = (uInt)cap;
+	int zr = deflate(&s, last ? Z_FINISH : Z_SYNC_FLUSH);
+	if (zr == (last ? Z_STREAM_END : Z_OK) && s.avail_in == 0) {
+		p->len = s.total_out;
+		p->adler = (uint32_t)adler32(1, c + lo, (uInt)(hi - lo));
+		p->rc = 0;
+	}
+out:
+	deflateEnd(&s);
+	if (p->rc) {
+		free(p->z);
+		p->z = NULL;
+	}
+}
+
+int fold_embed_encode_parts(const struct fold_zpart *a, const struct fold_zpart *b, size_t lenb, char **out,
+			    size_t *outlen)
+{
+	*out = NULL;
+	if (a->rc || b->rc)
+		return a->rc ? a->rc : b->rc;
+	size_t zlen = 2 + a->len + b->len + 4;
+	uint8_t *z = malloc(zlen);
+	if (!z)
+		return -ENOMEM;
+	uint32_t adler = (uint32_t)adler32_combine(a->adler, b->adler, (z_off_t)lenb);
+	z[0] = 0x78; /* deflate, 32 KiB window */
+	z[1] = 0x01; /* fastest level; (0x78 << 8 | 0x01) % 31 == 0 */
+	memcpy(z + 2, a->z, a->len);
+	memcpy(z + 2 + a->len, b->z, b->len);
+	for (int k = 0; k < 4; k++)
+		z[zlen - 4 + k] = (uint8_t)(adler >> (24 - 8 * k));
+	int rc = base64_block(z, zlen, out, outlen);
+	free(z);
+	return rc;
+}
+
+/* Deflated bytes -> the block's base64 lines (malloc'd, NUL-ended). */
+static int base64_block(const uint8_t *z, size_t zlen, char **out, size_t *outlen)
+{
+	size_t n = uf_base64_encoded_len(zlen, FOLD_EMBED_PACK_LINE);
+	char *b64 = malloc(n + 1);
+	if (!b64)
+		return -ENOMEM;
+	*outlen = uf_base64_encode(z, zlen, b64, FOLD_EMBED_PACK_LINE);
+	b64[*outlen] = 0;
+	*out = b64;
+	return 0;
+}
+
 int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outlen)
 {
+	if (len >= FOLD_EMBED_SPLIT && len < FOLD_EMBED_MAX_UNPACKED) { /* the same bytes as two threads' */
+		struct fold_zpart a, b;
+		fold_embed_deflate_part(columns, 0, len / 2, 0, &a);
+		fold_embed_deflate_part(columns, len / 2, len, 1, &b);
+		int rc = fold_embed_encode_parts(&a, &b, len - len / 2, out, outlen);
+		free(a.z);
+		free(b.z);
+		return rc;
+	}
+
 	*out = NULL;
 	uLongf zlen = compressBound(len);
 	uint8_t *z = malloc(zlen);
@@ -211,19 +300,10 @@ int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outle
 		return -ENOMEM;
 	int rc = len < SMALL_DEFLATE ? deflate_small(columns, len, z, &zlen)
 				     : compress2(z, &zlen, columns, len, Z_BEST_SPEED) == Z_OK ? 0 : -ENOMEM;
-	if (rc) {
-		free(z);
-		return rc;
-	}
-	size_t n = uf_base64_encoded_len(zlen, FOLD_EMBED_PACK_LINE);
-	char *b64 = malloc(n + 1);
-	if (b64) {
-		*outlen = uf_base64_encode(z, zlen, b64, FOLD_EMBED_PACK_LINE);
-		b64[*outlen] = 0;
-	}
+	if (rc == 0)
+		rc = base64_block(z, zlen, out, outlen);
 	free(z);
-	*out = b64;
-	return b64 ? 0 : -ENOMEM;
+	return rc;
 }
 
 /* Doubles out's room (first: four times the deflated size), never past

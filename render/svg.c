@@ -59,6 +59,15 @@ struct embed_job {
 	int rc;
 	pthread_t th;
 	int running;         /* th is to be joined */
+	/* Deflating a pass's columns is half the thread's time: from
+	 * FOLD_EMBED_SPLIT bytes the second half is posted (under mu) for
+	 * whichever thread is free first, the drawing thread once its
+	 * frames are out (embed_join) or this one after its first half. */
+	const char *zcols;   /* the posted columns */
+	size_t zlen;
+	int zposted, ztaken, zdone;
+	struct fold_zpart zb; /* the second half, deflated */
+	int finished;        /* embed_run is done: nothing more is posted */
 };
 static void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
 			const struct render_opts *o);
@@ -437,6 +446,48 @@ static void svg_footer(struct svg *S)
 	fputs("</svg>\n", S->out);
 }
 
+/* The second half of the posted columns, deflated by the caller (who
+ * took it under mu); mu is held on return. */
+static void deflate_second(struct embed_job *j)
+{
+	const char *cols = j->zcols;
+	size_t n = j->zlen;
+	pthread_mutex_unlock(&j->mu);
+	fold_embed_deflate_part(cols, n / 2, n, 1, &j->zb);
+	pthread_mutex_lock(&j->mu);
+	j->zdone = 1;
+	pthread_cond_broadcast(&j->cv);
+}
+
+/* fold_embed_encode's bytes, the second half offered to the drawing
+ * thread while this one deflates the first. */
+static int deflate_shared(struct embed_job *j, const char *cols, size_t n, char **out, size_t *outlen)
+{
+	pthread_mutex_lock(&j->mu);
+	j->zcols = cols;
+	j->zlen = n;
+	j->zposted = 1;
+	j->ztaken = j->zdone = 0;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	struct fold_zpart a;
+	fold_embed_deflate_part(cols, 0, n / 2, 0, &a);
+	pthread_mutex_lock(&j->mu);
+	if (!j->ztaken) {
+		j->ztaken = 1;
+		deflate_second(j);
+	}
+	while (!j->zdone)
+		pthread_cond_wait(&j->cv, &j->mu);
+	j->zposted = 0;
+	pthread_mutex_unlock(&j->mu);
+	int rc = fold_embed_encode_parts(&a, &j->zb, n - n / 2, out, outlen);
+	free(a.z);
+	free(j->zb.z);
+	j->zb.z = NULL;
+	return rc;
+}
+
 /* One try at the block: its columns within col_budget (0: all), encoded. */
 static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget)
 {
@@ -448,7 +499,9 @@ static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget
 	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, sums, &j->info);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = -ENOMEM;
-	if (rc == 0)
+	if (rc == 0 && j->locking && n >= FOLD_EMBED_SPLIT && n < FOLD_EMBED_MAX_UNPACKED)
+		rc = deflate_shared(j, cols, n, &packed, &n);
+	else if (rc == 0)
 		rc = fold_embed_encode(cols, n, &packed, &n);
 	free(cols);
 	if (rc == 0) {
@@ -475,7 +528,7 @@ static void *embed_run(void *arg)
 	j->sums = sums;
 	j->sums_done = 1;
 	if (j->locking) {
-		pthread_cond_signal(&j->cv);
+		pthread_cond_broadcast(&j->cv);
 		pthread_mutex_unlock(&j->mu);
 	}
 	size_t col_budget = j->budget > SIZE_MAX / 4 ? SIZE_MAX : j->budget / 3 * 4;
@@ -483,6 +536,12 @@ static void *embed_run(void *arg)
 	for (int tries = 1; j->rc == 0 && j->budget && j->len > j->budget && tries < EMBED_TRIES; tries++) {
 		col_budget = (size_t)((double)col_budget * (double)j->budget / (double)j->len * 0.95);
 		j->rc = embed_pass(j, sums, col_budget < 1024 ? 1024 : col_budget);
+	}
+	if (j->locking) {
+		pthread_mutex_lock(&j->mu);
+		j->finished = 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
 	}
 	return NULL;
 }
@@ -529,8 +588,19 @@ static double *embed_sums(struct embed_job *j)
 /* Waits for the block; frees the sums nobody took. */
 static int embed_join(struct embed_job *j)
 {
-	if (j->running)
+	if (j->running) { /* help with the deflating until the thread is done */
+		pthread_mutex_lock(&j->mu);
+		while (!j->finished) {
+			if (j->zposted && !j->ztaken) {
+				j->ztaken = 1;
+				deflate_second(j);
+			} else {
+				pthread_cond_wait(&j->cv, &j->mu);
+			}
+		}
+		pthread_mutex_unlock(&j->mu);
 		pthread_join(j->th, NULL);
+	}
 	if (j->locking) {
 		pthread_cond_destroy(&j->cv);
 		pthread_mutex_destroy(&j->mu);

@@ -310,6 +310,30 @@ async function testDrill(browser) {
 		}
 		await pg.close();
 	});
+	await group('a block deflated as two halves (its columns past 256 KiB) drills down the same', async () => {
+		/* 90,000 more call paths of tiny counts beside the profile: the
+		 * block's columns pass FOLD_EMBED_SPLIT, so render deflates them
+		 * in two halves (one per thread) joined into one stream */
+		const big = new Map(counts);
+		for (let i = 0; i < 90000; i++) big.set('zfill;f' + (i % 300) + ';g' + i, 0.001);
+		const bf = path.join(tmp, 'drill-big.folded'), bsvg = path.join(tmp, 'drill-big.svg');
+		writeFolded(bf, big);
+		render(['render', '--embed=full', bf], bsvg);
+		const m = /<metadata id="uniprof-flame-data"[^>]*>([^]*?)<\/metadata>/.exec(fs.readFileSync(bsvg, 'latin1'));
+		const cols = require('zlib').inflateSync(Buffer.from(m[1].replace(/<!--.*?-->|\s/g, ''), 'base64'));
+		expect(cols.length >= 262144, 'fixture: columns of ' + cols.length + ' bytes, not two halves');
+		const pg = await browser.newPage();
+		const errs = [];
+		pg.on('pageerror', (e) => errs.push(String(e)));
+		await pg.goto(pathToFileURL(bsvg).href);
+		for (let d = 1; d <= pathv.length; d++) {
+			await clickChild(pg, pathv[d - 1], d);
+			const want = svgFrames(path.join(tmp, 'sub' + d + '.svg')).filter((f) => f.depth >= d);
+			compareFrames(await viewFrames(pg), want, 'two-half block, level ' + d);
+		}
+		expect(errs.length === 0, errs.join('; '));
+		await pg.close();
+	});
 	await group('Back/Forward restore the drill-down and the search', async () => {
 		drv.answerPrompt(page, pathv[3]);
 		await page.click('#search');

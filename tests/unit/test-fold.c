@@ -307,6 +307,76 @@ static void fold_embed_pack_round_trip(void **state)
 	}
 }
 
+/* From FOLD_EMBED_SPLIT bytes of columns the block is deflated as two
+ * halves (render: one on each thread): one zlib stream whatever thread
+ * made which half, the same bytes as fold_embed_encode, and it unpacks
+ * to the text writer's block. */
+static void fold_embed_halves_are_one_stream(void **state)
+{
+	(void)state;
+	size_t cap = 8u << 20, tlen = 0;
+	char *in = malloc(cap);
+	assert_non_null(in);
+	uint64_t r = 11;
+	for (int line = 0; line < 60000; line++) {
+		int depth = 2 + (int)(r >> 60);
+		for (int d = 0; d < depth; d++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			tlen += (size_t)snprintf(in + tlen, cap - tlen, "%sfn_%u", d ? ";" : "",
+						 (unsigned)(r >> 40) % (d < 2 ? 7u : 5000u));
+		}
+		tlen += (size_t)snprintf(in + tlen, cap - tlen, " %u\n", (unsigned)(r >> 20) % 1000 + 1);
+	}
+	struct fold_read_stats st = { 0 };
+	struct uf_err err = { 0 };
+	fold_trie *t = fold_trie_new();
+	assert_int_equal(fold_read_folded_mem(t, in, tlen, &(struct fold_read_opts){ 0 }, &st, &err), 0);
+	assert_int_equal(fold_trie_finish(t), 0);
+	char *cols = NULL, *text = NULL;
+	size_t clen = 0, len = 0;
+	FILE *f = open_memstream(&cols, &clen);
+	struct fold_embed_info info;
+	assert_int_equal(fold_embed_write_columns(t, f, 0, &info), 0);
+	fclose(f);
+	f = open_memstream(&text, &len);
+	assert_int_equal(fold_embed_write(t, f, 0, &info), 0);
+	fclose(f);
+	assert_true(clen >= FOLD_EMBED_SPLIT); /* the two-half path */
+	char *packed, *other, *back;
+	size_t plen, olen, ulen;
+	assert_int_equal(fold_embed_encode(cols, clen, &packed, &plen), 0);
+	struct fold_zpart a, b; /* the second half first: as the other thread may */
+	fold_embed_deflate_part(cols, clen / 2, clen, 1, &b);
+	fold_embed_deflate_part(cols, 0, clen / 2, 0, &a);
+	assert_int_equal(fold_embed_encode_parts(&a, &b, clen - clen / 2, &other, &olen), 0);
+	assert_int_equal(olen, plen);
+	assert_memory_equal(other, packed, plen);
+	assert_int_equal(fold_embed_unpack(packed, plen, &back, &ulen, &err), 0);
+	assert_int_equal(ulen, len);
+	assert_memory_equal(back, text, len);
+	/* zlib itself agrees, checksum included */
+	uint8_t *z = malloc(plen);
+	long long zl = uf_base64_decode(packed, plen, z);
+	assert_true(zl > 0);
+	size_t zlen = (size_t)zl;
+	uLongf ulen2 = clen;
+	uint8_t *raw = malloc(clen);
+	assert_int_equal(uncompress(raw, &ulen2, z, zlen), Z_OK);
+	assert_int_equal(ulen2, clen);
+	assert_memory_equal(raw, cols, clen);
+	free(raw);
+	free(z);
+	free(a.z);
+	free(b.z);
+	free(other);
+	free(packed);
+	free(back);
+	free(text);
+	free(cols);
+	free(in);
+	fold_trie_free(t);
+}
+
 /* Damage anywhere in a packed block is an error with its reason: bad
  * base64, a cut or corrupt zlib stream, columns past the bytes, a depth
  * below the root; never a crash (run under ASan). */
@@ -835,6 +905,7 @@ int main(void)
 		cmocka_unit_test(fold_embed_budget_keeps_totals),
 		cmocka_unit_test(fold_embed_keeps_sequence),
 		cmocka_unit_test(fold_embed_pack_round_trip),
+		cmocka_unit_test(fold_embed_halves_are_one_stream),
 		cmocka_unit_test(fold_embed_unpack_refuses_damage),
 		cmocka_unit_test(fold_merge_adds_counts),
 		cmocka_unit_test(fold_format_count_is_exact_and_plain),
