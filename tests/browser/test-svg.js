@@ -323,12 +323,23 @@ async function testZoom(page, orig) {
 	});
 }
 
+/* A search in the URL runs once the embedded block has inflated, which
+ * is asynchronous (DecompressionStream) and may end after the load
+ * event: wait for its result line (up to 5 s) before reading it. */
+async function matchedAtLoad(page) {
+	await page.waitForFunction(() => {
+		const e = document.getElementById('matched');
+		return e && e.textContent.trim() !== '';
+	}, { timeout: 5000 }).catch(() => {});
+	return matched(page);
+}
+
 async function testUrl(page, url, orig) {
 	await group('url: ?s= searches at load, i=1 ignores case', async () => {
 		await page.goto(url + '?s=leaf');
-		eq(await matched(page), 'Matched: 45% of view, 45% of total', '?s=leaf');
+		eq(await matchedAtLoad(page), 'Matched: 45% of view, 45% of total', '?s=leaf');
 		await page.goto(url + '?s=' + encodeURIComponent('^alpha$') + '&i=1');
-		eq(await matched(page), 'Matched: 38% of view, 38% of total', '?s=^alpha$&i=1');
+		eq(await matchedAtLoad(page), 'Matched: 38% of view, 38% of total', '?s=^alpha$&i=1');
 	});
 	await group('url: ?x=&y= zooms at load', async () => {
 		const b = orig['beta/20'];
@@ -336,10 +347,10 @@ async function testUrl(page, url, orig) {
 		const f = await frames(page);
 		near(f['beta/20'].w, 1180, 0.5, 'beta width');
 		expect(f['delta/30'].hidden, 'delta hidden');
-		eq(await matched(page), 'Matched: 25% of view, 5% of total', 'matched');
+		eq(await matchedAtLoad(page), 'Matched: 25% of view, 5% of total', 'matched');
 		const a = orig['alpha/30'];
 		await page.goto(url + '?x=' + a.xattr + '&y=' + a.yattr + '&s=' + encodeURIComponent('^leaf1$'));
-		eq(await matched(page), 'Matched: 66.67% of view, 20% of total', 'leaf1 in alpha');
+		eq(await matchedAtLoad(page), 'Matched: 66.67% of view, 20% of total', 'leaf1 in alpha');
 	});
 }
 
@@ -374,7 +385,7 @@ async function testInverted(browser, file) {
 		expect(f['delta/30'].hidden && f['other/20'].hidden, 'non-descendants hidden');
 		expect(f['main/80'].dimmed && f['all/100'].dimmed, 'ancestors dimmed');
 		await searchBy(page, 'button', 'alpha');
-		eq(await matched(page), 'Matched: 25% of view, 5% of total', 'matched');
+		eq(await matchedAtLoad(page), 'Matched: 25% of view, 5% of total', 'matched');
 	});
 	if (opt.screenshot) await page.screenshot({ path: path.join(opt.screenshot, 'icicle.png') });
 	await page.close();
