@@ -119,6 +119,16 @@ static const char *skip_lines(const char *s, const char *end, uint64_t lines)
 	return s;
 }
 
+/* The header line and the NAMES name lines at s: where they end (the
+ * node columns or lines start), NULL when they are not whole. */
+static const char *after_names(const char *s, const char *end, uint32_t *nnames, uint32_t *nnodes)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	if (!nl || parse_header(s, nl, nnames, nnodes))
+		return NULL;
+	return skip_lines(nl + 1, end, *nnames);
+}
+
 static int parse_dec(const char **p, const char *end, uint32_t *v)
 {
 	uint64_t x = 0;
@@ -135,11 +145,9 @@ static int parse_dec(const char **p, const char *end, uint32_t *v)
 /* Text -> packed bytes (the columns above, not yet deflated). */
 static int pack_columns(const char *text, size_t len, struct bytes *out)
 {
-	const char *end = text + len, *nl = memchr(text, '\n', len);
+	const char *end = text + len;
 	uint32_t nnames, nnodes;
-	if (!nl || parse_header(text, nl, &nnames, &nnodes))
-		return -EINVAL;
-	const char *nodes = skip_lines(nl + 1, end, nnames);
+	const char *nodes = after_names(text, end, &nnames, &nnodes);
 	if (!nodes)
 		return -EINVAL;
 	struct bytes name = { 0 }, count = { 0 };
@@ -380,11 +388,8 @@ static int put_dec(struct bytes *b, uint32_t v)
 static int unpack_columns(const struct bytes *in, struct bytes *text)
 {
 	const char *s = (const char *)in->p, *end = s + in->len;
-	const char *nl = memchr(s, '\n', in->len);
 	uint32_t nnames, nnodes;
-	if (!nl || parse_header(s, nl, &nnames, &nnodes))
-		return -EINVAL;
-	const char *names_end = skip_lines(nl + 1, end, nnames);
+	const char *names_end = after_names(s, end, &nnames, &nnodes);
 	if (!names_end)
 		return -EINVAL;
 	/* the counts (4) start after NODES varints of each of 2 and 3 */

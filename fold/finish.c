@@ -30,6 +30,7 @@
 
 #include "fold/fold.h"
 #include "fold/internal.h"
+#include "util/vec.h"
 
 /* Pre-order tries of this many nodes are finished on two threads. */
 #define FINISH_SPLIT_MIN 65536u
@@ -278,14 +279,8 @@ static inline uint32_t chain_below(const struct chain *c, uint32_t *cur, uint32_
 
 static int log_push(struct half *h, uint32_t d, uint32_t child)
 {
-	if (h->nlog == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 256;
-		void *p = realloc(h->log, cap * sizeof *h->log);
-		if (!p)
-			return -ENOMEM;
-		h->log = p;
-		h->cap = cap;
-	}
+	if (uf_vec_grow(&h->log, &h->cap, h->nlog + 1, sizeof *h->log))
+		return -ENOMEM;
 	h->log[h->nlog][0] = d;
 	h->log[h->nlog++][1] = child;
 	return 0;

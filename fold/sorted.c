@@ -61,6 +61,7 @@
 
 #include "fold/fold.h"
 #include "fold/internal.h"
+#include "util/vec.h"
 
 #define SMALL_GROUP 24   /* groups up to this size: insertion sort */
 #define MERGE_GROUP 2048 /* up to this size: merge sort; above, radix */
@@ -1024,14 +1025,8 @@ static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l, int r
  * both parts are built.  Returns 0 or -ENOMEM. */
 static int wait_count(struct part *w, uint32_t leaf, size_t i)
 {
-	if (w->npend == w->pcap) {
-		size_t cap = w->pcap ? w->pcap * 2 : 64;
-		void *p = realloc(w->pend, cap * sizeof *w->pend);
-		if (!p)
-			return -ENOMEM;
-		w->pend = p;
-		w->pcap = cap;
-	}
+	if (uf_vec_grow(&w->pend, &w->pcap, w->npend + 1, sizeof *w->pend))
+		return -ENOMEM;
 	w->pend[w->npend][0] = leaf;
 	w->pend[w->npend++][1] = (uint32_t)i;
 	return 0;
