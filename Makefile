@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # uniprof-flame — top-level build.
 #
 #   make            build build/uniprof-flame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * uniprof-flame.c — the main hub: picks a subcommand and runs it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench/fold-phases.c — times the fold/ phases that `render` and `fold` run
  * before any SVG is drawn, so the table's render figure can be split into

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/gdb.sh — the cost of sampling a QEMU guest through its gdbstub.
 #
 # Boots examples/qemu-guest under QEMU (software emulation: -accel tcg, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench/gen-folded.c — deterministic generator of synthetic folded-stack
  * inputs (flamegraph.pl format) for `make bench`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench/gen-shapes.c — fixed-seed generators of the input shapes issue 11
  * measures, each a folded-stack file (flamegraph.pl format).

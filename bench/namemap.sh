@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/namemap.sh — `render --cp` with many new names (issue 20 item 6):
 # wall and cpu time of render with and without --cp on 100k and 200k
 # distinct names, every frame drawn (--minwidth 0), so the palette gains

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/perf.sh — `perf script` input: uniprof-flame fold against
 # stackcollapse-perf.pl (and inferno-collapse-perf when installed) on the
 # 94 MB capture of issue 12 (../shared/perf-ref/inputs/example-perf-stacks.txt.gz

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/record.sh — what recording costs a live Linux process.
 #
 #   bench/record.sh [ROUNDS [REPS]]      (defaults 6000 rounds, 5 repetitions)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/run.sh — `make bench`: wall time and peak RSS of `render` and `diff`
 # on synthetic and real folded inputs, printed as one table beside the
 # targets from issues 2 and 5.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench/rusage.c — runs one command and reports its wall time and peak RSS.
  *

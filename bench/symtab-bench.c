@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench/symtab-bench.c — lookups per second over a symbol table, and the
  * time to load it.  Built and run by bench/symtab.sh; never fails a build.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/symtab.sh — symbol lookup speed: a synthetic 1M-symbol nm table
 # and the biggest symbol-carrying ELF files at hand.  Prints figures; never
 # fails the build (exit 0 even when something is missing).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench/unwind-bench.c — figures for unwind/ (issue 10), printed, never
  * judged:

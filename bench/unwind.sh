@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/unwind.sh — figures for CFI unwinding (issue 10).  Prints; never
 # fails the build.
 #   1. table build time and size: libc.so.6, the QEMU example guest's .dbg

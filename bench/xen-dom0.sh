@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/xen-dom0.sh — run inside the test dom0 by bench/xen.sh (as /cases.sh).
 # Ours (tests/xen xen-drive: the xen-if backend as uniprof-flame drives it,
 # and uniprof-flame itself when present) and uniprof (when /bin/uniprof

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/xen.sh — sampling a Xen domain: our xen-if backend (and uniprof-flame
 # when it has the record command) against uniprof, side by side in one
 # emulated boot (Xen 4.17 under QEMU/TCG, tests/xen harness).  Prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bin2c — turn the plain files under templates/ into one C header.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/by-lib.c — library-level views of a trie whose names carry their
  * library (fold_trie_set_lib: record sets them, an SVG carries them):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/cmd-diff.c — `uniprof-flame diff BEFORE AFTER [-o OUT.svg]`.
  *

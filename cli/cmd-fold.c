@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/cmd-fold.c — `uniprof-flame fold [FILE...|-] [-o OUT.folded]`.
  *

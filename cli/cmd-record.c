@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/cmd-record.c — `uniprof-flame [record] -p PID | -- CMD ... | -d DOMAIN
  * | -c CFG`: sample a live Linux process or Xen domain, then write the SVG,

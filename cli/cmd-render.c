@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/cmd-render.c — `uniprof-flame render [FILE...|-] [-o OUT.svg]`.
  *

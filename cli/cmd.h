@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/cmd.h — the subcommands and what adding one takes.
  *

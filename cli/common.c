@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/common.c — how the CLI reads options and reports errors and warnings.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/inputs.h — reading the input files of render, fold and diff into
  * one trie, with the warnings a user needs (bad lines once, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/io-opts.h — the input and output format options shared by record,
  * fold, render and diff: `--format`, stackcollapse-perf.pl's options for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/record-pprof.c — record's pprof file, written from the sampled
  * addresses rather than from the folded names: locations carry their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/record-pprof.h — record's pprof output with addresses, mappings and
  * file:line (cli/record-pprof.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/render-opts.c — parsing the shared render options, and writing
  * outputs atomically (see cli/render-opts.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli/render-opts.h — the render options every drawing command shares
  * (render, record, diff), and the output helpers behind -o / --folded.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * elfload/elfutils.c — libelf and libdw loaded on first use, for the
  * release binary.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/detect.c — the one routine that tells an input's format from its
  * first bytes (fold_detect_format in fold/fold.h).

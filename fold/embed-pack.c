@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/embed-pack.c — the embedded block as an SVG carries it: packed,
  * deflated, in base64.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/embed-read.c — parses the "uf-trie/1" block (format in embed.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/embed.c — a trie as a compact text block that rides inside an SVG.
  *

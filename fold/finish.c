@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/finish.c — totals and flamegraph.pl's sibling order for a trie.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/fold.h — call-path trie of interned names; the hub every reader
  * writes into and every renderer reads from.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/internal.h — shared between fold/'s own files; not part of its
  * public face (fold/fold.h).

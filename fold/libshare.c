@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/libshare.c — how a profile's samples split between its libraries:
  * each library's self and total count, most self first.  One computation

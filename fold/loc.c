@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/loc.c — the source positions of each trie node (fold_loc_* in
  * fold/fold.h): which "FILE:LINE" its samples map to, with how many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/raw.h — uniprof's raw stack-trace format: a reader into a
  * fold_trie and a writer, so traces from uniprof (and `--raw FILE` output

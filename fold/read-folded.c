@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/read-folded.c — the reader for flamegraph.pl's folded format.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/read-perf.c — the reader for `perf script` text: collapses each
  * sample's call chain into the trie exactly as FlameGraph's

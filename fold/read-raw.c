@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/read-raw.c — uniprof raw stack traces into a fold_trie, and the
  * writer of that format (see fold/raw.h for the format and the caps).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/read-svg-frames.c — rebuilding a trie from a flame graph's drawn
  * frames, for SVGs written by flamegraph.pl or inferno (no embedded data).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/read-svg.c — reads flame graph SVGs back into a trie.
  *

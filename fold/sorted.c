@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/sorted.c — the folded reader's fast path: the whole input in
  * memory; each line turned into a sequence of name ids while it is

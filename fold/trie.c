@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/trie.c — the implementation of the call-path trie and the name
  * interning table (see fold/fold.h for the design and invariants).

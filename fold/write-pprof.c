@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/write-pprof.c — pprof's profile.proto (fold/profile.proto),
  * gzip-compressed, for `go tool pprof`, pprof's web UI and the services

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/write-speedscope.c — speedscope's JSON file format
  * (https://www.speedscope.app/file-format-schema.json), for its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/xml.c — loading libxml2 on first use; see fold/xml.h.
  */

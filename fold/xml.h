@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/xml.h — the libxml2 calls the SVG reader makes, loaded on first use.
  *

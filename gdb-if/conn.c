@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gdb-if/conn.c — one connection to a gdbstub; see conn.h.
  *

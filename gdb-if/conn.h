@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gdb-if/conn.h — one connection to a gdbstub: socket, framing, acks,
  * deadlines (private to gdb-if/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gdb-if/gdb.h — QEMU/KVM (and any gdbstub) guests as a target (target.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gdb-if/launch.c — launch mode: start QEMU ourselves, paused, with a
  * private gdbstub, so the profile starts at the guest's first instruction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gdb-if/packet.c — the GDB remote serial protocol packet codec; see
  * packet.h for the wire format and the invariants.

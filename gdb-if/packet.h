@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gdb-if/packet.h — the GDB remote serial protocol packet codec (private
  * to gdb-if/; the unit tests include it).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gdb-if/target.c — the gdbstub target (target.h) over gdb-if/conn.c; see
  * gdb.h for what one sample costs and why.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ptrace-if/ptrace-if.h — Linux processes as sampling targets (ptrace).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ptrace-if/ptrace.c — the ptrace backend of sampler/target.h.
  *

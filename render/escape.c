@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/escape.c — displayable names and XML escaping; see escape.h.
  */

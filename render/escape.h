@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/escape.h — making any byte string safe inside SVG (private).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/frames.c — the <g id="frames"> part of the SVG: one <g> per
  * frame with flamegraph.pl's title, rect and label (the <text> only when a

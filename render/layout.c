@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/layout.c — flamegraph.pl's flow(), over a trie.
  *

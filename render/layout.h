@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/layout.h — frames placed on the time axis (private to render/).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/libpanel.c — what an SVG shows of a profile's libraries (when its
  * names carry them: a recording, or an SVG of one read back): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/namemap.c — the --cp and --nameattr maps; see namemap.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/namemap.h — name -> string maps read from user files (private):
  * --cp's palette.map ("NAME->rgb(r,g,b)") and --nameattr's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/palette.c — flamegraph.pl's palettes, plus python and rust.
  *

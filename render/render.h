@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/render.h — folded call-path tries drawn as SVG flame graphs,
  * icicle charts, flame charts and differential flame graphs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/svg.c — writes the SVG document for a laid-out trie.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * render/svg.h — state shared by the SVG writer's files (private).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/loop.c — the sampling loop (states in sampler.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/output.c — a recording turned into names (a fold_trie) or into
  * uniprof's raw trace text, after sampling has ended.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/replay.c — the replay target of sampler/replay.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/replay.h — a target made of a memory image and a register
  * script, for unit tests (no root, no live process).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/sampler.c — one recording: threads, (thread, stack) counts, the
  * per-sample sequence and the duration histograms.

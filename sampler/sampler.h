@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/sampler.h — the sampling loop, the stack set and the
  * per-sample sequence (stacks are walked by unwind/unwind.h).

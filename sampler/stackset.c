@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/stackset.c — identical address stacks stored once.
  *

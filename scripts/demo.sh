@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/demo.sh — `make demo`: profile the bundled example guest kernel
 # under QEMU through its gdbstub and write demo.svg.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Make sure the Debian packages a make target needs are present.
 #
 #   scripts/deps.sh build|check|demo

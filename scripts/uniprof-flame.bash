@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/uniprof-flame.bash — bash completion for uniprof-flame.
 #
 # Installed by `make install` as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * symtab/elf.c — function symbols and PT_LOAD segments from an ELF file,
  * through libelf (elfutils); never by running nm.

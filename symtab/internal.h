@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * symtab/internal.h — the table builder shared by the ELF reader, the nm
  * reader and the process map set.  Private to symtab/.

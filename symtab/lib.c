@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * symtab/lib.c — the library a code address belongs to (symtab_lib_* in
  * symtab/symtab.h): which Unikraft micro-library, external library or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * symtab/lines.c — file:line of an address from an ELF file's DWARF line
  * table, through libdw (symtab_lines_* in symtab/symtab.h).

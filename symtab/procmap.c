@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * symtab/procmap.c — symbols for a live Linux process: one table per
  * mapped file, each executable mapping with its own load bias, from

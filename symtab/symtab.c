@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * symtab/symtab.c — the sorted symbol table: building (aliases, sizes),
  * binary-searched lookup, load bias, and the `nm -n` text reader.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * symtab/symtab.h — address -> function name, from ELF symbol tables
  * (read through libelf, never by running nm) or from `nm -n` text files,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * templates/flamegraph.js — the interactive layer embedded in every SVG
  * uniprof-flame writes: hover details, click-to-zoom with lossless

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * templates/layers.js — the BEFORE layer of a differential flame graph.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tests/embedded-text.py SVG — prints the uf-trie/1 text an SVG of ours
 embeds, unpacking a packed block (fold/embed-pack.c: base64, zlib, the
 depth-code and name columns) independently of uniprof-flame, so tests can

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tests/gen-profile.py — a deterministic folded profile the project owns.
 
     gen-profile.py SEED STACKS [--fractional] > OUT.folded

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/lib.sh — helpers for end-to-end test scripts (source it).
 #
 #   pass NAME            a check held

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs every test suite and ends with one line: "N passed, N failed, N skipped".
 #
 # Suites:

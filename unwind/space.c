@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * unwind/space.c — an address space: runtime ranges -> (table, bias)
  * (unwind.h, "Address space").

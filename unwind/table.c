@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * unwind/table.c — one ELF file's CFI compiled into sorted 16-byte rows
  * (unwind.h, "Tables").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * unwind/unwind.h — registers plus stack memory into return addresses:
  * the frame-pointer walker, the CFI unwinder, and the tables it reads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * unwind/walk.c — the stack walker: CFI rows where a table covers the PC,
  * frame records elsewhere (unwind.h, "Walk").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/arena.c — chained bump blocks; see util/arena.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/arena.h — a bump allocator freed only as a whole.
  *

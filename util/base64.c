@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/base64.c — RFC 4648 base64, encoder and strict decoder.
  *

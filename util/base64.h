@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/base64.h — RFC 4648 base64 (the standard alphabet, '=' padding).
  *

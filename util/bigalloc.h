@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/bigalloc.h — zeroed allocations for big random-access tables.
  *

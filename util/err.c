@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/err.c — the error record helpers behind util/err.h.
  */

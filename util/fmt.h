@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/fmt.h — fast number formatting for writers that print millions
  * of numbers.

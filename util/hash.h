@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/hash.h — fast non-cryptographic hashing for the interning tables.
  *

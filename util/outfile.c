@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/outfile.c — temp file + rename, relative to one directory
  * descriptor; see util/outfile.h for the rules and why.

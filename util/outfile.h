@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/outfile.h — outputs replaced atomically, never written through a
  * path another user can redirect.

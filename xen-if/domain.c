@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xen-if/domain.c — finding, creating and watching the domain.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xen-if/mem.c — guest virtual memory through cached foreign mappings.
  *

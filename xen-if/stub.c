@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xen-if/stub.c — xen-if when libxen-dev was not found at build time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xen-if/xen-priv.h — state shared by the xen-if files (private).
  *

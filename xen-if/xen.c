@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xen-if/xen.c — the Xen target: open, the target ops, the steady-state
  * domctls.  See xen.h for the design and its invariants.

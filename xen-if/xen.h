@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xen-if/xen.h — a Xen domain as a sampling target (implements target.h).
  *

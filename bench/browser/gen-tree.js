@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * bench/browser/gen-tree.js — "tree100k" for the browser bench: N distinct
  * stacks from a call tree shaped like a real perf capture (a few processes

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * bench/browser/measure.js — how long an SVG flame graph takes to open and
  * to answer a click, in a fresh headless browser per run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/browser/run.sh — `make bench-browser`: what our SVG costs to open and
 # to use in Chromium and Firefox ESR, beside flamegraph.pl's SVG of the
 # same input (issue 17).

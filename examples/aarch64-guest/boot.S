@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/aarch64-guest/boot.S — entry of the AArch64 example guest
  * under `qemu-system-aarch64 -M virt -kernel aarch64-guest.elf`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/aarch64-guest/kernel.c — the AArch64 example guest's C side:
  * read the command line from the device tree, start the other vCPUs,

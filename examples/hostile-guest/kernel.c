@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/hostile-guest/kernel.c — a guest that attacks its profiler: it
  * rewrites its frame pointers, stack pointer and page tables while it is

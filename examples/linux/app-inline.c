@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/linux/app-inline.c — a hot function inlined into its caller
  * at -O2, for record --inline: pipeline() runs 2 units of its own and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/linux/app-leaf.c — the frameless-leaf case, built the way
  * profiling guides recommend (-O1 -fno-omit-frame-pointer): alpha, beta

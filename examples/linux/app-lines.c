@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/linux/app-lines.c — one function whose time splits over two
  * source lines, for source positions in tooltips and record --lines:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/linux/app-qsort.c — a call back through the C library: each
  * round runs function_1 and function_2 (1 : 3 units) directly, then sorts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/linux/app-test-1.c — the thesis workload app-test-1 as a Linux
  * program: main calls function_1, function_2, function_3 with work

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/linux/app-test-2.c — the thesis workload app-test-2 as a Linux
  * program: t2_function_1 -> t2_function_3 and t2_function_2 ->

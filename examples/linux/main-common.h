@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/linux/main-common.h — how long every Linux example runs:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/qemu-guest/boot.S — multiboot v1 entry of the example guest:
  * 32-bit protected mode in, long mode out, then kmain().

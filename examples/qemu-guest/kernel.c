@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/qemu-guest/kernel.c — the example guest's C side: pick the
  * workload from the kernel command line and run it forever.

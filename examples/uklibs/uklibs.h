@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/uklibs/uklibs.h — a Linux program laid out like a Unikraft
  * tree (lib/ukalloc, lib/uksched, plat/kvm, libs/lwip, app/), so that

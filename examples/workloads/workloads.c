@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/workloads/workloads.c — the thesis workloads; see workloads.h.
  *

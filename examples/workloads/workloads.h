@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/workloads/workloads.h — the thesis workloads, freestanding.
  *

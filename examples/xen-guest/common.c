@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/xen-guest/common.c — command line and workload loop of the
  * test guest, shared by the PV (guest.c) and PVH (pvh.c) entries.

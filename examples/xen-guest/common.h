@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/xen-guest/common.h — what the PV and PVH entries of the test
  * guest share: the command line and the workload loop (common.c).

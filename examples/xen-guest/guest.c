@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/xen-guest/guest.c — a minimal 64-bit Xen PV kernel that runs
  * the example workloads (examples/workloads) forever or for N rounds.

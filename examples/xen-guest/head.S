@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/xen-guest/head.S — entry points, Xen ELF notes, hypercall page
  * and stacks of the minimal 64-bit PV test guest (see guest.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/xen-guest/notes.h — assembler macro for one Xen ELF note (the
  * loader reads them from PT_NOTE): owner "Xen", then `desc` as a string

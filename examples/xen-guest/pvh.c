@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * examples/xen-guest/pvh.c — the PVH variant of the test guest: same
  * command line and workloads as the PV one (guest.c), entered through

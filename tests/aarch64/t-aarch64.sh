@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/aarch64/t-aarch64.sh — the AArch64 example guest
 # (examples/aarch64-guest) under `qemu-system-aarch64 -M virt` (software
 # emulation), profiled through the real gdbstub with `uniprof-flame --gdb`:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/browser/driver.js — one way to start a headless browser for the
  * browser tests: Debian's Chromium (CDP) or Firefox ESR (WebDriver BiDi),

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tests/browser/mksvg.js — writes an SVG that follows the renderer's DOM
  * contract (see templates/flamegraph.js) from folded stacks, embedding the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/browser/t-browser.sh — the SVG's script in a real browser.
 #
 # Opens SVGs from disk (file://) in headless Chromium and Firefox ESR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/browser/t-libpanel.sh — the per-library panel of a recorded SVG:
 # record app-uklibs (examples/uklibs: a program laid out as a Unikraft
 # tree, -O2, no frame pointers) with ptrace; the panel in the SVG holds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/browser/t-lines.sh — source positions in a recorded SVG, in the
 # browser: record app-lines (-O2, no frame pointers) with ptrace, then
 # test-lines.js in headless Chromium (and Firefox ESR when installed)

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tests/browser/test-diff.js — a differential SVG in headless Chromium or
  * Firefox ESR (driver.js):

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tests/browser/test-drill.js — the zoom that reveals what pruning hid
  * (issue 17), against the real renderer, in a real browser:

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tests/browser/test-libpanel.js — the library panel of a recorded SVG in
  * headless Chromium or Firefox ESR (driver.js): hidden until the

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tests/browser/test-lines.js — source positions of a recorded SVG in
  * headless Chromium or Firefox ESR (driver.js): the hot leaf's tooltip

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tests/browser/test-svg.js — drives headless Chromium or Firefox ESR
  * (Debian's, through puppeteer-core: driver.js) over SVGs opened from disk

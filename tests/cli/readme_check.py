@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """README.md against the program: every option of every command, three ways.
 
 usage: readme_check.py UF_BINARY TOP

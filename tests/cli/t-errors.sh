@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Every error is one line, "uniprof-flame: <what>: <why>" with no full stop
 # and no second line (no "Try ..." hint, no getopt message naming the
 # binary's path), and the exit status says its class: 1 usage, 2 bad input,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/cli/t-man.sh — the manual page and the bash completion against the
 # program: every option that `COMMAND --help` lists (every command) is
 # described in uniprof-flame.1 and offered by the completion for that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # --help says what each command does with the options it shares, and every
 # command reads single-dash long options as flamegraph.pl's Getopt::Long
 # does (the rule is in cli/common.c and the README's render section).

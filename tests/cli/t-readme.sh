@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # README.md against the program (tests/cli/readme_check.py): every option of
 # every command in the code, in --help and in the README's tables, the same
 # three sets; the package list of `make check`; the raw trace header.

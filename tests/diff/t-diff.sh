@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # End-to-end tests of `diff` and of reading SVGs back: flamegraph.pl's
 # differential colours, round trips, foreign SVGs, hostile XML.
 source "$(dirname "$0")/../lib.sh"

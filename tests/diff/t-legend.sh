@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/diff/t-legend.sh — a differential's legend tells the truth: the
 # "grew" and "shrank" swatches are the colours of the frames whose change
 # is the largest (full scale), for both scales (red-blue and cb).  Here a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-cfi-table.c — compiling unwind tables from an ELF
  * file's .eh_frame and .debug_frame through libdw (unwind/table.c).

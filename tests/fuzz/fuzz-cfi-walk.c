@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-cfi-walk.c — the CFI unwinder (unwind/walk.c) over
  * hostile rules and hostile memory: the table is made from the input as

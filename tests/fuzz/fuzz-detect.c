@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-detect.c — the one format detector every reader and the
  * CLI's input splitter ask (fold_detect_format, fold/detect.c).

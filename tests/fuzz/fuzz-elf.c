@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-elf.c — ELF symbol tables through libelf
  * (symtab_open_elf_mem in symtab/elf.c), including the load-bias lookup

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-embed-pack.c — the unpacker of the packed embedded
  * block (fold/embed-pack.c): base64, a zlib stream, varint columns.

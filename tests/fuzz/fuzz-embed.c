@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-embed.c — the parser of the "uf-trie/1" block an SVG
  * carries in <metadata id="uniprof-flame-data"> (fold/embed-read.c), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-folded.c — the folded-text reader (fold/read-folded.c)
  * and writer (fold/write-folded.c).

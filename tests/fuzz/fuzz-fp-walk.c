@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-fp-walk.c — the frame-pointer walker (walk-oracle.h)
  * over hostile memory through the replay target (sampler/replay.c), which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-gdb-packet.c — the GDB remote protocol codec
  * (gdb-if/packet.c) over any byte stream a stub may send.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-gdb-target.c — the QEMU/gdbstub target's reply handling
  * (gdb-if/target.c over gdb-if/conn.c), end to end over a real socket: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-nm.c — `nm -n` / `nm -S` symbol files
  * (symtab_open_nm_mem in symtab/symtab.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-perf.c — the `perf script` reader (fold/read-perf.c),
  * with every stackcollapse-perf.pl option it implements.

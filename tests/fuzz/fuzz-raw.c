@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-raw.c — uniprof's raw stack-trace reader
  * (fold/read-raw.c), with and without a resolver.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-svg-frames.c — rebuilding a profile from the drawn
  * frames of a foreign flame graph (fold/read-svg-frames.c), without the

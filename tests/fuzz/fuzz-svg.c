@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-svg.c — the SVG reader as `fold`, `render` and `diff`
  * use it (fold/read-svg.c through libxml2, then the embedded trie of

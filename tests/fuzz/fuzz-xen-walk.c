@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-xen-walk.c — xen-if's page-table walk and mapping cache
  * (xen-if/mem.c) under the frame-pointer walker, over a hostile guest

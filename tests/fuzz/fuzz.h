@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz.h — what every libFuzzer harness under tests/fuzz/
  * shares: the entry point's prototype, a failing oracle that says why,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/fuzz.mk — libFuzzer harnesses (included by the top Makefile).
 #
 #   make fuzz-build            build every harness into build/fuzz/

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/mkseeds.sh — (re)generates the seed corpora under
 # tests/fuzz/corpus/ from real tools: our own renderer, the compilers,
 # nm, the scripted gdbstub of tests/gdb.  Run from the top of the tree

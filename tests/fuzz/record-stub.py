@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tests/fuzz/record-stub.py — records what a gdbstub says, for seeds of
 the gdb-target fuzz harness (tests/fuzz/fuzz-gdb-target.c).
 

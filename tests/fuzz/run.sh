@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/run.sh — runs libFuzzer harnesses (built by `make fuzz-build`).
 #
 #   tests/fuzz/run.sh SECONDS NAME...

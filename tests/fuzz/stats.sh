@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/stats.sh — sums build/fuzz/stats.tsv (written by run.sh) per
 # harness into a Markdown table: runs, wall and CPU seconds, execs, execs
 # per CPU second, the CPU seconds still needed for 10 million execs at that

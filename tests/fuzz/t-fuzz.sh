@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/t-fuzz.sh — every fuzz harness (tests/fuzz/fuzz-*.c) replays
 # its seed corpus and every past crash (tests/fuzz/corpus/NAME/,
 # tests/fuzz/crashes/NAME/): a regression of a fixed bug fails here in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/walk-oracle.h — one frame-pointer walk and the contract it
  * must keep whatever the memory holds, for the walker harnesses

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tests/gdb/fake-stub.py — a scripted gdbstub for the hostile-stub tests.
 
     fake-stub.py MODE SOCKET_PATH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/gdb/gdb-sample.c — drives gdb-if/ directly: samples a gdbstub
  * guest, walks frame pointers, prints per-sample stop times and raw stacks.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/gdb/t-fake-stub.sh — gdb-if against a hostile stub (fake-stub.py):
 # malformed, oversized, wrongly-checksummed, silent, noisy and vanishing
 # stubs must give a clear one-line error and exit 3 — no crash (ASan and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/gdb/t-hostile.sh — profile a hostile guest under QEMU through the
 # real gdbstub (examples/hostile-guest: while sampled it points rbp at
 # self-referencing and looping frame records, unmapped and MMIO pages, a

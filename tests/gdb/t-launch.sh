@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/gdb/t-launch.sh — launch mode: `uniprof-flame ... --qemu --
 # qemu-system-ARCH ARGS` starts QEMU paused with a private gdbstub and
 # profiles the guest from its first instruction until QEMU exits.

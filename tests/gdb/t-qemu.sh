@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/gdb/t-qemu.sh — profile the example guest kernel under QEMU
 # (software emulation) through the real gdbstub with `uniprof-flame --gdb`:
 #   - app-test-1 and app-test-2: >= 1000 samples, every function's share

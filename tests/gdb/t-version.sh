@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/gdb/t-version.sh — `uniprof-flame --version`: the version line and
 # the targets built in; xen must be there exactly when libxen-dev was
 # available to an x86-64 build (scripts/deps.sh installs it on amd64; xen-if

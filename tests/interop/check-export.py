@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tests/interop/check-export.py — compares an exported profile, as the
 real tools read it, with the folded stacks it came from.
 

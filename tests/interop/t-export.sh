@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/interop/t-export.sh — pprof and speedscope files, read by the real
 # tools: `go tool pprof` (Debian golang-go) and the speedscope app (npm,
 # in headless Chromium), plus speedscope's published JSON schema (shipped

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/interop/t-perf.sh — `perf script` input against stackcollapse-perf.pl.
 #
 # The oracle ../shared/perf-ref holds perf captures and what

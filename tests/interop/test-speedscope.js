@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tests/interop/test-speedscope.js — loads a speedscope JSON file into the
  * real speedscope app (npm `speedscope`, its release build served over

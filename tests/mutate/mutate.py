@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tests/mutate/mutate.py — mutation testing of uniprof-flame's C (make mutate).
 
     mutate.py [--modules render,fold,...] [--per-module N] [--seed S]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/lib-record.sh — helpers for the record tests (source it
 # after tests/lib.sh).
 #

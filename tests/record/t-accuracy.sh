@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-accuracy.sh — the thesis accuracy experiment: app-test-1
 # and app-test-2 profiled 5 s at 999 Hz; every function's share of the
 # samples is within +-3 percentage points of its .truth file, and the

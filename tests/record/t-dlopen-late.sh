@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-dlopen-late.sh — a library dlopen()ed shortly before the
 # program exits still resolves: the maps are taken once more as the main
 # thread stops on its way out (the periodic re-read, about once a second,

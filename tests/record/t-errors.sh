@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-errors.sh — bad -x (exit 2), bad or untraceable PID
 # (exit 3), a command that cannot run (exit 3), usage errors (exit 1);
 # each with one "uniprof-flame: <what>: <why>" line.

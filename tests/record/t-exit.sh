@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-exit.sh — the target ends before -T: spawned (profiled
 # until it exits, its exit status reported) and attached with -p (the
 # process exits mid-run); both still write their outputs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-inline.sh — record --inline on app-inline (-O2, mix()
 # always inlined into pipeline()): the inlined function is a frame of its
 # own, marked _[i], with its true share (+-3 points); without --inline its

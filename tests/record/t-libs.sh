@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-libs.sh — the library of every frame, on app-uklibs (a
 # Linux program laid out as a Unikraft tree, examples/uklibs): record's
 # per-library table, `fold --by=lib` of the recorded SVG (the libraries

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-lines.sh — source positions of recorded frames, on
 # app-lines (-O2, no frame pointers: lines_hot() spends 6 units on one
 # line and 3 on another).  Line numbers come from the source's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-meta.sh — an SVG that says how it was made: record writes
 # its metadata (target, -x and build id, start, duration, rates, samples,
 # missed deadlines, unwinder, threads, version, command line) into the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-outputs.sh — render options reach the recorder's SVG:
 # --flamechart draws samples in time order (many more frames than the
 # merged graph, title "Flame Chart"), --title is used, and -o - writes the

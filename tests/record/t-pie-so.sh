@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-pie-so.sh — names resolve in a position-independent
 # executable (load bias from /proc/PID/maps) and in a shared library, both
 # when the program is started by us and when we attach to it with -p.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-progress.sh — on a terminal, stderr shows a progress line
 # (elapsed, samples, rate, missed) redrawn in place; without a terminal
 # there is none, only the two summary lines; -q silences both.

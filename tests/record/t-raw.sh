@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-raw.sh — --raw writes uniprof's raw trace: '#' header
 # lines, then per sample and thread one hexadecimal address per line (PC
 # first), a count line "1" and an empty line; one block per sample, the

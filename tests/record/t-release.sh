@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-release.sh — the release binary's own ELF and DWARF paths.
 #
 # Every other record test runs the ASan build, which links libdw and libelf

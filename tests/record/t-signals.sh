@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-signals.sh — Ctrl-C (SIGINT) or SIGTERM in the middle of a
 # recording: the outputs are still written, the exit status is 0, and the
 # target keeps running, no longer traced and not stopped.

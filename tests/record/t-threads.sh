@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-threads.sh — every thread is sampled in every round and
 # its samples are attributed to it: uf-worker-N runs only function_N.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/record/t-unwind.sh — CFI unwinding of real programs (issue 10):
 #   app-leaf   -O1 -fno-omit-frame-pointer with a frameless leaf: alpha /
 #              beta / gamma_ 10/30/60 % above spin (a frame-pointer walk

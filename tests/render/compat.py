@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Compares uniprof-flame's frames with flamegraph.pl's (../shared/flamegraph-ref).
 
 usage: compat.py UF_BINARY REF_DIR [CASE...]

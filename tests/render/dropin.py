@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """flamegraph.pl drop-in matrix: every flamegraph.pl option, in every spelling
 Getopt::Long accepts (--opt V, --opt=V, -opt V, -opt=V), against flamegraph.pl.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tests/render/palette-rules.py — the python and rust palettes (ours, not
 flamegraph.pl's) checked against the rule README and render/palette.c state:
 

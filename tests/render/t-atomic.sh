@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/render/t-atomic.sh — outputs are atomic (util/outfile): when a run
 # fails, the user's old output stays byte-identical, also for failures that
 # come late (input read through a pipe after -o is chosen, all-zero counts,

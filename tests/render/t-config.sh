@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/render/t-config.sh — the data-uf-* attributes the browser script
 # reads (templates/flamegraph.js: zoom, search, icicle layout) agree with
 # the geometry drawn: inverted iff the root is the top row, width and xpad

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # flamegraph.pl drop-in matrix (tests/render/dropin.py): every flamegraph.pl
 # option in its four spellings (--opt V, --opt=V, -opt V, -opt=V), every
 # palette's background and frames, against flamegraph.pl itself when a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/render/t-foreign.sh — read-back of SVGs without embedded data
 # (flamegraph.pl's, or ours with --embed=none) when frame names contain
 # " (": inlined frames, C++ and Java signatures.  The title is

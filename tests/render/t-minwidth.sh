@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/render/t-minwidth.sh — pruning exactly at --minwidth, in pixels and
 # in percent: flamegraph.pl drops a frame only when it is narrower
 # (`if (($etime-$stime) < $minwidth_time)`), so a frame exactly at the

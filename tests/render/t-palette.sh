@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/render/t-palette.sh — the python and rust palettes against the rule
 # they implement (tests/render/palette-rules.py says the rule and the check);
 # the --colors=lib legend; --hash and --colors=lib colours exactly against

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # End-to-end tests of `render` and `fold`: flamegraph.pl compatibility,
 # determinism, error handling, escaping, the embedded trie round trip.
 source "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # What an SVG carries back, and what render says about what it leaves out:
 # a --flamechart SVG keeps its time order through render --flamechart and
 # fold --flamechart (and plain fold says it merged); --nameattr event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/sec/evil-symbol.c — a target whose hot function's ELF symbol
  * holds a newline, ';' and a trailing " 5" (issue 20 item 5), for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/sec/fifo-lib.c — the hostile target of issue 20 item 2, for
  * tests/sec/t-target-files.sh: it maps an ELF file executable, deletes

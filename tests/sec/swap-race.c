@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/sec/swap-race.c — the attacker of issue 20 item 1, run as an
  * unprivileged user by tests/sec/t-outfile.sh: in a directory it can

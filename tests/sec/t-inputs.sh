@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Hostile input files (issues 13 and 20): format detection shared by the
 # readers and the input splitter, numbers that are not finite, names that
 # hold any byte, broken embedded data.  Inputs are generated here.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Outputs written as root into directories other users can write (issue
 # 20 item 1, util/outfile.c): a symlink at the destination is replaced,
 # never followed; devices and directories are refused; and the race of an

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Files named by a profiled process (issue 20 item 2, symtab/procmap.c):
 # a target that maps "lib.so (deleted)" and puts a FIFO at lib.so must
 # not make `record` hang; it finishes within -T and the summary says

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/symtab/t-fold-symbols.sh — `uniprof-flame fold --symbols FILE RAW`:
 # uniprof raw traces symbolized with an ELF file or an `nm -n` file, as the
 # manual pipeline (nm -n; symbolize; stackcollapse) would, and the errors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-detect.c — fold_detect_format, the one format detector
  * every reader and the CLI's input splitter use (fold/detect.c).

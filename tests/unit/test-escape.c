@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-escape.c — the folded format's name escape
  * (fold/name-escape.c) and the writer's round trip (write-folded.c):

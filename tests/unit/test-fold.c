@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-fold.c — the trie, the folded parser and writer, and
  * the embedded block, each case ending with fold_trie_check(); library

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-gdb-launch.c — launch mode's checks and failure paths
  * (gdb-if/launch.c): which commands are refused before anything starts,

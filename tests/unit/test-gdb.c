@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-gdb.c — the GDB remote protocol codec (gdb-if/packet.h):
  * framing, checksums, acks, escapes, run-length encoding and every way a

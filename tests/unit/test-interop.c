@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-interop.c — fold's interop layer alone: the `perf
  * script` reader (fold/read-perf.c), gzip input (fold/gzip.c) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-loc.c — the source positions of trie nodes (fold/loc.c):
  * counting, the hottest-first order, the "loc" section of the embedded

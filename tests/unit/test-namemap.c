@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-namemap.c — render/namemap.c, the --cp and --nameattr
  * maps: many names (correctness only; bench/namemap.sh has the timings),

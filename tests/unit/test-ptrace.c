@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-ptrace.c — ptrace-if's thread table on a process that
  * creates and joins many short-lived threads (issue 20, "also noticed"):

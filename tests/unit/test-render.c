@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-render.c — palettes, escaping, layout geometry and the
  * SVG text for small hand-checked profiles.

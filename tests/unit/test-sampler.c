@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-sampler.c — the sampling loop against the replay
  * target: every round stops and resumes, threads are recorded, faults

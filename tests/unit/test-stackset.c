@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-stackset.c — the stack set stores each address stack
  * once, keeps ids dense and stable, and grows with unique stacks only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-symtab.c — symtab/ (ELF and nm tables, return-address
  * lookup, load bias for live processes) and fold/read-raw.c (uniprof raw

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-unwind.c — the unwind module: the frame-pointer walk on
  * hand-made memory images served by the replay target (good chains,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-util.c — the ground floor: the arena hands out disjoint,
  * aligned memory across block boundaries, and outputs reach what the user

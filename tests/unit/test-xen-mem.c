@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-xen-mem.c — xen-if's page-table walk and foreign-mapping
  * cache (xen-if/mem.c) against a fake guest, no Xen needed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/xen/boot.sh — boot Xen + the test dom0 under QEMU (TCG) once.
 #
 #   tests/xen/boot.sh CACHE INITRD OUT_DIR LOG [TIMEOUT_S]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/xen/build.sh — build what the test dom0 runs, into WORK/{bin,guest}:
 # the PV test guest (examples/xen-guest), the xen-if driver (static, with
 # the crash reporter tests/xen/segv-trace.c), and

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/xen/check-shares.pl — assert a folded profile against a .truth file.
 #
 #   check-shares.pl NAME FOLDED TRUTH [--map NM_MAP] [--root PREFIX]

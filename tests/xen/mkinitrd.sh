@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/xen/mkinitrd.sh — build the dom0 initramfs for the Xen tests.
 #
 #   tests/xen/mkinitrd.sh CACHE OUT.cpio.gz CASES.sh BIN_DIR GUEST_DIR

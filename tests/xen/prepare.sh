@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/xen/prepare.sh — fetch Xen 4.17, its tools and a Debian kernel as
 # .debs and unpack them (dpkg -x) into a cache; nothing is installed.
 #

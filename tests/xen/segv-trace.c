@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/xen/segv-trace.c — test-only crash reporter linked into the copy
  * of uniprof-flame that the Xen test runs in dom0 (never into a release

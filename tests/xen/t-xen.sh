@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/xen/t-xen.sh — end to end: Xen 4.17 + a Debian PV dom0 booted once
 # under QEMU (TCG); inside it, the xen-if backend (through tests/xen/
 # xen-drive) and uniprof-flame (-d, -c) sample the PV test guest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/xen/xen-drive.c — a small driver for the xen-if target, run
  * inside the emulated dom0 by the e2e test and the benchmark.

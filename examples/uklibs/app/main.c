@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* examples/uklibs/app/main.c — the app of the Unikraft-like example: one
  * round is 20 units across five libraries (uklibs.h); run for N seconds
  * (argv[1]) or -r ROUNDS as the other examples. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/xen/dom0/cases.sh — the test cases, run by /init inside dom0.
 # Results go to /out (the host's 9p share): one "@@RC CASE STATUS" line per
 # command in cases.log, outputs as /out/<case>.*; the host asserts on them

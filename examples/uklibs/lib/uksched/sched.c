@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* examples/uklibs/lib/uksched/sched.c — "libuksched": 2 units of its
  * own, then the platform clock (3 units in libkvmplat). */
 #include "../../uklibs.h"

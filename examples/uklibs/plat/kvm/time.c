@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* examples/uklibs/plat/kvm/time.c — "libkvmplat": the platform clock,
  * 3 units. */
 #include "../../uklibs.h"
