@@ -5,6 +5,7 @@
 #   make check      install test deps if root, build, run every suite (ASan+UBSan)
 #   make demo       profile the bundled example and write demo.svg
 #   make bench      benchmark figures (never fails the build)
+#   make bench-peers    render and diff beside inferno, interleaved (issue 32)
 #   make bench-browser  SVG open/click times in Chromium and Firefox
 #   make mutate     mutation score per module (slow, not in check/CI; MUTATE_ARGS=...)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -60,7 +61,7 @@ ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check demo bench bench-browser install clean deps-build deps-check unit mutate
+.PHONY: all check demo bench bench-peers bench-browser install clean deps-build deps-check unit mutate
 .SECONDARY:
 
 # deps-build installs libxen-dev on x86-64; without Xen support, one line.
@@ -149,6 +150,11 @@ demo:
 
 bench: all
 	@bench/run.sh
+	@bench/vs-inferno.sh
+
+# Only the side-by-side table against inferno (issue 32)
+bench-peers: all
+	@bench/vs-inferno.sh
 
 # SVG open/click times in Chromium and Firefox beside flamegraph.pl's (issue 17)
 bench-browser: all

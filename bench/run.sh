@@ -420,5 +420,8 @@ profile_callgrind() {
 		cg_tidy | grep -v -e ':main$' -e 'below main' | head -n 10
 }
 
-main
-exit 0
+# Sourced by bench/vs-inferno.sh for its inputs and tools: no run then.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	main
+	exit 0
+fi

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# bench/vs-inferno.sh — `make bench-peers`: uniprof-flame beside inferno
+# (and flamegraph.pl where the input is small enough), run in ONE script,
+# interleaved, on the same inputs, on this machine, now (issue 32).
+#
+# A speed ratio against a peer is only quoted from this table: both tools
+# run here, alternately (ours, inferno, ours, inferno, ...), best of N wall
+# times each, so a load spike hits both alike.  The machine's load average
+# is printed before and after; a figure taken beside other work is marked.
+#
+# Rows (the issue's shapes plus the bench's own):
+#   example-perf  FlameGraph's real 646 KB perf capture, folded (../shared)
+#   tree-100k     100k stacks sampled from a call tree (bench/gen-shapes.c)
+#   tree-64k      the bench's call-tree shape
+#   little-100k   100k little-sharing stacks
+#   little-1m     1M little-sharing stacks (left out with BENCH_QUICK=1)
+#   diff-tree-64k `diff A B` beside `inferno-diff-folded A B | inferno-flamegraph`
+# Columns: best wall s, CPU s (user+sys) and its sys part, peak RSS MiB,
+# for each tool; then inferno's wall / ours ("x faster") and the goal's
+# verdict (>= 3x at <= inferno's RSS).
+#
+# Peers: built by ../shared/peers/build-peers.sh into $PEERS
+# (default ~/.cache/uniprof-flame-peers); nothing of theirs is committed.
+# Environment: PEERS, BENCH_BIN, BENCH_PEER_RUNS (default 3), BENCH_QUICK=1.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# bench/run.sh's inputs, generators and measuring tools, without its run
+# shellcheck source=bench/run.sh
+. "$here/run.sh"
+
+PEERS=${PEERS:-$HOME/.cache/uniprof-flame-peers}
+N=${BENCH_PEER_RUNS:-3}
+
+find_peer() { # NAME: path of a built peer binary, or nothing
+	local f
+	for f in "$PEERS/bin/$1" "$PEERS/$1" "$(command -v "$1" 2>/dev/null)"; do
+		[ -n "$f" ] && [ -x "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
+# once OUTFILE CMD...: one run under rusage, its stdout to OUTFILE; prints
+# "WALL RSS_KIB STATUS CPU SYS".  SYS is the delta of this shell's cstime
+# (children's system time, rusage and what it waited for included).
+once() {
+	local out=$1 rep=$TMP/rep t0 t1 w r st c
+	shift
+	t0=$(awk '{print $17}' /proc/$$/stat)
+	"$OUT/rusage" "$rep" "$@" >"$out" 2>>"$OUT/logs/peers.err" || { echo "0 0 127 0 0"; return; }
+	t1=$(awk '{print $17}' /proc/$$/stat)
+	read -r w r st c <"$rep"
+	echo "$w $r $st $c $(awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.3f", (b-a)/hz}')"
+}
+
+# best FILE COL: smallest value of column COL over FILE's lines
+best() { awk -v c="$2" 'NR == 1 || $c + 0 < m { m = $c + 0 } END { print m }' "$1"; }
+worst() { awk -v c="$2" '$c + 0 > m { m = $c + 0 } END { print m + 0 }' "$1"; }
+
+# pair LABEL -- OURS_ARGV -- PEER_ARGV: N interleaved runs of each (stdout
+# to a scratch file); one table row.
+pair() {
+	local label=$1 i st ours=() peer=()
+	shift 2
+	while [ "$1" != -- ]; do ours+=("$1"); shift; done
+	shift
+	peer=("$@")
+	: >"$TMP/a"; : >"$TMP/b"
+	for ((i = 0; i < N; i++)); do
+		once "$TMP/o.out" "${ours[@]}" >>"$TMP/a"
+		once "$TMP/p.out" "${peer[@]}" >>"$TMP/b"
+	done
+	st=$(awk '$3 != 0 { print $3; exit }' "$TMP/a" "$TMP/b")
+	if [ -n "$st" ]; then
+		printf '%-14s FAILED (exit %s; see %s)\n' "$label" "$st" "$OUT/logs/peers.err"
+		return
+	fi
+	awk -v l="$label" -v aw="$(best "$TMP/a" 1)" -v ac="$(best "$TMP/a" 4)" -v as="$(best "$TMP/a" 5)" \
+		-v ar="$(worst "$TMP/a" 2)" -v bw="$(best "$TMP/b" 1)" -v bc="$(best "$TMP/b" 4)" \
+		-v bs="$(best "$TMP/b" 5)" -v br="$(worst "$TMP/b" 2)" 'BEGIN {
+		ratio = bw / aw
+		v = (ratio >= 3 && ar <= br) ? "met" : "MISSED"
+		printf "%-14s %8.4f %7.3f %6.3f %7.1f | %8.4f %7.3f %6.3f %7.1f | %5.2fx  %s\n",
+			l, aw, ac, as, ar / 1024, bw, bc, bs, br / 1024, ratio, v }'
+}
+
+peers_main() {
+	local inf dif ex=$EXAMPLE s load
+	inf=$(find_peer inferno-flamegraph) || { note "inferno not built: run ../shared/peers/build-peers.sh (see its README)"; return 0; }
+	dif=$(find_peer inferno-diff-folded) || dif=
+	build_tool rusage && build_tool gen-shapes || { note "cannot build bench tools"; return 0; }
+	gen_shapes || { note "shape generation failed"; return 0; }
+	read -r load _ </proc/loadavg
+	echo "uniprof-flame $(git -C "$TOP" describe --always --dirty 2>/dev/null) beside $("$inf" --version 2>/dev/null | head -n 1)"
+	echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load average before: $load; best of $N interleaved runs each"
+	printf '%-14s %8s %7s %6s %7s | %8s %7s %6s %7s | %6s  %s\n' shape "ours s" cpu sys "RSS MiB" \
+		"inferno s" cpu sys "RSS MiB" ratio "goal >=3x, <= RSS"
+	[ -s "$ex" ] && warm "$ex" && pair example-perf -- "$BIN" render "$ex" -o "$TMP/o.svg" -- "$inf" "$ex"
+	for s in tree-100k tree-64k little-100k little-1m; do
+		[ -s "$OUT/$s.folded" ] || continue
+		warm "$OUT/$s.folded"
+		pair "$s" -- "$BIN" render "$OUT/$s.folded" -o "$TMP/o.svg" -- "$inf" "$OUT/$s.folded"
+	done
+	if [ -n "$dif" ]; then # inferno's diff is two programs: the pipe is its cost
+		warm "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded"
+		pair diff-tree-64k -- "$BIN" diff "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded" -o "$TMP/o.svg" \
+			-- sh -c '"$1" "$3" "$4" | "$2"' sh "$dif" "$inf" "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded"
+	fi
+	read -r load _ </proc/loadavg
+	echo "load average after: $load (above $(($(nproc) / 2)): other work ran beside; figures are noisy)"
+}
+
+peers_main
+exit 0
