@@ -268,6 +268,17 @@ int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale)
 /* Checks the invariants above; returns 0 or the number of the broken one. */
 int fold_trie_check(const fold_trie *t);
 
+/* ---- callers and callees of one function (fold/sandwich.c) ----------- */
+
+enum fold_half { FOLD_CALLERS, FOLD_CALLEES };
+
+/* Makes *out (owned; fold_trie_free) the callers (inverted: NAME;caller;
+ * its caller;...) or the callees (NAME;callee;...) of every frame named
+ * NAME (or NAME plus a "_[x]" annotation), each sample counted once at its
+ * outermost such frame.  Returns 0, -ENOENT when no frame has that name,
+ * -E2BIG past the callers' node cap (16 x src's nodes + 1M), or -ENOMEM. */
+int fold_sandwich(const fold_trie *src, const char *name, size_t len, enum fold_half half, fold_trie **out);
+
 /* ---- format detection (fold/detect.c) -------------------------------- */
 
 /* What an input is, told from its first bytes by fold_detect_format, the
