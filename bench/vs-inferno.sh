@@ -34,7 +34,7 @@ N=${BENCH_PEER_RUNS:-3}
 
 find_peer() { # NAME: path of a built peer binary, or nothing
 	local f
-	for f in "$PEERS/bin/$1" "$PEERS/$1" "$(command -v "$1" 2>/dev/null)"; do
+	for f in "$PEERS/inferno/bin/$1" "$PEERS/bin/$1" "$(command -v "$1" 2>/dev/null)"; do
 		[ -n "$f" ] && [ -x "$f" ] && { echo "$f"; return 0; }
 	done
 	return 1
@@ -91,7 +91,7 @@ peers_main() {
 	build_tool rusage && build_tool gen-shapes || { note "cannot build bench tools"; return 0; }
 	gen_shapes || { note "shape generation failed"; return 0; }
 	read -r load _ </proc/loadavg
-	echo "uniprof-flame $(git -C "$TOP" describe --always --dirty 2>/dev/null) beside $("$inf" --version 2>/dev/null | head -n 1)"
+	echo "uniprof-flame $(git -C "$TOP" describe --always --dirty 2>/dev/null) beside $("$inf" --version 2>&1 | head -n 1)"
 	echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load average before: $load; best of $N interleaved runs each"
 	printf '%-14s %8s %7s %6s %7s | %8s %7s %6s %7s | %6s  %s\n' shape "ours s" cpu sys "RSS MiB" \
 		"inferno s" cpu sys "RSS MiB" ratio "goal >=3x, <= RSS"
@@ -107,7 +107,7 @@ peers_main() {
 			-- sh -c '"$1" "$3" "$4" | "$2"' sh "$dif" "$inf" "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded"
 	fi
 	read -r load _ </proc/loadavg
-	echo "load average after: $load (above $(($(nproc) / 2)): other work ran beside; figures are noisy)"
+	echo "load average after: $load$(awk -v l="$load" -v n="$(nproc)" 'BEGIN { if (l + 0 > n / 2) print " (other work ran beside: figures are noisy)" }')"
 }
 
 peers_main
