@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "unwind/unwind.h"
+#include "util/safe-open.h"
 #include "util/vec.h"
 
 #define SRC_EH 0
@@ -108,9 +109,10 @@ static int cmp_range(const void *a, const void *b);
 
 struct unwind_table *unwind_table_open(const char *path, struct uf_err *err)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	const char *why;   /* vetted before opened: util/safe-open.h */
+	int fd = uf_safe_open(path, &why);
 	if (fd < 0) {
-		uf_err_set(err, UF_EINPUT, path, "%s", strerror(errno));
+		uf_err_set(err, UF_EINPUT, path, "%s", why);
 		return NULL;
 	}
 	struct unwind_table *t = unwind_table_open_fd(fd, path, err);

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -826,6 +828,37 @@ static void table_refuses_huge_register(void **state)
 	unwind_table_free(t);
 }
 
+/* Issue 28 item 1: a path named by maps that is a symlink to a FIFO (a
+ * device in the attack) is looked at, never opened: no IN_OPEN event,
+ * and the module is there without CFI. */
+static void space_never_opens_a_fifo(void **state)
+{
+	(void)state;
+	char sdir[] = "/tmp/uf-unwind-space.XXXXXX", fifo[128], link[128];
+	assert_non_null(mkdtemp(sdir));
+	snprintf(fifo, sizeof fifo, "%s/fifo", sdir);
+	snprintf(link, sizeof link, "%s/lib.so", sdir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink("/fifo", link), 0);   /* resolved inside sdir */
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	assert_true(in >= 0 && inotify_add_watch(in, fifo, IN_OPEN) >= 0);
+	static const char maps[] = "10000-20000 r-xp 00000000 00:00 0 /lib.so (deleted)\n"
+				   "20000-30000 r-xp 00000000 00:00 0 /fifo\n";
+	struct unwind_space *sp = unwind_space_new();
+	assert_int_equal(unwind_space_add_maps(sp, maps, sizeof maps - 1, sdir), 0);
+	size_t mods, cfi, rows, bytes;
+	unwind_space_stats(sp, &mods, &cfi, &rows, &bytes);
+	assert_int_equal(mods, 2);
+	assert_int_equal(cfi, 0);
+	char buf[1024] __attribute__((aligned(__alignof__(struct inotify_event))));
+	assert_true(read(in, buf, sizeof buf) < 0 && errno == EAGAIN);   /* no open at all */
+	close(in);
+	unwind_space_free(sp);
+	unlink(link);
+	unlink(fifo);
+	rmdir(sdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -857,6 +890,7 @@ int main(void)
 		cmocka_unit_test(table_aarch64_ra_in_register),
 		cmocka_unit_test(table_hand_written_cfi),
 		cmocka_unit_test(table_refuses_huge_register),
+		cmocka_unit_test(space_never_opens_a_fifo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
