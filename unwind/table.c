@@ -23,9 +23,11 @@
  *     against the section's end; counts are capped (UNWIND_MAX_FDES,
  *     UNWIND_MAX_ROWS); ranges past 4 GiB above the table base are dropped.
  *     An FDE whose CIE or program names a register past MAX_DWARF_REG (or
- *     an opcode we do not know) is dropped before libdw runs it: libdw
- *     sizes each row's register table by the largest number named, and a
- *     fuzzed CIE naming register 2,096,656 cost 1 s and 340 MiB per row.
+ *     an opcode we do not know) is dropped before its program runs (kept
+ *     from when libdw ran it: libdw sized each row's register table by the
+ *     largest number named, 1 s and 340 MiB per row for register
+ *     2,096,656; unwind/cfa.c tracks three rules, so it is now only a
+ *     filter of programs no compiler writes).
  *  2. Output rows are sorted by start, contiguous rows with equal rules
  *     are merged, a NONE row closes every covered run.
  */
