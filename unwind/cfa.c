@@ -59,7 +59,10 @@ struct run {
 
 static int exec(struct run *r, const uint8_t *ip, const uint8_t *end, int in_cie);
 static int exec_one(struct run *r, uint8_t op, const uint8_t **ip, const uint8_t *end, int in_cie);
+static int exec_stack(struct run *r, uint8_t op);
 static int exec_rule(struct run *r, uint8_t op, const uint8_t **ip, const uint8_t *end);
+static int exec_offset(struct run *r, uint8_t op, uint64_t reg, const uint8_t **ip,
+		       const uint8_t *end);
 static int exec_cfa(struct run *r, uint8_t op, const uint8_t **ip, const uint8_t *end);
 static int advance(struct run *r, uint64_t delta);
 static int emit_upto(struct run *r, uint64_t end, int none);
@@ -139,15 +142,8 @@ static int exec_one(struct run *r, uint8_t op, const uint8_t **ip, const uint8_t
 	case DW_CFA_GNU_args_size:
 		return uleb(ip, end, &v) ? RUN_BAD : RUN_OK;
 	case DW_CFA_remember_state:
-		if (r->depth == CFA_MAX_STACK)
-			return RUN_BAD;
-		r->stack[r->depth++] = r->cur;
-		return RUN_OK;
 	case DW_CFA_restore_state:
-		if (r->depth == 0)
-			return RUN_BAD;
-		r->cur = r->stack[--r->depth];
-		return RUN_OK;
+		return exec_stack(r, op);
 	case DW_CFA_def_cfa: case DW_CFA_def_cfa_sf: case DW_CFA_def_cfa_register:
 	case DW_CFA_def_cfa_offset: case DW_CFA_def_cfa_offset_sf: case DW_CFA_def_cfa_expression:
 		return exec_cfa(r, op, ip, end);
@@ -156,32 +152,31 @@ static int exec_one(struct run *r, uint8_t op, const uint8_t **ip, const uint8_t
 	}
 }
 
+/* remember_state pushes every rule (the CFA's too), restore_state pops. */
+static int exec_stack(struct run *r, uint8_t op)
+{
+	if (op == DW_CFA_remember_state) {
+		if (r->depth == CFA_MAX_STACK)
+			return RUN_BAD;
+		r->stack[r->depth++] = r->cur;
+	} else {
+		if (r->depth == 0)
+			return RUN_BAD;
+		r->cur = r->stack[--r->depth];
+	}
+	return RUN_OK;
+}
+
 /* The register-rule instructions with explicit operands. */
 static int exec_rule(struct run *r, uint8_t op, const uint8_t **ip, const uint8_t *end)
 {
 	uint64_t reg, u, reg2;
-	int64_t s;
 	if (op == DW_CFA_set_loc || uleb(ip, end, &reg))
 		return RUN_BAD;   /* set_loc: no compiler emits it; not followed */
 	switch (op) {
-	case DW_CFA_offset_extended:
-	case DW_CFA_GNU_negative_offset_extended:
-		if (uleb(ip, end, &u))
-			return RUN_BAD;
-		s = mul((int64_t)u, r->p->daf);
-		set_rule(r, reg, R_OFFSET, op == DW_CFA_offset_extended ? s : mul(s, -1));
-		return RUN_OK;
-	case DW_CFA_offset_extended_sf:
-	case DW_CFA_val_offset_sf:
-		if (sleb(ip, end, &s))
-			return RUN_BAD;
-		set_rule(r, reg, op == DW_CFA_val_offset_sf ? R_VAL : R_OFFSET, mul(s, r->p->daf));
-		return RUN_OK;
-	case DW_CFA_val_offset:
-		if (uleb(ip, end, &u))
-			return RUN_BAD;
-		set_rule(r, reg, R_VAL, mul((int64_t)u, r->p->daf));
-		return RUN_OK;
+	case DW_CFA_offset_extended: case DW_CFA_GNU_negative_offset_extended:
+	case DW_CFA_offset_extended_sf: case DW_CFA_val_offset_sf: case DW_CFA_val_offset:
+		return exec_offset(r, op, reg, ip, end);
 	case DW_CFA_restore_extended:
 		set_rule(r, reg, -1, 0);
 		return RUN_OK;
@@ -205,6 +200,23 @@ static int exec_rule(struct run *r, uint8_t op, const uint8_t **ip, const uint8_
 		return RUN_OK;
 	}
 	return RUN_BAD;
+}
+
+/* "Saved at CFA + n" and "is CFA + n" rules of register `reg`, whose
+ * factored offset operand follows. */
+static int exec_offset(struct run *r, uint8_t op, uint64_t reg, const uint8_t **ip,
+		       const uint8_t *end)
+{
+	uint64_t u = 0;
+	int64_t s = 0;
+	int sf = op == DW_CFA_offset_extended_sf || op == DW_CFA_val_offset_sf;
+	if (sf ? sleb(ip, end, &s) : uleb(ip, end, &u))
+		return RUN_BAD;
+	s = mul(sf ? s : (int64_t)u, r->p->daf);
+	if (op == DW_CFA_GNU_negative_offset_extended)
+		s = mul(s, -1);
+	set_rule(r, reg, op == DW_CFA_val_offset || op == DW_CFA_val_offset_sf ? R_VAL : R_OFFSET, s);
+	return RUN_OK;
 }
 
 /* The instructions that define the CFA. */
