@@ -244,22 +244,30 @@ static int make_dir(struct gdb_launch *l, struct uf_err *err)
 	return 0;
 }
 
-/* Is `path` a listening Unix socket (/proc/net/unix: flag __SO_ACCEPTCON)? */
+/* Is `path` our listening Unix socket?  The line of /proc/net/unix
+ * whose Path column is exactly `path` (not an abstract "@path" another
+ * user bound: any user can bind any abstract name, and a substring
+ * match took it for ours) has __SO_ACCEPTCON set, and the file at
+ * `path` is a socket of our user.  The directory is our 0700 mkdtemp,
+ * so only QEMU, our child, can have made that file. */
 static int listening(const char *path)
 {
+	struct stat sb;
+	if (lstat(path, &sb) != 0 || !S_ISSOCK(sb.st_mode) || sb.st_uid != geteuid())
+		return 0;
 	FILE *f = fopen("/proc/net/unix", "re");
 	char line[512];
 	int found = 0;
-	size_t n = strlen(path);
 	if (!f)
-		return access(path, F_OK) == 0;
+		return 1;   /* no procfs: the socket file is all we can see */
 	while (!found && fgets(line, sizeof line, f)) {
 		unsigned long flags;
-		char *p = strchr(line, '/');
-		if (!p || strncmp(p, path, n) != 0 || (p[n] != '\n' && p[n] != 0))
+		int at = -1;
+		/* Num RefCount Protocol Flags Type St Inode Path */
+		if (sscanf(line, "%*s %*s %*s %lx %*s %*s %*s %n", &flags, &at) != 1 || at < 0)
 			continue;
-		if (sscanf(line, "%*s %*s %*s %lx", &flags) == 1 && (flags & 0x10000))
-			found = 1;
+		line[strcspn(line, "\n")] = 0;
+		found = strcmp(line + at, path) == 0 && (flags & 0x10000);
 	}
 	fclose(f);
 	return found;

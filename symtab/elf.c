@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "symtab/internal.h"
+#include "util/safe-open.h"
 
 #define MAX_SECTIONS (1u << 20)
 #define MAX_PHDRS 65536u
@@ -59,11 +60,12 @@ struct symtab *symtab_open_elf(const char *path, struct uf_err *err)
 
 struct symtab *symtab_elf_load(const char *path, int allow_empty, struct uf_err *err)
 {
-	/* non-blocking and regular files only: a FIFO or device named here
-	 * must give an error, never a hang or a driver's side effect */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	/* regular files only, vetted before any open runs a driver or waits
+	 * (util/safe-open.h): the path may come from a target or a report */
+	const char *why;
+	int fd = uf_safe_open(path, &why);
 	if (fd < 0) {
-		symtab_err_errno(err, path, errno);
+		symtab_err_open(err, path, why);
 		return NULL;
 	}
 	struct symtab *st = symtab_elf_load_fd(fd, path, allow_empty, err);
@@ -330,6 +332,14 @@ static int add_sym(struct symtab *st, const GElf_Sym *sym, const char *name,
 		   bind == STB_LOCAL ? SYMB_LOCAL : SYMB_WEAK;
 	return symtab_build_add(st, sym->st_value, sym->st_size, limit, name,
 				unversioned_len(name), rank, kind);
+}
+
+void symtab_err_open(struct uf_err *err, const char *path, const char *why)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", why);
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	uf_err_set(err, UF_EINPUT, path, "%s", buf);
 }
 
 void symtab_err_errno(struct uf_err *err, const char *path, int e)

@@ -88,6 +88,9 @@ struct symtab *symtab_elf_load(const char *path, int allow_empty, struct uf_err 
  * "not a regular file"; `label` names it in errors. */
 struct symtab *symtab_elf_load_fd(int fd, const char *label, int allow_empty, struct uf_err *err);
 
+/* Sets *err for a file that could not be opened: `why` as uf_safe_open
+ * gave it, first letter lowercased. */
+void symtab_err_open(struct uf_err *err, const char *path, const char *why);
 /* Sets *err (UF_EINPUT, what = path) from an errno, lowercased. */
 void symtab_err_errno(struct uf_err *err, const char *path, int e);
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "symtab/symtab.h"
+#include "util/safe-open.h"
 
 /* "what precedes NAME" -> library name format.  kind: 0 "lib%s" from the
  * segment after the prefix; 1 "lib%splat"; 2 drivers: the last directory
@@ -192,12 +193,11 @@ static int add_range(struct symtab_libs *l, size_t *cap, uint64_t start, uint64_
  * file that cannot be read has no libraries, which is not an error. */
 static int load_stt_file(struct symtab_libs *l, const char *path)
 {
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), rc = 0;
+	int fd = uf_safe_open(path, NULL), rc = 0;   /* regular files only, vetted first */
 	if (fd < 0)
 		return 0;
 	elf_version(EV_CURRENT);
-	Elf *e = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	while (e && (scn = elf_nextscn(e, scn)))

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "symtab/symtab.h"
+#include "util/safe-open.h"
 
 struct symtab_lines {
 	int fd;
@@ -38,12 +39,10 @@ struct symtab_lines {
 
 struct symtab_lines *symtab_lines_open(const char *path, struct uf_err *err)
 {
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		uf_err_set(err, UF_EINPUT, path, "%s", fd < 0 ? strerror(errno) : "not a regular file");
-		if (fd >= 0)
-			close(fd);
+	const char *why;   /* a mapped file's path is the target's text */
+	int fd = uf_safe_open(path, &why);
+	if (fd < 0) {
+		uf_err_set(err, UF_EINPUT, path, "%s", why);
 		return NULL;
 	}
 	struct symtab_lines *l = calloc(1, sizeof *l);

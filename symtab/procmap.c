@@ -11,16 +11,12 @@
  *
  * Files named by the target.  /proc/PID/maps is the target's text: a
  * process can map "lib.so (deleted)" and put a FIFO, a device or a
- * symlink out of its root at "lib.so".  So a mapped file is found as the
- * target sees it — /proc/PID/map_files/START-END (the very inode mapped,
- * deleted or not; root only), else the path resolved inside
- * /proc/PID/root with openat2(RESOLVE_IN_ROOT) — opened first as O_PATH
- * (which runs no driver code and cannot block), accepted only when fstat
- * says it is a regular file, and only then reopened for reading through
- * /proc/self/fd, O_NONBLOCK|O_NOCTTY.  Running as root, files on a FUSE
- * filesystem (which the target may serve itself and never answer) are
- * not read.  Every file that could not be read is counted with its
- * reason for the summary (symtab_procmap_unreadable).
+ * symlink out of its root at "lib.so".  So a mapped file is opened by
+ * uf_safe_open_mapped (util/safe-open.h): the very inode mapped through
+ * /proc/PID/map_files, else the path resolved inside the target's root,
+ * vetted through an O_PATH descriptor (regular file, not on FUSE as
+ * root) before anything reads it.  Every file that could not be read is
+ * counted with its reason for the summary (symtab_procmap_unreadable).
  *
  * Invariants:
  *  1. maps[] is sorted by start and mappings do not overlap (the kernel
@@ -34,17 +30,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <linux/magic.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "symtab/internal.h"
+#include "util/safe-open.h"
 #include "util/vec.h"
 
 #define MAX_MAPS_BYTES (64u * 1024u * 1024u)
@@ -86,7 +79,6 @@ static struct symtab *load_file(struct symtab_procmap *m, struct pm_file *f, uin
 				uint64_t end);
 static int open_target_file(const struct symtab_procmap *m, const char *path, uint64_t start,
 			    uint64_t end, const char **why);
-static int reopen_regular(int pfd, const char **why);
 static struct symtab *load_debug_file(const struct symtab *real);
 static int map_cmp(const void *a, const void *b);
 static int keep_old(struct symtab_procmap *m, const struct pm_map *prev, size_t nprev);
@@ -433,65 +425,14 @@ static struct symtab *load_file(struct symtab_procmap *m, struct pm_file *f, uin
 	return st;
 }
 
-/* An O_PATH descriptor for the mapped file: map_files first (the exact
- * inode mapped), else the path inside the target's root; for maps given
- * as text (pid 0), the plain path.  Returns a readable descriptor of a
- * regular file, or -1 with *why. */
+/* A readable descriptor of the mapped file (util/safe-open.h): the
+ * mapped inode or the path inside the target's root for a process; the
+ * plain path for maps given as text (pid 0).  -1 with *why. */
 static int open_target_file(const struct symtab_procmap *m, const char *path, uint64_t start,
 			    uint64_t end, const char **why)
 {
-	char buf[96];
-	int pfd = -1;
-	if (m->pid > 0) {
-		snprintf(buf, sizeof buf, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)m->pid,
-			 start, end);
-		pfd = open(buf, O_PATH | O_CLOEXEC);
-	}
-	if (pfd < 0 && m->pid > 0) {
-		snprintf(buf, sizeof buf, "/proc/%d/root", (int)m->pid);
-		int root = open(buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		struct open_how how = { .flags = O_PATH | O_CLOEXEC,
-					.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
-		pfd = root < 0 ? -1 : (int)syscall(SYS_openat2, root, path, &how, sizeof how);
-		if (pfd < 0 && root >= 0 && errno == ENOSYS) /* before Linux 5.6 */
-			pfd = openat(root, path[0] == '/' ? path + 1 : path, O_PATH | O_CLOEXEC);
-		if (root >= 0)
-			close(root);
-	} else if (pfd < 0) {
-		pfd = open(path, O_PATH | O_CLOEXEC);
-	}
-	if (pfd < 0) {
-		*why = strerror(errno);
-		return -1;
-	}
-	return reopen_regular(pfd, why);
-}
-
-/* Checks an O_PATH descriptor (taken) and opens its file for reading,
- * non-blocking, only when it is a regular file not on FUSE (as root). */
-static int reopen_regular(int pfd, const char **why)
-{
-	struct stat sb, sb2;
-	struct statfs sf;
-	char buf[64];
-	int fd = -1;
-	if (fstat(pfd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		*why = "not a regular file";
-	} else if (geteuid() == 0 && fstatfs(pfd, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC) {
-		*why = "on a FUSE filesystem (not read as root: it could block)";
-	} else {
-		snprintf(buf, sizeof buf, "/proc/self/fd/%d", pfd);
-		fd = open(buf, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0) {
-			*why = strerror(errno);
-		} else if (fstat(fd, &sb2) != 0 || sb2.st_ino != sb.st_ino || sb2.st_dev != sb.st_dev) {
-			*why = "changed while opened";
-			close(fd);
-			fd = -1;
-		}
-	}
-	close(pfd);
-	return fd;
+	return m->pid > 0 ? uf_safe_open_mapped(m->pid, start, end, path, why)
+			  : uf_safe_open(path, why);
 }
 
 static int map_cmp(const void *a, const void *b)

@@ -21,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symtab/internal.h"
+#include "util/safe-open.h"
 #include "util/vec.h"
 
 #define BUCKET_MIN 4096u
@@ -32,6 +34,7 @@ static int build_buckets(struct symtab *st);
 static uint64_t cand_end(const struct symtab_cand *c, uint64_t next_start);
 static int pack(struct symtab *st);
 static struct symtab *nm_read(FILE *f, const char *label, struct uf_err *err);
+static FILE *open_input(const char *path, struct uf_err *err);
 static int nm_parse_line(struct symtab *st, char *line, size_t len);
 static int nm_hex(const char *s, size_t n, uint64_t *out);
 
@@ -215,11 +218,9 @@ int symtab_load_bias(const struct symtab *st, uint64_t map_start, uint64_t map_o
 
 struct symtab *symtab_open_nm(const char *path, struct uf_err *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		symtab_err_errno(err, path, errno);
+	FILE *f = open_input(path, err);
+	if (!f)
 		return NULL;
-	}
 	struct symtab *st = nm_read(f, path, err);
 	fclose(f);
 	return st;
@@ -241,11 +242,9 @@ struct symtab *symtab_open_nm_mem(const char *buf, size_t len, const char *label
 struct symtab *symtab_open_auto(const char *path, struct uf_err *err)
 {
 	unsigned char magic[4] = {0};
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		symtab_err_errno(err, path, errno);
+	FILE *f = open_input(path, err);
+	if (!f)
 		return NULL;
-	}
 	size_t got = fread(magic, 1, sizeof magic, f);
 	fclose(f);
 	if (got == 4 && memcmp(magic, "\177ELF", 4) == 0)
@@ -254,6 +253,23 @@ struct symtab *symtab_open_auto(const char *path, struct uf_err *err)
 }
 
 /* ---- static helpers ---------------------------------------------------- */
+
+/* A symbol file for reading: a regular file, vetted before it is opened
+ * (util/safe-open.h: a FIFO or device named by -x neither blocks nor
+ * runs its driver).  NULL with *err. */
+static FILE *open_input(const char *path, struct uf_err *err)
+{
+	const char *why;
+	int fd = uf_safe_open(path, &why);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (fd < 0)
+		symtab_err_open(err, path, why);
+	else if (!f) {
+		symtab_err_errno(err, path, errno);
+		close(fd);
+	}
+	return f;
+}
 
 /* Start ascending; among equals the preferred alias first: end markers
  * last, typed functions over labels, global or weak over local, fewer

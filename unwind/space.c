@@ -10,10 +10,12 @@
  * Trade-off: a new mapping costs an insertion (memmove) — mappings change
  * rarely, lookups happen per frame.
  *
- * Files named by a process's maps are untrusted: opened O_NONBLOCK |
- * O_NOCTTY, accepted only when fstat says regular file, preferably through
+ * Files named by a process's maps are untrusted: opened only through
+ * util/safe-open.h, which vets an O_PATH descriptor (regular file, not on
+ * FUSE as root) before any open runs a driver or waits: preferably
  * /proc/PID/map_files (the very file mapped, even when deleted or in
- * another mount namespace), else /proc/PID/root/PATH.
+ * another mount namespace), else PATH resolved inside /proc/PID/root
+ * (openat2 RESOLVE_IN_ROOT: a symlink cannot leave the target's root).
  *
  * Invariants:
  *  1. Modules are sorted by start and do not overlap (a new mapping
@@ -33,6 +35,7 @@
 #include <unistd.h>
 
 #include "unwind/unwind.h"
+#include "util/safe-open.h"
 #include "util/vec.h"
 
 #define MAPS_MAX (64u << 20)   /* bytes of /proc/PID/maps read */
@@ -87,7 +90,7 @@ void unwind_space_free(struct unwind_space *s)
 int unwind_space_add_file(struct unwind_space *s, uint64_t start, uint64_t end, uint64_t bias,
 			  const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd = uf_safe_open(path, NULL);
 	if (fd < 0)
 		return add_module(s, start, end, bias, -1);
 	int rc = add_fd(s, fd, start, end, 0, 0, bias);
@@ -292,26 +295,16 @@ static int known(const struct unwind_space *s, uint64_t start, uint64_t end)
 	return lo < s->nmods && s->mods[lo].start == start && s->mods[lo].end == end;
 }
 
-/* The mapped file: /proc/PID/map_files/START-END, else ROOT/PATH (root
- * "/proc/PID/root" for a process).  Never blocks; -1 when neither opens. */
+/* The mapped file, vetted by util/safe-open before anything opens it:
+ * for a process the mapped inode (map_files), else PATH inside its root;
+ * for maps given as text, PATH inside `root` ("" = ours).  Never blocks,
+ * never opens a device; -1 when no regular file is found. */
 static int open_mapped(pid_t pid, const char *root, uint64_t start, uint64_t end,
 		       const char *path)
 {
-	char buf[4200];
-	int fl = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, fd = -1;
-	if (pid > 0) {
-		snprintf(buf, sizeof buf, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)pid, start,
-			 end);
-		fd = open(buf, fl);
-		if (fd < 0) {
-			snprintf(buf, sizeof buf, "/proc/%d/root%s", (int)pid, path);
-			fd = open(buf, fl);
-		}
-	} else {
-		snprintf(buf, sizeof buf, "%s%s", root, path);
-		fd = open(buf, fl);
-	}
-	return fd;
+	if (pid > 0)
+		return uf_safe_open_mapped(pid, start, end, path, NULL);
+	return uf_safe_open_in_root(root, path, NULL);
 }
 
 /* Whole small file (procfs reports size 0, so read until EOF). */

@@ -3,16 +3,16 @@
  * unwind/table.c — one ELF file's CFI compiled into sorted 16-byte rows
  * (unwind.h, "Tables").
  *
- * libdw executes the CFA programs (dwarf_cfi_addrframe) but offers no way
- * to list the address ranges that have CFI, so the FDEs are enumerated
- * here with dwarf_next_cfi and their initial location decoded by hand
- * (the pointer encoding named by the CIE's 'R' augmentation in .eh_frame,
- * plain addresses in .debug_frame).  Every range is then asked of libdw
- * row by row: dwarf_frame_info gives the row's [start, end), the CFA and
- * register rules become one struct unwind_row.  Trade-off: libdw
- * re-executes an FDE's program from its start for each row (quadratic in
- * the rows of one FDE, which are few), in exchange for never interpreting
- * DWARF CFA instructions ourselves.
+ * The FDEs are enumerated with libdw's dwarf_next_cfi (which parses CIE
+ * and FDE headers) and their initial location decoded by hand (the
+ * pointer encoding named by the CIE's 'R' augmentation in .eh_frame,
+ * plain addresses in .debug_frame).  Each FDE's program is then run once,
+ * start to end, by unwind/cfa.c, which emits a row at every location
+ * change.  Trade-off: we interpret DWARF CFA instructions ourselves (only
+ * the rules a row holds: CFA, RA, FP), because libdw's per-address
+ * dwarf_cfi_addrframe re-runs the program from the FDE's start for each
+ * row — quadratic in the rows of one FDE, which the target controls (a
+ * 100,000-row FDE made `record -p -T 1` take 24 s, issue 28).
  *
  * Where .eh_frame and .debug_frame both describe an address, .eh_frame
  * wins (it is what the program itself would unwind with); overlapping
@@ -23,9 +23,11 @@
  *     against the section's end; counts are capped (UNWIND_MAX_FDES,
  *     UNWIND_MAX_ROWS); ranges past 4 GiB above the table base are dropped.
  *     An FDE whose CIE or program names a register past MAX_DWARF_REG (or
- *     an opcode we do not know) is dropped before libdw runs it: libdw
- *     sizes each row's register table by the largest number named, and a
- *     fuzzed CIE naming register 2,096,656 cost 1 s and 340 MiB per row.
+ *     an opcode we do not know) is dropped before its program runs (kept
+ *     from when libdw ran it: libdw sized each row's register table by the
+ *     largest number named, 1 s and 340 MiB per row for register
+ *     2,096,656; unwind/cfa.c tracks three rules, so it is now only a
+ *     filter of programs no compiler writes).
  *  2. Output rows are sorted by start, contiguous rows with equal rules
  *     are merged, a NONE row closes every covered run.
  */
@@ -40,15 +42,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "unwind/cfa.h"
 #include "unwind/unwind.h"
+#include "util/safe-open.h"
 #include "util/vec.h"
 
 #define SRC_EH 0
 #define SRC_DEBUG 1
 
 struct range {
-	uint64_t lo, hi;
+	uint64_t lo, hi;           /* the part this range's rows cover (clipped) */
 	int src;
+	struct cfa_prog prog;      /* the FDE's program; prog.lo/hi unclipped */
 };
 
 struct ranges {
@@ -66,18 +71,23 @@ struct regnos {
 	int sp, fp, ra;
 };
 
-/* The CFI sections of one file, as libdw reads them. */
-struct sources {
-	Dwarf *dw;                 /* for .debug_frame */
-	Dwarf_CFI *cfi[2];         /* [SRC_EH], [SRC_DEBUG] */
-};
-
 /* The CIE last looked up, so FDEs sharing it decode without a re-read. */
 struct cie_cache {
 	Dwarf_Off off;
 	int enc;     /* pointer encoding, -1 = unusable */
 	int zaug;    /* "z..." augmentation: FDEs carry augmentation data */
 	int valid;
+	uint64_t caf;                    /* code alignment factor */
+	int64_t daf;                     /* data alignment factor */
+	const uint8_t *init, *init_end;  /* initial instructions */
+};
+
+/* What compile_range's emit callback needs. */
+struct sink {
+	struct rows *out;
+	const struct range *rg;
+	uint64_t base;
+	uint32_t *nexpr;
 };
 
 /* The largest DWARF register number a CFA rule may name: x86-64 ends at
@@ -86,31 +96,30 @@ struct cie_cache {
 #define MAX_DWARF_REG 255
 
 static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *err);
-static int open_sources(Elf *elf, struct sources *src, struct ranges *rg);
-static void close_sources(struct sources *src);
+static int list_sections(Elf *elf, struct ranges *rg);
 static int check_elf(Elf *elf, enum uf_arch *arch);
 static Elf_Scn *find_section(Elf *elf, const char *name);
 static int list_fdes(Elf *elf, Elf_Scn *scn, int src, struct ranges *out);
 static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr, int src,
 		     const Dwarf_FDE *fde, struct cie_cache *cc, struct range *r);
 static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off,
-			int *zaug);
+			struct cie_cache *cc);
 static int cfa_regs_ok(const uint8_t *p, const uint8_t *end, int enc);
 static int read_encoded(int enc, const uint8_t **p, const uint8_t *end, uint64_t *v);
 static int enc_skip(int enc, const uint8_t **p, const uint8_t *end);
 static size_t clip_ranges(struct ranges *r);
-static int compile_range(Dwarf_CFI *cfi, const struct range *rg, uint64_t base,
-			 const struct regnos *rn, struct rows *out, uint32_t *nexpr);
-static void compile_row(Dwarf_Frame *fr, const struct regnos *rn, struct unwind_row *row);
-static int reg_rule(Dwarf_Frame *fr, int regno, int self, int16_t *off);
+static int compile_range(struct range *rg, uint64_t base, const struct regnos *rn, int aarch64,
+			 struct rows *out, uint32_t *nexpr);
+static int take_row(void *ctx, uint64_t start, uint64_t end, const struct unwind_row *row);
 static int push_row(struct rows *out, const struct unwind_row *row);
 static int cmp_range(const void *a, const void *b);
 
 struct unwind_table *unwind_table_open(const char *path, struct uf_err *err)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	const char *why;   /* vetted before opened: util/safe-open.h */
+	int fd = uf_safe_open(path, &why);
 	if (fd < 0) {
-		uf_err_set(err, UF_EINPUT, path, "%s", strerror(errno));
+		uf_err_set(err, UF_EINPUT, path, "%s", why);
 		return NULL;
 	}
 	struct unwind_table *t = unwind_table_open_fd(fd, path, err);
@@ -209,7 +218,6 @@ static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *er
 	struct unwind_table *t = calloc(1, sizeof *t);
 	struct ranges rg = { 0 };
 	struct rows rows = { 0 };
-	struct sources src = { 0 };
 	const char *why = "out of memory";
 	if (!t)
 		goto fail;
@@ -219,13 +227,14 @@ static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *er
 	}
 	struct regnos rn = t->arch == UF_ARCH_AARCH64 ? (struct regnos){ 31, 29, 30 }
 						      : (struct regnos){ 7, 6, 16 };
-	if (open_sources(elf, &src, &rg) < 0)
+	if (list_sections(elf, &rg) < 0)
 		goto fail;
 	size_t n = clip_ranges(&rg);
 	if (n)
 		t->base = rg.v[0].lo;
 	for (size_t i = 0; i < n && rg.v[i].hi - t->base <= UINT32_MAX; i++) {
-		if (compile_range(src.cfi[rg.v[i].src], &rg.v[i], t->base, &rn, &rows, &t->nexpr) < 0)
+		if (compile_range(&rg.v[i], t->base, &rn, t->arch == UF_ARCH_AARCH64, &rows,
+				  &t->nexpr) < 0)
 			goto fail;
 		*(rg.v[i].src == SRC_EH ? &t->nfde_eh : &t->nfde_debug) += 1;
 	}
@@ -234,38 +243,25 @@ static struct unwind_table *build(Elf *elf, const char *label, struct uf_err *er
 	t->end = rows.n ? t->base + rows.v[rows.n - 1].start : 0;
 	unwind_table_index(t);
 	free(rg.v);
-	close_sources(&src);
 	return t;
 fail:
 	uf_err_set(err, UF_EINPUT, label, "%s", why);
 	free(rows.v);
 	free(rg.v);
-	close_sources(&src);
 	free(t);
 	return NULL;
 }
 
-/* libdw's view of .eh_frame and of .debug_frame (either may be absent),
- * and the FDE ranges of both.  0 or -ENOMEM. */
-static int open_sources(Elf *elf, struct sources *src, struct ranges *rg)
+/* The FDE ranges of .eh_frame and of .debug_frame (either may be
+ * absent).  0 or -ENOMEM. */
+static int list_sections(Elf *elf, struct ranges *rg)
 {
 	Elf_Scn *eh = find_section(elf, ".eh_frame"), *dbg = find_section(elf, ".debug_frame");
-	if (eh && (src->cfi[SRC_EH] = dwarf_getcfi_elf(elf)) != NULL &&
-	    list_fdes(elf, eh, SRC_EH, rg) < 0)
+	if (eh && list_fdes(elf, eh, SRC_EH, rg) < 0)
 		return -ENOMEM;
-	if (dbg && (src->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) != NULL &&
-	    (src->cfi[SRC_DEBUG] = dwarf_getcfi(src->dw)) != NULL &&
-	    list_fdes(elf, dbg, SRC_DEBUG, rg) < 0)
+	if (dbg && list_fdes(elf, dbg, SRC_DEBUG, rg) < 0)
 		return -ENOMEM;
 	return 0;
-}
-
-static void close_sources(struct sources *src)
-{
-	if (src->cfi[SRC_EH])
-		dwarf_cfi_end(src->cfi[SRC_EH]);
-	if (src->dw)
-		dwarf_end(src->dw); /* also ends cfi[SRC_DEBUG] */
 }
 
 static int check_elf(Elf *elf, enum uf_arch *arch)
@@ -335,7 +331,7 @@ static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr,
 {
 	if (!cc->valid || cc->off != fde->CIE_pointer) {
 		cc->off = fde->CIE_pointer;
-		cc->enc = cie_encoding(ident, d, src, fde->CIE_pointer, &cc->zaug);
+		cc->enc = cie_encoding(ident, d, src, fde->CIE_pointer, cc);
 		cc->valid = 1;
 	}
 	const uint8_t *base = d->d_buf, *p = fde->start, *end = fde->end;
@@ -355,7 +351,10 @@ static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr,
 		lo += field;
 	if (len == 0 || len > (1ull << 32) || lo + len < lo)
 		return -1;
-	*r = (struct range){ lo, lo + len, src };
+	*r = (struct range){ lo, lo + len, src, { 0 } };
+	r->prog = (struct cfa_prog){ .cie = cc->init, .cie_end = cc->init_end, .fde = p + alen,
+				     .fde_end = end, .caf = cc->caf, .daf = cc->daf,
+				     .lo = lo, .hi = lo + len };
 	return 0;
 }
 
@@ -366,16 +365,21 @@ static int fde_range(const unsigned char *ident, Elf_Data *d, uint64_t sec_addr,
  * address column or initial program names a register no architecture
  * has (MAX_DWARF_REG). */
 static int cie_encoding(const unsigned char *ident, Elf_Data *d, int src, Dwarf_Off off,
-			int *zaug)
+			struct cie_cache *cc)
 {
 	Dwarf_CFI_Entry e;
 	Dwarf_Off next;
+	int *zaug = &cc->zaug;
 	*zaug = 0;
 	if (dwarf_next_cfi(ident, d, src == SRC_EH, off, &next, &e) != 0 || !dwarf_cfi_cie_p(&e))
 		return -1;
 	if (e.cie.return_address_register > MAX_DWARF_REG ||
 	    cfa_regs_ok(e.cie.initial_instructions, e.cie.initial_instructions_end, DW_EH_PE_absptr) < 0)
 		return -1;
+	cc->caf = e.cie.code_alignment_factor;
+	cc->daf = e.cie.data_alignment_factor;
+	cc->init = e.cie.initial_instructions;
+	cc->init_end = e.cie.initial_instructions_end;
 	const char *aug = e.cie.augmentation;
 	if (!aug || !aug[0])
 		return DW_EH_PE_absptr;
@@ -541,79 +545,38 @@ static int cmp_range(const void *a, const void *b)
 }
 
 /* Rows of one range, then a NONE row at its end (replaced by the next
- * range's first row when that starts right there).  0 or -ENOMEM. */
-static int compile_range(Dwarf_CFI *cfi, const struct range *rg, uint64_t base,
-			 const struct regnos *rn, struct rows *out, uint32_t *nexpr)
+ * range's first row when that starts right there): the FDE's program run
+ * once (unwind/cfa.c), its rows clipped to the range.  0 or -ENOMEM. */
+static int compile_range(struct range *rg, uint64_t base, const struct regnos *rn, int aarch64,
+			 struct rows *out, uint32_t *nexpr)
 {
-	uint64_t addr = rg->lo;
 	if (out->n && out->v[out->n - 1].cfa == UNWIND_CFA_NONE &&
-	    out->v[out->n - 1].start == (uint32_t)(addr - base))
+	    out->v[out->n - 1].start == (uint32_t)(rg->lo - base))
 		out->n--; /* the previous range ends where this one starts */
-	while (addr < rg->hi && out->n < UNWIND_MAX_ROWS) {
-		Dwarf_Frame *fr;
-		Dwarf_Addr s, e;
-		if (dwarf_cfi_addrframe(cfi, addr, &fr) != 0)
-			break;
-		struct unwind_row row = { .start = (uint32_t)(addr - base) };
-		compile_row(fr, rn, &row);
-		if (dwarf_frame_info(fr, &s, &e, NULL) < 0 || e <= addr || e > rg->hi)
-			e = rg->hi;
-		free(fr);
-		*nexpr += row.cfa == UNWIND_CFA_EXPR;
-		if (push_row(out, &row) < 0)
-			return -ENOMEM;
-		addr = e;
-	}
+	rg->prog.sp = rn->sp;
+	rg->prog.fp = rn->fp;
+	rg->prog.ra = rn->ra;
+	rg->prog.aarch64 = aarch64;
+	struct sink k = { out, rg, base, nexpr };
+	if (cfa_run(&rg->prog, take_row, &k) == -ENOMEM)
+		return -ENOMEM;
 	struct unwind_row none = { .start = (uint32_t)(rg->hi - base), .cfa = UNWIND_CFA_NONE };
 	return push_row(out, &none);
 }
 
-/* CFA rule, return-address rule and frame-pointer rule of one row; a
- * rule the row cannot hold makes it an EXPR row (walkers fall back). */
-static void compile_row(Dwarf_Frame *fr, const struct regnos *rn, struct unwind_row *row)
+/* cfa_run's callback: the part of [start, end) inside the range becomes a
+ * row.  -ENOMEM, 1 (stop) at UNWIND_MAX_ROWS or past the range, else 0. */
+static int take_row(void *ctx, uint64_t start, uint64_t end, const struct unwind_row *row)
 {
-	Dwarf_Op *ops;
-	size_t nops;
-	row->cfa = UNWIND_CFA_EXPR;
-	if (dwarf_frame_cfa(fr, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx &&
-	    (int64_t)ops[0].number2 >= INT32_MIN && (int64_t)ops[0].number2 <= INT32_MAX) {
-		if (ops[0].number == (Dwarf_Word)rn->sp)
-			row->cfa = UNWIND_CFA_SP;
-		else if (ops[0].number == (Dwarf_Word)rn->fp)
-			row->cfa = UNWIND_CFA_FP;
-		row->cfa_off = (int32_t)(int64_t)ops[0].number2;
-	}
-	row->ra = (uint8_t)reg_rule(fr, rn->ra, rn->ra, &row->ra_off);
-	row->fp = (uint8_t)reg_rule(fr, rn->fp, rn->fp, &row->fp_off);
-	if (row->ra == UNWIND_RULE_EXPR)
-		row->cfa = UNWIND_CFA_EXPR;
-	if (row->fp == UNWIND_RULE_UNDEF)   /* unknown: keep the value we have */
-		row->fp = UNWIND_RULE_SAME;
-}
-
-/* Rule for register `regno`: SAME, UNDEF, OFFSET (*off set) or EXPR.
- * "Saved in register `self`" counts as SAME (AArch64 x30). */
-static int reg_rule(Dwarf_Frame *fr, int regno, int self, int16_t *off)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t nops;
-	if (dwarf_frame_register(fr, regno, mem, &ops, &nops) != 0)
-		return UNWIND_RULE_EXPR;
-	if (nops == 0)
-		return ops ? UNWIND_RULE_UNDEF : UNWIND_RULE_SAME;
-	if (nops == 1 && ops[0].atom == DW_OP_regx && ops[0].number == (Dwarf_Word)self)
-		return UNWIND_RULE_SAME;
-	if (ops[0].atom != DW_OP_call_frame_cfa)
-		return UNWIND_RULE_EXPR;
-	int64_t v = 0;
-	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
-		v = (int64_t)ops[1].number;
-	else if (nops != 1)
-		return UNWIND_RULE_EXPR;
-	if (v < INT16_MIN || v > INT16_MAX)
-		return UNWIND_RULE_EXPR;
-	*off = (int16_t)v;
-	return UNWIND_RULE_OFFSET;
+	struct sink *k = ctx;
+	if (start >= k->rg->hi || k->out->n >= UNWIND_MAX_ROWS)
+		return 1;
+	if (end <= k->rg->lo)
+		return 0;
+	struct unwind_row r = *row;
+	r.start = (uint32_t)((start > k->rg->lo ? start : k->rg->lo) - k->base);
+	*k->nexpr += r.cfa == UNWIND_CFA_EXPR;
+	return push_row(k->out, &r);
 }
 
 /* Appends a row, merging it into the previous one when the rules match. */

@@ -158,12 +158,14 @@ int unwind_space_add_file(struct unwind_space *s, uint64_t start, uint64_t end, 
 int unwind_space_add_table(struct unwind_space *s, uint64_t start, uint64_t end, uint64_t bias,
 			   struct unwind_table *t);
 /* Adds every executable file mapping of process `pid` not yet known
- * (/proc/PID/maps; files through /proc/PID/map_files or /proc/PID/root,
- * regular files only, never blocking).  Load biases come from each
+ * (/proc/PID/maps; files through /proc/PID/map_files or inside
+ * /proc/PID/root, vetted by util/safe-open.h: regular files only, never
+ * a device's open, never blocking).  Load biases come from each
  * file's PT_LOAD headers.  0, or -errno when the maps cannot be read. */
 int unwind_space_add_pid(struct unwind_space *s, pid_t pid);
-/* Same from maps text (borrowed); files are opened at `root` + path
- * (root "" for the host's view). */
+/* Same from maps text (borrowed); each path is resolved inside the
+ * directory `root` (symlinks confined to it; "" for the host's view) and
+ * opened only when it is a regular file (util/safe-open.h). */
 int unwind_space_add_maps(struct unwind_space *s, const char *maps, size_t len,
 			  const char *root);
 /* The table and bias for runtime address `addr`, or NULL (no module, or

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +28,8 @@ static int split_path(struct uf_outfile *o, const char *path, struct uf_err *err
 static int open_in_place(struct uf_outfile *o, struct uf_err *err);
 static int open_temp(struct uf_outfile *o, struct uf_err *err);
 static int refuse(struct uf_outfile *o, const struct stat *sb, struct uf_err *err);
+static int owned_or_null(const struct stat *sb);
+static int refuse_foreign(struct uf_outfile *o, const struct stat *sb, struct uf_err *err);
 static int fail(struct uf_outfile *o, const char *path, int e, const char *what,
 		struct uf_err *err);
 
@@ -159,30 +162,42 @@ static int split_path(struct uf_outfile *o, const char *path, struct uf_err *err
 	return o->dirfd < 0 ? fail(o, path, e, "cannot create output", err) : 0;
 }
 
-/* The destination was a FIFO or character device: open it without
- * following, creating or truncating, then trust only fstat.  Returns 0,
- * REPLACE when it is a regular file or symlink by now, or <0. */
+/* The destination was a FIFO or character device.  It is looked at
+ * through an O_PATH descriptor first (no driver open, no FIFO wait, no
+ * link followed), written in place only when the invoking user owns it
+ * (or it is /dev/null), then reopened through /proc/self/fd, so the
+ * object checked is the object written.  Another user's FIFO is refused
+ * before anything could block on it: root writing into a FIFO planted at
+ * its -o path in /tmp would hand the output to that user (issue 28).
+ * Returns 0, REPLACE when it is a regular file or symlink by now, or <0. */
 static int open_in_place(struct uf_outfile *o, struct uf_err *err)
 {
-	int fl = O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC;
-	int fd = openat(o->dirfd, o->base, fl | O_NONBLOCK);
-	if (fd < 0 && errno == ENXIO) /* a FIFO without a reader: wait, as a shell does */
-		fd = openat(o->dirfd, o->base, fl);
-	if (fd < 0)
-		return errno == ELOOP || errno == ENOENT ? REPLACE
-						       : fail(o, o->path, errno, "cannot open output", err);
+	int pfd = openat(o->dirfd, o->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return errno == ENOENT ? REPLACE : fail(o, o->path, errno, "cannot open output", err);
 	struct stat sb;
-	if (fstat(fd, &sb) != 0 || S_ISREG(sb.st_mode)) {
-		close(fd);
+	if (fstat(pfd, &sb) != 0 || S_ISREG(sb.st_mode) || S_ISLNK(sb.st_mode)) {
+		close(pfd);
 		return REPLACE;
 	}
 	if (!S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode)) {
-		close(fd);
+		close(pfd);
 		return refuse(o, &sb, err);
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (!owned_or_null(&sb)) {
+		close(pfd);
+		return refuse_foreign(o, &sb, err);
+	}
+	char self[64];
+	snprintf(self, sizeof self, "/proc/self/fd/%d", pfd);
+	/* our own FIFO without a reader: wait for one, as a shell does */
+	int fd = open(self, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	int e = errno;
+	close(pfd);
+	if (fd < 0)
+		return fail(o, o->path, e, "cannot open output", err);
 	if ((o->fp = fdopen(fd, "w")) == NULL) {
-		int e = errno;
+		e = errno;
 		close(fd);
 		return fail(o, o->path, e, "cannot open output", err);
 	}
@@ -190,6 +205,24 @@ static int open_in_place(struct uf_outfile *o, struct uf_err *err)
 	close(o->dirfd);
 	o->dirfd = -1;
 	return 0;
+}
+
+/* May we write into this FIFO or device?  Only when the invoking user
+ * owns it, or it is /dev/null (root's, harmless, writable by all). */
+static int owned_or_null(const struct stat *sb)
+{
+	if (sb->st_uid == geteuid())
+		return 1;
+	return S_ISCHR(sb->st_mode) && major(sb->st_rdev) == 1 && minor(sb->st_rdev) == 3;
+}
+
+static int refuse_foreign(struct uf_outfile *o, const struct stat *sb, struct uf_err *err)
+{
+	uf_err_set(err, UF_EINPUT, o->path, "cannot write output: is a %s owned by another user "
+		   "(uid %u); refusing to write into it", S_ISFIFO(sb->st_mode) ? "FIFO" : "device",
+		   (unsigned)sb->st_uid);
+	uf_outfile_abort(o);
+	return -EPERM;
 }
 
 /* mkstemp() relative to dirfd: "BASE.tmpXXXXXX", created O_EXCL (never

@@ -22,11 +22,13 @@
  *  3. In place are written only: "-" (standard output), the descriptor
  *     aliases /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N
  *     (a dup of that descriptor), and a FIFO or character device that
- *     is the destination itself, opened with O_NOFOLLOW and without
- *     O_CREAT/O_TRUNC, then checked with fstat on the opened descriptor
- *     (a path swapped to anything else in between is closed unwritten
- *     and replaced by the rename instead).
- *  4. Directories, block devices and sockets are refused (exit 2).
+ *     is the destination itself and belongs to the invoking user (or is
+ *     /dev/null): looked at through an O_PATH|O_NOFOLLOW descriptor
+ *     (which opens no driver and waits for no FIFO reader), checked with
+ *     fstat, then reopened for writing through /proc/self/fd, so the
+ *     object checked is the object written.
+ *  4. Directories, block devices, sockets, and another user's FIFO or
+ *     character device are refused (exit 2), never opened.
  */
 #ifndef UF_UTIL_OUTFILE_H
 #define UF_UTIL_OUTFILE_H

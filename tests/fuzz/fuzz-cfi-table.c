@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-cfi-table.c — compiling unwind tables from an ELF
- * file's .eh_frame and .debug_frame through libdw (unwind/table.c).
+ * file's .eh_frame and .debug_frame (unwind/table.c, unwind/cfa.c).
  *
  * Input: an ELF image (seeds: small real programs for x86-64 and AArch64,
  * built with and without frame pointers), handed over as a file (a

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Outputs written as root into directories other users can write (issue
-# 20 item 1, util/outfile.c): a symlink at the destination is replaced,
+# 20 item 1, issue 28 item 7; util/outfile.c): a symlink at the destination is replaced,
 # never followed; devices and directories are refused; and the race of an
 # unprivileged user swapping the path while root writes never lands a
 # write on the victim file.  Every output goes through util/outfile:
@@ -58,6 +58,52 @@ wait $reader
 "$UF" fold "$IN" -o /dev/null && pass "/dev/null as -o" || fail "/dev/null as -o" "rc=$?"
 "$UF" fold "$IN" -o /dev/stdout > "$TMP/stdout.out" && cmp -s "$TMP/stdout.out" "$TMP/in.folded" &&
 	pass "/dev/stdout redirected to a file: written through the descriptor" || fail "/dev/stdout" ""
+
+# 1b. issue 28 item 7: another user's FIFO or device at root's -o path (a
+#     sticky /tmp: fs.protected_fifos does not cover our open) is refused
+#     with one line, exit 2, before anything could block on it; the
+#     planted reader gets nothing
+if [ "$(id -u)" != 0 ] || ! command -v setpriv > /dev/null || ! id nobody > /dev/null 2>&1; then
+	skip "another user's FIFO at -o" "needs root, setpriv and the user nobody"
+	skip "another user's device at -o" "needs root, setpriv and the user nobody"
+else
+	chmod 711 "$TMP"
+	S="$TMP/sticky"; mkdir "$S"; chmod 1777 "$S"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups mkfifo -m 666 "$S/out.svg"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups timeout 3 cat "$S/out.svg" > "$TMP/stolen" &
+	thief=$!
+	sleep 0.2
+	timeout -s KILL 10 "$UF" render "$IN" -o "$S/out.svg" 2> "$TMP/err"; rc=$?
+	wait $thief 2> /dev/null
+	read_bytes=$(wc -c < "$TMP/stolen")
+	nobody_uid=$(id -u nobody)
+	[ $rc -eq 2 ] && [ "$read_bytes" = 0 ] && [ "$(wc -l < "$TMP/err")" = 1 ] &&
+	grep -q "^uniprof-flame: $S/out.svg: cannot write output: is a FIFO owned by another user (uid $nobody_uid); refusing to write into it$" "$TMP/err" &&
+		pass "another user's FIFO at -o (reader waiting): refused, exit 2, nothing written" ||
+		fail "another user's FIFO at -o" "rc=$rc read=$read_bytes $(cat "$TMP/err")"
+	rm -f "$S/out.svg"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups mkfifo -m 666 "$S/noreader.svg"
+	start_ms=$(date +%s%3N)
+	timeout -s KILL 10 "$UF" fold "$IN" -o "$S/noreader.svg" 2> "$TMP/err"; rc=$?
+	took=$(( $(date +%s%3N) - start_ms ))
+	[ $rc -eq 2 ] && [ $took -lt 2000 ] && grep -q "is a FIFO owned by another user" "$TMP/err" &&
+		pass "another user's FIFO at -o (no reader): refused in ${took} ms, no block" ||
+		fail "another user's FIFO, no reader" "rc=$rc after ${took} ms $(cat "$TMP/err")"
+	mknod "$S/dev.svg" c 1 7; chown nobody "$S/dev.svg"    # /dev/full, nobody's
+	"$UF" render "$IN" -o "$S/dev.svg" 2> "$TMP/err"; rc=$?
+	[ $rc -eq 2 ] && [ -c "$S/dev.svg" ] &&
+	grep -q "cannot write output: is a device owned by another user (uid $nobody_uid); refusing to write into it$" "$TMP/err" &&
+		pass "another user's device at -o: refused, exit 2" ||
+		fail "another user's device at -o" "rc=$rc $(cat "$TMP/err")"
+	mkfifo "$S/mine.fifo"
+	cat "$S/mine.fifo" > "$TMP/mine.out" & reader=$!
+	timeout 20 "$UF" fold "$IN" -o "$S/mine.fifo"; rc=$?
+	wait $reader
+	[ $rc -eq 0 ] && cmp -s "$TMP/mine.out" "$TMP/in.folded" &&
+		pass "own FIFO in a sticky directory: written in place" || fail "own FIFO in a sticky directory" "rc=$rc"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$UF" fold "$IN" -o /dev/null 2> "$TMP/err" &&
+		pass "/dev/null as -o for an unprivileged user (root's device)" || fail "/dev/null as -o, unprivileged" "$(cat "$TMP/err")"
+fi
 
 # 2. the race: an unprivileged user swaps out.svg between a directory and
 #    a symlink to a root-owned 0600 file while root writes there

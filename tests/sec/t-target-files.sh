@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Files named by a profiled process (issue 20 item 2, symtab/procmap.c):
+# Files named by a profiled process (issue 20 item 2, issue 28 item 1;
+# util/safe-open.c, used by symtab/procmap.c and unwind/space.c):
 # a target that maps "lib.so (deleted)" and puts a FIFO at lib.so must
 # not make `record` hang; it finishes within -T and the summary says
 # which file could not be read.
@@ -42,6 +43,36 @@ else
 		pass "unprivileged record: FIFO refused, done in ${took} s (-T 3), summary names it"
 	else
 		fail "unprivileged record with a FIFO" "rc=$rc after ${took} s: $(tail -5 "$TMP/err2")"
+	fi
+fi
+
+# 2b. issue 28 item 1: an unprivileged target keeps mapping and unmapping
+#     "DIR/lib.so (deleted)" with a symlink at DIR/lib.so to a character
+#     device (here /dev/null's numbers, mknod'ed in a temp dir and watched
+#     with inotify IN_OPEN): root recording it must never open the device
+#     (think /dev/watchdog: an open arms it), and must finish within -T
+if [ "$(id -u)" != 0 ] || ! command -v setpriv > /dev/null || ! id nobody > /dev/null 2>&1; then
+	skip "target-named device" "needs root, setpriv and the user nobody"
+elif ! ${CC:-cc} -O2 -fno-omit-frame-pointer -o "$TMP/map-dev" "$UF_TOP/tests/sec/map-dev.c" 2> "$TMP/err"; then
+	fail "target-named device" "cannot build map-dev: $(cat "$TMP/err")"
+else
+	chmod 711 "$TMP"; chmod 755 "$TMP/map-dev"; mkdir "$TMP/d3" "$TMP/dev"; chown nobody "$TMP/d3"
+	mknod -m 666 "$TMP/dev/watch" c 1 3
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/map-dev" target "$TMP/d3" \
+		"$TMP/dev/watch" 15 > "$TMP/ready3" 2> "$TMP/err3t" & target=$!
+	for _ in $(seq 100); do grep -qs ready "$TMP/ready3" && break; sleep 0.1; done
+	"$TMP/map-dev" watch "$TMP/dev/watch" 9 > "$TMP/opens" 2> "$TMP/watching" & watcher=$!
+	for _ in $(seq 50); do grep -qs watching "$TMP/watching" && break; sleep 0.1; done
+	start=$SECONDS
+	timeout -s KILL 30 "${UF_REL:-$UF}" record -p $target -T 6 -F 99 -o "$TMP/dev.svg" 2> "$TMP/err3"; rc=$?
+	took=$((SECONDS - start))
+	wait $watcher
+	kill $target 2> /dev/null; wait $target 2> /dev/null
+	opens=$(cat "$TMP/opens")
+	if [ $rc -eq 0 ] && [ "$opens" = 0 ] && [ $took -le 12 ] && grep -q '<svg' "$TMP/dev.svg"; then
+		pass "record -p of a target racing map/unmap of a symlink to a device: device opened 0 times, done in ${took} s (-T 6)"
+	else
+		fail "target-named device" "device opened ${opens:-?} times, rc=$rc after ${took} s: $(tail -3 "$TMP/err3") $(cat "$TMP/err3t")"
 	fi
 fi
 

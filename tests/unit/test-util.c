@@ -4,7 +4,8 @@
  * aligned memory across block boundaries, and outputs reach what the user
  * named: descriptor aliases (/dev/fd/N, /proc/self/fd/N, as `-o >(cmd)`
  * gives), a FIFO whose reader is slow (every byte, no EAGAIN), and a
- * regular file replaced atomically.  Run under ASan: an allocation that
+ * regular file replaced atomically; files others name (util/safe-open)
+ * are opened only when regular, a FIFO or device never reaching open.  Run under ASan: an allocation that
  * overran its block is a failure here, not a silent corruption.
  */
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +29,7 @@
 #include "util/fmt.h"
 #include "util/arena.h"
 #include "util/outfile.h"
+#include "util/safe-open.h"
 
 /* ---- arena ---- */
 
@@ -230,6 +233,120 @@ static void base64_round_trip_and_refusals(void **state)
 		assert_int_equal(uf_base64_decode(bad[i], strlen(bad[i]), back), -1);
 }
 
+/* ---- safe-open (issue 28 item 1) ---------------------------------------- */
+
+/* A temp directory holding a regular ELF-less file "reg", a FIFO "fifo",
+ * and symlinks "to-fifo" -> fifo, "to-null" -> /dev/null, "escape" ->
+ * /etc/passwd (absolute: outside the directory once it is a root). */
+static void safe_open_tree(char *sdir)
+{
+	assert_non_null(mkdtemp(sdir));
+	char p[256], q[256];
+	snprintf(p, sizeof p, "%s/reg", sdir);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("data", f);
+	fclose(f);
+	snprintf(p, sizeof p, "%s/fifo", sdir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(q, sizeof q, "%s/to-fifo", sdir);
+	assert_int_equal(symlink(p, q), 0);
+	snprintf(q, sizeof q, "%s/to-null", sdir);
+	assert_int_equal(symlink("/dev/null", q), 0);
+	snprintf(q, sizeof q, "%s/escape", sdir);
+	assert_int_equal(symlink("/etc/passwd", q), 0);
+}
+
+static void safe_open_tree_remove(const char *sdir)
+{
+	const char *names[] = { "reg", "fifo", "to-fifo", "to-null", "escape" };
+	char p[256];
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		snprintf(p, sizeof p, "%s/%s", sdir, names[i]);
+		unlink(p);
+	}
+	rmdir(sdir);
+}
+
+/* Opens of the FIFO seen by inotify since the watch was set: an O_PATH
+ * lookup raises none, a real open(2) one. */
+static int fifo_opens(int in)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int n = 0;
+	ssize_t got;
+	while ((got = read(in, buf, sizeof buf)) > 0)
+		for (ssize_t off = 0; off < got;) {
+			const struct inotify_event *ev = (const void *)(buf + off);
+			n += (ev->mask & IN_OPEN) != 0;
+			off += (ssize_t)(sizeof *ev + ev->len);
+		}
+	return n;
+}
+
+static void safe_open_regular_only(void **state)
+{
+	(void)state;
+	char sdir[] = "/tmp/uf-safe-open.XXXXXX", p[256];
+	const char *why = NULL;
+	safe_open_tree(sdir);
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	snprintf(p, sizeof p, "%s/fifo", sdir);
+	assert_true(in >= 0 && inotify_add_watch(in, p, IN_OPEN) >= 0);
+
+	snprintf(p, sizeof p, "%s/reg", sdir);
+	int fd = uf_safe_open(p, &why);
+	char buf[8] = "";
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof buf), 4);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+
+	snprintf(p, sizeof p, "%s/to-fifo", sdir);   /* a FIFO behind a link */
+	assert_int_equal(uf_safe_open(p, &why), -1);
+	assert_string_equal(why, "not a regular file");
+	assert_int_equal(uf_safe_open_in_root(sdir, "/fifo", &why), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(uf_safe_open("/dev/null", &why), -1);   /* a device */
+	assert_string_equal(why, "not a regular file");
+	snprintf(p, sizeof p, "%s/to-null", sdir);
+	assert_int_equal(uf_safe_open(p, &why), -1);
+	assert_int_equal(uf_safe_open(sdir, &why), -1);
+	assert_string_equal(why, "is a directory");
+	assert_int_equal(uf_safe_open("/nonexistent/uf", &why), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(fifo_opens(in), 0);   /* looked at, never opened */
+	close(in);
+	safe_open_tree_remove(sdir);
+}
+
+static void safe_open_confined_to_root(void **state)
+{
+	(void)state;
+	char sdir[] = "/tmp/uf-safe-open.XXXXXX";
+	const char *why = NULL;
+	safe_open_tree(sdir);
+	int fd = uf_safe_open_in_root(sdir, "/reg", &why);   /* absolute: inside sdir */
+	assert_true(fd >= 0);
+	close(fd);
+	fd = uf_safe_open_in_root(sdir, "../../../../reg", &why);   /* ".." stops at the root */
+	assert_true(fd >= 0);
+	close(fd);
+	/* a link to /etc/passwd resolves to DIR/etc/passwd: absent */
+	assert_int_equal(uf_safe_open_in_root(sdir, "/escape", &why), -1);
+	assert_int_equal(errno, ENOENT);
+	/* a process's mapping gone: the path inside its root (ours here) */
+	char p[256];
+	snprintf(p, sizeof p, "%s/to-fifo", sdir);
+	assert_int_equal(uf_safe_open_mapped(getpid(), 0x1000, 0x2000, p, &why), -1);
+	assert_string_equal(why, "not a regular file");
+	snprintf(p, sizeof p, "%s/reg", sdir);
+	fd = uf_safe_open_mapped(getpid(), 0x1000, 0x2000, p, &why);
+	assert_true(fd >= 0);
+	close(fd);
+	safe_open_tree_remove(sdir);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -241,6 +358,8 @@ int main(void)
 		cmocka_unit_test(outfile_fifo_slow_reader),
 		cmocka_unit_test(fmt_fixed_bounded),
 		cmocka_unit_test(base64_round_trip_and_refusals),
+		cmocka_unit_test(safe_open_regular_only),
+		cmocka_unit_test(safe_open_confined_to_root),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
