@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/xml.h"
+#include "fold/in/xml.h"
 
 #include "fold/fold.h"
 #include "fold/internal.h"

@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "fold/xml.h"
+#include "fold/in/xml.h"
 
 #ifdef UF_XML_STATIC
 
