@@ -22,7 +22,7 @@
 #include "cli/inputs.h"
 #include "cli/io-opts.h"
 #include "cli/render-opts.h"
-#include "fold/in/raw.h"
+#include "fold/in/in.h"
 #include "symtab/symtab.h"
 #include "util/outfile.h"
 

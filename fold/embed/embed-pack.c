@@ -44,7 +44,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "fold/fold.h"
+#include "fold/embed/embed.h"
 #include "fold/internal.h"
 #include "util/base64.h"
 #include "util/vec.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/fold.h"
+#include "fold/embed/embed.h"
 
 struct cursor {
 	const char *p, *end;

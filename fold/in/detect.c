@@ -38,7 +38,7 @@
  */
 #include <string.h>
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 
 static size_t skip_blank(const unsigned char *p, size_t len);
 

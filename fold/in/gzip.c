@@ -33,7 +33,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "fold/internal.h"
 
 #define IN_CHUNK (128u << 10)

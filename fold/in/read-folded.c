@@ -39,7 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "fold/internal.h"
 #include "util/vec.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "fold/internal.h"
 #include "util/vec.h"
 

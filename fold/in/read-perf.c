@@ -46,7 +46,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "fold/internal.h"
 #include "util/hash.h"
 #include "util/vec.h"

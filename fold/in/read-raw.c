@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "fold/internal.h"
-#include "fold/in/raw.h"
+#include "fold/in/in.h"
 
 #define CACHE_SIZE 65536u
 #define CHUNK (1u << 20)

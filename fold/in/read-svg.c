@@ -21,7 +21,7 @@
 
 #include "fold/in/xml.h"
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "fold/internal.h"
 #include "util/vec.h"
 

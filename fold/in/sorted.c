@@ -60,7 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "fold/internal.h"
 #include "util/vec.h"
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 
 static int by_self(const void *a, const void *b)
 {

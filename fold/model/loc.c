@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "util/fmt.h"
 #include "util/hash.h"
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 
 static int hexval(unsigned char c)
 {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "fold/internal.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "fold/fold.h"
+#include "fold/out/out.h"
 #include "profile.pb-c.h"
 #include "util/hash.h"
 #include "util/vec.h"

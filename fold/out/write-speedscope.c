@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold/fold.h"
+#include "fold/out/out.h"
 #include "util/vec.h"
 
 struct ss {
