@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/embed.c — a trie as a compact text block that rides inside an SVG.
+ * fold/embed/embed.c — a trie as a compact text block that rides inside an SVG.
  *
  * Format "uf-trie/1" (printable ASCII; no byte of < > & " ' ] or any
  * control byte except '\n', so it needs no XML escaping and cannot end a
@@ -17,7 +17,7 @@
  *      at 4 and ignore it): "seq RECORDS", RECORDS lines "INDEX COUNT"
  *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
  *      kept ancestor), in input order, adjacent equal indices merged; "end"
- *   6. optional, the nodes' source positions (fold/loc.c has the format):
+ *   6. optional, the nodes' source positions (fold/model/loc.c has the format):
  *      "loc STRINGS RECORDS" ... "end"
  *
  * fold_embed_write_columns() writes the same block with the node lines as
@@ -26,8 +26,8 @@
  *
  * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
  * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
- * so readers of "uf-trie/1" never see it; its helpers live here because
- * they are the trie's and this is its on-disk side.
+ * so readers of "uf-trie/1" never see it; its helpers are the model's
+ * (fold/model/meta.c).
  *
  * Pruning: past the byte budget, the nodes with the smallest totals are
  * dropped (a set closed under ancestors, since a parent's total is never
