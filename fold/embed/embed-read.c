@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/embed-read.c — parses the "uf-trie/1" block (format in embed.c).
+ * fold/embed/embed-read.c — parses the "uf-trie/1" block (format in embed.c).
  *
  * The block comes from a file anyone may have edited, so every field is
  * checked: name indices within the name table, a depth at most one more

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/detect.c — the one routine that tells an input's format from its
- * first bytes (fold_detect_format in fold/fold.h).
+ * fold/in/detect.c — the one routine that tells an input's format from
+ * its first bytes (fold_detect_format in fold/in/in.h).
  *
  * Every place that must know what an input is asks here: fold_read_path
- * picks its reader with it, and the CLI's input splitter (cli/inputs.c)
- * splits a big file in two only when it says "folded".  Two routines
- * that disagree let a crafted file be read as two different things (an
- * SVG split in halves and parsed as folded text, its XML comments taken
- * as stacks), so no caller sniffs on its own.
+ * picks its reader with it (and again inside a gzip stream).  Two
+ * routines that disagree let a crafted file be read as two different
+ * things (an SVG parsed as folded text, its XML comments taken as
+ * stacks), so no caller sniffs on its own.
  *
  * Trade-off: the format comes from content, never from the file name, so
  * pipes and misnamed files work; the price is that a folded file whose

@@ -68,7 +68,7 @@
 /* ---- format detection (fold/in/detect.c) ----------------------------- */
 
 /* What an input is, told from its first bytes by fold_detect_format, the
- * one detector every reader and the CLI ask. */
+ * one detector every reader uses. */
 enum fold_format {
 	FOLD_FMT_FOLDED,   /* flamegraph.pl folded text (the default) */
 	FOLD_FMT_SVG,      /* XML: first byte after BOM/whitespace is '<' */

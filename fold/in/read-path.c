@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/read-path.c — opens an input by path and picks its reader.
+ * fold/in/read-path.c — opens an input by path and picks its reader.
  *
  * The format is sniffed from the first bytes, not the file name, so
- * pipes and misnamed files work, by fold_detect_format (fold/detect.c),
- * the detector the CLI's input splitter uses too: gzip (then detected
- * again inside, decompressed on a thread by fold/gzip.c), an SVG, `perf
+ * pipes and misnamed files work, by fold_detect_format (fold/in/detect.c),
+ * the one detector: gzip (then detected
+ * again inside, decompressed on a thread by fold/in/gzip.c), an SVG, `perf
  * script` text or folded text.  SVGs are read whole (they must be parsed
  * as one document, up to FOLD_MAX_SVG_BYTES); folded and perf text are
  * streamed, the sniffed bytes handed to their reader first.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/read-raw.c — uniprof raw stack traces into a fold_trie, and the
+ * fold/in/read-raw.c — uniprof raw stack traces into a fold_trie, and the
  * writer of that format (see fold/raw.h for the format and the caps).
  *
  * Trade-off: frames are resolved and interned as they are read, with a

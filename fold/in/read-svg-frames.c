@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/read-svg-frames.c — rebuilding a trie from a flame graph's drawn
+ * fold/in/read-svg-frames.c — rebuilding a trie from a flame graph's drawn
  * frames, for SVGs written by flamegraph.pl or inferno (no embedded data).
  *
  * Each frame is a <g> holding a <title> "NAME (N samples, P%)" and a

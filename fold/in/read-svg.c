@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/read-svg.c — reads flame graph SVGs back into a trie.
+ * fold/in/read-svg.c — reads flame graph SVGs back into a trie.
  *
  * An SVG written by uniprof-flame carries its trie in
  * <metadata id="uniprof-flame-data"> (format in embed.c); that is read

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/xml.c — loading libxml2 on first use; see fold/xml.h.
+ * fold/in/xml.c — loading libxml2 on first use; see fold/xml.h.
  */
 #include <pthread.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/xml.h — the libxml2 calls the SVG reader makes, loaded on first use.
+ * fold/in/xml.h — the libxml2 calls the SVG reader makes, loaded on first use.
  *
  * libxml2 on Debian pulls in ICU and libstdc++; linking it normally made
  * every start of the program (render of a 600 KB profile included) pay

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/finish.c — totals and flamegraph.pl's sibling order for a trie.
+ * fold/model/finish.c — totals and flamegraph.pl's sibling order for a trie.
  *
  * flamegraph.pl sorts input lines as byte strings and merges adjacent
  * prefixes, so among one parent's children a child's own line ("name "

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/libshare.c — how a profile's samples split between its libraries:
+ * fold/model/libshare.c — how a profile's samples split between its libraries:
  * each library's self and total count, most self first.  One computation
  * for every place that shows it: record's table on stderr (cli/by-lib.c),
  * the SVG's library panel and the `--colors=lib` legend (render/svg.c).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/loc.c — the source positions of each trie node (fold_loc_* in
+ * fold/model/loc.c — the source positions of each trie node (fold_loc_* in
  * fold/fold.h): which "FILE:LINE" its samples map to, with how many
  * samples each, for tooltips such as `app.c:42 (61%)`.
  *

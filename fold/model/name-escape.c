@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/name-escape.c — the one escaping rule for frame names in the text
+ * fold/model/name-escape.c — the one escaping rule for frame names in the text
  * formats we write and read back: folded stacks and palette.map (see
  * "Folded stacks" in README.md).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/write-folded.c — the folded-text writer.
+ * fold/out/write-folded.c — the folded-text writer.
  *
  * Walks the finished trie in flamegraph.pl's sibling order, so the lines
  * come out exactly as `sort` would order them: one line per distinct

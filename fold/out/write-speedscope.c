@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/write-speedscope.c — speedscope's JSON file format
+ * fold/out/write-speedscope.c — speedscope's JSON file format
  * (https://www.speedscope.app/file-format-schema.json), for its
  * time-order, left-heavy and sandwich views.
  *
