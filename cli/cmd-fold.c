@@ -23,6 +23,7 @@
 #include "cli/io-opts.h"
 #include "cli/render-opts.h"
 #include "fold/in/in.h"
+#include "fold/out/out.h"
 #include "symtab/symtab.h"
 #include "util/outfile.h"
 
