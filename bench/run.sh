@@ -333,7 +333,7 @@ fold_phases() {
 	libs="$(pkg-config --libs libxml-2.0 libprotobuf-c zlib 2>/dev/null) -lpthread"
 	# shellcheck disable=SC2086 # word splitting of the object lists is intended
 	if ! $CC -std=gnu11 -O2 -I"$TOP" -I"$TOP/build/gen" -D_GNU_SOURCE -o "$OUT/fold-phases" \
-		"$TOP/bench/fold-phases.c" "$TOP"/build/rel/fold/*.o "$TOP"/build/rel/util/*.o \
+		"$TOP/bench/fold-phases.c" "$TOP"/build/rel/fold/*/*.o "$TOP"/build/rel/util/*.o \
 		"$TOP"/build/rel/build/gen/*.o $libs -lm 2>"$OUT/logs/fold-phases.build"; then
 		note "fold phases skipped: bench/fold-phases.c does not build against fold.h (see $OUT/logs/fold-phases.build)"
 		return 0

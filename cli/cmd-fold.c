@@ -22,7 +22,8 @@
 #include "cli/inputs.h"
 #include "cli/io-opts.h"
 #include "cli/render-opts.h"
-#include "fold/raw.h"
+#include "fold/in/in.h"
+#include "fold/out/out.h"
 #include "symtab/symtab.h"
 #include "util/outfile.h"
 

@@ -14,6 +14,7 @@
 #include "cli/cmd.h"
 #include "cli/inputs.h"
 #include "cli/io-opts.h"
+#include "fold/in/in.h"
 
 /* Folded files are read by fold/'s sorted path, which uses both cores
  * itself (fold/sorted.c). */

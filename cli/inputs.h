@@ -7,7 +7,7 @@
 #ifndef UF_CLI_INPUTS_H
 #define UF_CLI_INPUTS_H
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "util/err.h"
 
 /* Reads paths[0..n) ("-" = stdin; n == 0 reads stdin) into t and calls

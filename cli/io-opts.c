@@ -9,6 +9,7 @@
 #include "cli/cmd.h"
 #include "cli/io-opts.h"
 #include "cli/render-opts.h"
+#include "fold/out/out.h"
 #include "util/outfile.h"
 
 enum {

@@ -17,7 +17,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "fold/in/in.h"
 #include "render/render.h"
 #include "util/err.h"
 

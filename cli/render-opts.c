@@ -14,6 +14,7 @@
 
 #include "cli/cmd.h"
 #include "cli/render-opts.h"
+#include "fold/out/out.h"
 #include "util/outfile.h"
 
 enum {

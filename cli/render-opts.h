@@ -13,7 +13,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "render/render.h"
 #include "util/err.h"
 

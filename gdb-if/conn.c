@@ -30,8 +30,6 @@
 #define MAX_RESENDS 3
 
 static int64_t now_ms(void);
-static const char *errstr(int e);
-static const char *lower(const char *msg);
 static int connect_addr(struct gdb_conn *c, const char *addr, struct uf_err *err);
 static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struct uf_err *err);
 static void consume(struct gdb_conn *c, size_t used);
@@ -198,20 +196,6 @@ int gdb_conn_call(struct gdb_conn *c, const char *data, struct uf_err *err)
 
 /* ---- helpers --------------------------------------------------------- */
 
-/* libc's messages in our style: lowercase first letter. */
-static const char *lower(const char *msg)
-{
-	static __thread char buf[128];
-	snprintf(buf, sizeof buf, "%s", msg);
-	buf[0] = (char)tolower((unsigned char)buf[0]);
-	return buf;
-}
-
-static const char *errstr(int e)
-{
-	return lower(strerror(e));
-}
-
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -245,7 +229,7 @@ static int wait_fd(struct gdb_conn *c, int fd, short ev, int64_t deadline, struc
 		if (n > 0)
 			return 0;
 		if (n < 0 && errno != EINTR) {
-			uf_err_set(err, UF_ETARGET, c->addr, "poll: %s", errstr(errno));
+			uf_err_set(err, UF_ETARGET, c->addr, "poll: %s", UF_STRERROR(errno));
 			return -errno;
 		}
 	}
@@ -290,7 +274,7 @@ static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err)
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN)
 			return 0;
-		uf_err_set(err, UF_ETARGET, c->addr, "read: %s", errstr(errno));
+		uf_err_set(err, UF_ETARGET, c->addr, "read: %s", UF_STRERROR(errno));
 		return -errno;
 	}
 	c->rxlen += (size_t)n;
@@ -334,7 +318,7 @@ static int write_bytes(struct gdb_conn *c, const char *p, size_t n, struct uf_er
 			continue;
 		}
 		if (w < 0) {
-			uf_err_set(err, UF_ETARGET, c->addr, "write: %s", errstr(errno));
+			uf_err_set(err, UF_ETARGET, c->addr, "write: %s", UF_STRERROR(errno));
 			return -errno;
 		}
 		p += w;
@@ -371,13 +355,13 @@ static int connect_unix(struct gdb_conn *c, const char *path, struct uf_err *err
 	strcpy(su.sun_path, path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		uf_err_set(err, UF_ETARGET, c->addr, "socket: %s", errstr(errno));
+		uf_err_set(err, UF_ETARGET, c->addr, "socket: %s", UF_STRERROR(errno));
 		return -errno;
 	}
 	int rc = connect_fd(c, fd, (struct sockaddr *)&su, sizeof su, err);
 	if (rc < 0) {
 		close(fd);
-		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", errstr(-rc));
+		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", UF_STRERROR(-rc));
 		return rc;
 	}
 	c->fd = fd;
@@ -391,7 +375,7 @@ static int connect_tcp(struct gdb_conn *c, const char *host, const char *port,
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
 	int gai = getaddrinfo(host, port, &hints, &res);
 	if (gai != 0) {
-		uf_err_set(err, UF_ETARGET, c->addr, "cannot resolve: %s", lower(gai_strerror(gai)));
+		uf_err_set(err, UF_ETARGET, c->addr, "cannot resolve: %s", UF_ERRTEXT(gai_strerror(gai)));
 		return -EHOSTUNREACH;
 	}
 	int rc = -ECONNREFUSED;
@@ -410,7 +394,7 @@ static int connect_tcp(struct gdb_conn *c, const char *host, const char *port,
 	}
 	freeaddrinfo(res);
 	if (rc < 0)
-		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", errstr(-rc));
+		uf_err_set(err, UF_ETARGET, c->addr, "cannot connect: %s", UF_STRERROR(-rc));
 	return rc;
 }
 

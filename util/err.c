@@ -2,6 +2,7 @@
 /*
  * util/err.c — the error record helpers behind util/err.h.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,4 +24,20 @@ void uf_err_set(struct uf_err *err, enum uf_err_class cls, const char *what,
 void uf_err_clear(struct uf_err *err)
 {
 	memset(err, 0, sizeof *err);
+}
+
+const char *uf_errtext_r(const char *msg, char *buf, size_t n)
+{
+	if (!n)
+		return "";
+	snprintf(buf, n, "%s", msg ? msg : "unknown error");
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
+/* GNU strerror_r: returns the message, which may or may not be buf. */
+const char *uf_strerror_r(int e, char *buf, size_t n)
+{
+	char tmp[UF_STRERROR_MAX];
+	return uf_errtext_r(strerror_r(e, tmp, sizeof tmp), buf, n);
 }

@@ -16,6 +16,7 @@
 #define UF_UTIL_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum uf_err_class {
 	UF_OK = 0,
@@ -34,5 +35,18 @@ struct uf_err {
 void uf_err_set(struct uf_err *err, enum uf_err_class cls, const char *what,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void uf_err_clear(struct uf_err *err);
+
+/* libc's message for errno `e` in our style (lowercase first letter, as
+ * invariant 1 asks of `why`), written into buf[0..n) and returned: "no
+ * such file or directory".  No hidden buffer: UF_STRERROR(e) passes a
+ * compound literal that lives until the end of the enclosing statement,
+ * so `uf_err_set(err, cls, what, "...: %s", UF_STRERROR(errno))` is safe
+ * on any thread. */
+#define UF_STRERROR_MAX 128
+const char *uf_strerror_r(int e, char *buf, size_t n);
+#define UF_STRERROR(e) uf_strerror_r((e), (char[UF_STRERROR_MAX]){0}, UF_STRERROR_MAX)
+/* The same for a message libc gives as text (gai_strerror(), ...). */
+const char *uf_errtext_r(const char *msg, char *buf, size_t n);
+#define UF_ERRTEXT(msg) uf_errtext_r((msg), (char[UF_STRERROR_MAX]){0}, UF_STRERROR_MAX)
 
 #endif

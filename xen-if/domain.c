@@ -131,7 +131,7 @@ int xen_domain_create(struct xen_state *s, const char *cfg, struct uf_err *err)
 	int nnew = 0;
 	snprintf(what, sizeof what, "xl create -p '%.200s'", cfg);
 	if (access(cfg, R_OK)) {
-		uf_err_set(err, UF_ETARGET, what, "cannot read the config: %s", xen_strerror(errno));
+		uf_err_set(err, UF_ETARGET, what, "cannot read the config: %s", UF_STRERROR(errno));
 		return -ENOENT;
 	}
 	int nb = list_domids(s, before, MAX_DOMAINS);
@@ -198,7 +198,7 @@ static int run_xl(const char *const argv[], char *msg, size_t msglen)
 		dup2(nul, 1);
 		dup2(mfd, 2);
 		execvp(xl, (char *const *)argv);
-		dprintf(2, "cannot run %s: %s\n", xl, xen_strerror(errno));
+		dprintf(2, "cannot run %s: %s\n", xl, UF_STRERROR(errno));
 		_exit(127);
 	}
 	int status = -1;
@@ -216,14 +216,6 @@ static int run_xl(const char *const argv[], char *msg, size_t msglen)
 	memcpy(msg, line, k);
 	msg[k] = 0;
 	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-const char *xen_strerror(int e)
-{
-	static char buf[128];
-	snprintf(buf, sizeof buf, "%s", strerror(e));
-	buf[0] = (char)tolower((unsigned char)buf[0]);
-	return buf;
 }
 
 int xen_domain_watch(struct xen_state *s)

@@ -90,9 +90,6 @@ struct xen_state {
 };
 
 /* domain.c */
-/* strerror(e) with a lowercase first letter (messages are lowercase);
- * the buffer is static: use the result before the next call. */
-const char *xen_strerror(int e);
 int xen_domain_lookup(struct xen_state *s, const char *domain, struct uf_err *err);
 int xen_domain_create(struct xen_state *s, const char *cfg, struct uf_err *err);
 void xen_domain_destroy(struct xen_state *s);

@@ -110,7 +110,7 @@ int xen_target_start(struct uf_target *t, struct uf_err *err)
 		return 0;
 	t->n_hypercalls++;
 	if (domctl(s, XEN_DOMCTL_unpausedomain)) {
-		uf_err_set(err, UF_ETARGET, s->name, "cannot unpause the new domain: %s", xen_strerror(errno));
+		uf_err_set(err, UF_ETARGET, s->name, "cannot unpause the new domain: %s", UF_STRERROR(errno));
 		return -errno;
 	}
 	s->creation_pause = false;
@@ -156,7 +156,7 @@ static int open_handles(struct xen_state *s, struct uf_err *err)
 		s->fmem = xenforeignmemory_open(&quiet, 0);
 	if (!s->fmem) {
 		int e = errno;
-		uf_err_set(err, UF_ETARGET, "xen", "cannot open privcmd: %s%s", xen_strerror(e),
+		uf_err_set(err, UF_ETARGET, "xen", "cannot open privcmd: %s%s", UF_STRERROR(e),
 			   e == EACCES || e == EPERM ? " (run as root)" : "");
 		return -e;
 	}
@@ -201,7 +201,7 @@ static int op_stop(struct uf_target *t, struct uf_err *err)
 			s->gone = true;
 			return UF_TARGET_GONE;
 		}
-		uf_err_set(err, UF_ETARGET, s->name, "cannot pause: %s", xen_strerror(errno));
+		uf_err_set(err, UF_ETARGET, s->name, "cannot pause: %s", UF_STRERROR(errno));
 		return -errno;
 	}
 	s->paused = true;
@@ -220,7 +220,7 @@ static int op_resume(struct uf_target *t, struct uf_err *err)
 			s->gone = true;
 			return UF_TARGET_GONE;
 		}
-		uf_err_set(err, UF_ETARGET, s->name, "cannot unpause: %s", xen_strerror(errno));
+		uf_err_set(err, UF_ETARGET, s->name, "cannot unpause: %s", UF_STRERROR(errno));
 		return -errno;
 	}
 	s->paused = false;
@@ -324,7 +324,7 @@ static int read_vcpu(struct xen_state *s, uint32_t id, struct uf_err *err)
 			return UF_TARGET_GONE;
 		if (e == ENODATA || e == EINVAL)
 			s->vcpus_dirty = true;  /* went offline: re-list next time */
-		uf_err_set(err, UF_ETARGET, s->name, "cannot read vCPU %u registers: %s", id, xen_strerror(e));
+		uf_err_set(err, UF_ETARGET, s->name, "cannot read vCPU %u registers: %s", id, UF_STRERROR(e));
 		return -e;
 	}
 	regs_parse(s, v, ctx_slot(s, 0));

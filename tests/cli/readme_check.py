@@ -146,9 +146,10 @@ def troubleshooting(top, readme):
     """Every message a Troubleshooting entry quotes is one the program prints."""
     code = ""
     for d in ["cli", "fold", "render", "sampler", "symtab", "ptrace-if", "gdb-if", "xen-if", "util", "elfload"]:
-        for f in os.listdir(os.path.join(top, d)):
-            if f.endswith(".c"):
-                code += open(os.path.join(top, d, f)).read()
+        for r, _, fs in os.walk(os.path.join(top, d)):  # fold/ keeps its files in rooms
+            for f in sorted(fs):
+                if f.endswith(".c"):
+                    code += open(os.path.join(r, f)).read()
     code += open(os.path.join(top, "uniprof-flame.c")).read() + open(os.path.join(top, "scripts/deps.sh")).read()
     code = re.sub(r'"\s*\n\s*"', "", code)  # "a" "b" continued literals read as one
     quoted = []

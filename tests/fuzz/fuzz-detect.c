@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/fuzz/fuzz-detect.c — the one format detector every reader and the
- * CLI's input splitter ask (fold_detect_format, fold/detect.c).
+ * CLI ask (fold_detect_format, fold/in/detect.c).
  *
  * Input: the first bytes of an input.  Oracles (fold/detect.c's
  * invariants): with the whole input (eof) the answer is decided (never

@@ -13,7 +13,7 @@
 #include "tests/fuzz/fuzz.h"
 
 #include "fold/fold.h"
-#include "fold/raw.h"
+#include "fold/in/in.h"
 
 /* A resolver that answers like a symbol table would and sometimes does
  * not: names may hold the separator, be empty, or be unknown. */

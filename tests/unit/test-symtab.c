@@ -30,7 +30,7 @@
 #include <cmocka.h>
 
 #include "fold/fold.h"
-#include "fold/raw.h"
+#include "fold/in/in.h"
 #include "symtab/symtab.h"
 
 /* ---- fixtures ---------------------------------------------------------- */

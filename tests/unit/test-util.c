@@ -28,6 +28,7 @@
 
 #include "util/fmt.h"
 #include "util/arena.h"
+#include "util/err.h"
 #include "util/outfile.h"
 #include "util/safe-open.h"
 
@@ -347,6 +348,23 @@ static void safe_open_confined_to_root(void **state)
 	safe_open_tree_remove(sdir);
 }
 
+/* uf_strerror_r / UF_STRERROR: libc's text with a lowercase first letter,
+ * the rest unchanged, cut to the buffer and NUL-ended; two in one call
+ * expression get two buffers (no hidden shared one). */
+static void strerror_lowercase_own_buffer(void **state)
+{
+	(void)state;
+	assert_string_equal(UF_STRERROR(ENOENT), "no such file or directory");
+	assert_string_equal(UF_STRERROR(EACCES), "permission denied");
+	char both[128];
+	snprintf(both, sizeof both, "%s|%s", UF_STRERROR(ENOENT), UF_STRERROR(EPERM));
+	assert_string_equal(both, "no such file or directory|operation not permitted");
+	char small[5];
+	assert_string_equal(uf_strerror_r(ENOENT, small, sizeof small), "no s");
+	assert_string_equal(UF_ERRTEXT("Name or service not known"), "name or service not known");
+	assert_string_equal(UF_ERRTEXT(NULL), "unknown error");
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -360,6 +378,7 @@ int main(void)
 		cmocka_unit_test(base64_round_trip_and_refusals),
 		cmocka_unit_test(safe_open_regular_only),
 		cmocka_unit_test(safe_open_confined_to_root),
+		cmocka_unit_test(strerror_lowercase_own_buffer),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

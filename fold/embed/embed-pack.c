@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fold/embed-pack.c — the embedded block as an SVG carries it: packed,
+ * deflated, in base64.
+ *
+ * A browser's XML parser reads every byte of the file before the first
+ * paint, about 20 ms a megabyte in Chromium (bench/browser/RESULTS.md),
+ * and the uf-trie/1 text (embed.c) spends most of its bytes on node lines
+ * "DEPTH NAME SELF".  So the writer packs the text:
+ *
+ *   1. the header line and the NAMES name lines, as in the text;
+ *   2. NODES varints (LEB128): the previous node's depth + 1 - this
+ *      node's depth (the root's previous depth is -1), mostly one byte;
+ *   3. NODES varints: each node's name index;
+ *   4. NODES lines: what follows "DEPTH NAME " on each node line (its
+ *      counts, as text: counts may be decimals of up to 95 digits);
+ *   5. the rest of the text ("end" and the optional sections), verbatim;
+ *
+ * then deflates it with zlib (RFC 1950, what the browser's
+ * DecompressionStream("deflate") reads) at its fastest level, and writes
+ * it as base64 broken into lines of FOLD_EMBED_PACK_LINE characters.
+ * On the s100k bench input (271,501 call paths) that is 1.25 MB in place
+ * of 3.18 MB of text; on tree100k 0.60 MB in place of 1.87 MB.
+ *
+ * render writes the columns directly (embed.c, fold_embed_write_columns)
+ * and encodes them (fold_embed_encode); fold_embed_pack() packs text the
+ * text writer made, the same bytes (the unit tests and fuzz-embed-pack
+ * hold the two writers to that).
+ *
+ * Unpacking gives back the text byte for byte, and embed-read.c parses
+ * that with all its checks; the unpacker checks only what keeps it in
+ * bounds: every column within the inflated bytes, depths never below 0,
+ * the inflated size capped (a deflate stream can expand about 1000x).
+ *
+ * Trade-off: columns rather than a deflated copy of the text (1.83 MB on
+ * s100k): deflate finds little to share between a depth, a name index
+ * and a count on one line, and much within a column.  Level 1: level 6
+ * is 5% smaller and 3x slower, and the block is made beside the layout
+ * of every large render.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "fold/embed/embed.h"
+#include "fold/internal.h"
+#include "util/base64.h"
+#include "util/vec.h"
+
+struct bytes {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static int put(struct bytes *b, const void *s, size_t n)
+{
+	if (n == 0)
+		return 0; /* s may be an empty column's NULL */
+	if (uf_vec_grow(&b->p, &b->cap, b->len + n, 1))
+		return -ENOMEM;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+static int put_varint(struct bytes *b, uint32_t v)
+{
+	uint8_t q[5];
+	return put(b, q, fold_varint(q, v));
+}
+
+/* Reads a varint of at most 5 bytes below 2^32 from *p (< end). */
+static int get_varint(const uint8_t **p, const uint8_t *end, uint32_t *v)
+{
+	uint64_t x = 0;
+	for (int shift = 0; shift < 35; shift += 7) {
+		if (*p >= end)
+			return -1;
+		uint8_t c = *(*p)++;
+		x |= (uint64_t)(c & 127) << shift;
+		if (!(c & 128)) {
+			if (x > UINT32_MAX)
+				return -1;
+			*v = (uint32_t)x;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The header "uf-trie/1 NAMES NODES DIFF PRUNED" ending at nl. */
+static int parse_header(const char *s, const char *nl, uint32_t *nnames, uint32_t *nnodes)
+{
+	char h[96];
+	size_t n = (size_t)(nl - s);
+	if (n >= sizeof h)
+		return -1;
+	memcpy(h, s, n);
+	h[n] = 0;
+	unsigned a, b, c, d;
+	char extra;
+	if (sscanf(h, "uf-trie/1 %u %u %u %u%c", &a, &b, &c, &d, &extra) != 4)
+		return -1;
+	*nnames = a;
+	*nnodes = b;
+	return 0;
+}
+
+/* Past `lines` lines from s; NULL when the text ends first. */
+static const char *skip_lines(const char *s, const char *end, uint64_t lines)
+{
+	for (; lines > 0; lines--) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			return NULL;
+		s = nl + 1;
+	}
+	return s;
+}
+
+/* The header line and the NAMES name lines at s: where they end (the
+ * node columns or lines start), NULL when they are not whole. */
+static const char *after_names(const char *s, const char *end, uint32_t *nnames, uint32_t *nnodes)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	if (!nl || parse_header(s, nl, nnames, nnodes))
+		return NULL;
+	return skip_lines(nl + 1, end, *nnames);
+}
+
+static int parse_dec(const char **p, const char *end, uint32_t *v)
+{
+	uint64_t x = 0;
+	const char *s = *p;
+	while (*p < end && **p >= '0' && **p <= '9' && x <= UINT32_MAX)
+		x = x * 10 + (uint64_t)(*(*p)++ - '0');
+	if (*p == s || x > UINT32_MAX || *p >= end || **p != ' ')
+		return -1;
+	(*p)++;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* Text -> packed bytes (the columns above, not yet deflated). */
+static int pack_columns(const char *text, size_t len, struct bytes *out)
+{
+	const char *end = text + len;
+	uint32_t nnames, nnodes;
+	const char *nodes = after_names(text, end, &nnames, &nnodes);
+	if (!nodes)
+		return -EINVAL;
+	struct bytes name = { 0 }, count = { 0 };
+	int rc = put(out, text, (size_t)(nodes - text));
+	int64_t prev = -1;
+	const char *p = nodes;
+	for (uint32_t i = 0; i < nnodes && rc == 0; i++) {
+		uint32_t depth, id;
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol || parse_dec(&p, eol, &depth) || parse_dec(&p, eol, &id) || depth > prev + 1) {
+			rc = -EINVAL;
+			break;
+		}
+		rc = put_varint(out, (uint32_t)(prev + 1 - depth));
+		if (rc == 0)
+			rc = put_varint(&name, id);
+		if (rc == 0)
+			rc = put(&count, p, (size_t)(eol + 1 - p));
+		prev = depth;
+		p = eol + 1;
+	}
+	if (rc == 0)
+		rc = put(out, name.p, name.len);
+	if (rc == 0)
+		rc = put(out, count.p, count.len);
+	if (rc == 0)
+		rc = put(out, p, (size_t)(end - p));
+	free(name.p);
+	free(count.p);
+	return rc;
+}
+
+int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen)
+{
+	struct bytes cols = { 0 };
+	int rc = pack_columns(text, len, &cols);
+	if (rc == 0)
+		rc = fold_embed_encode(cols.p, cols.len, out, outlen);
+	else
+		*out = NULL;
+	free(cols.p);
+	return rc;
+}
+
+/* Columns below this are deflated with a 16 KiB window and a 2^13-entry
+ * hash: zlib's default tables (256 KiB, cleared at every start) cost more
+ * than deflating a small profile's block (20 KB of columns: 165 -> 97 us,
+ * 8027 -> 7813 bytes); on a 1 MB block the defaults are 17% faster. */
+#define SMALL_DEFLATE (64u << 10)
+
+static int base64_block(const uint8_t *z, size_t zlen, char **out, size_t *outlen);
+
+static int deflate_small(const void *in, size_t len, uint8_t *z, uLongf *zlen)
+{
+	z_stream s = { .next_in = (Bytef *)(uintptr_t)in, .avail_in = (uInt)len, .next_out = z,
+		       .avail_out = (uInt)*zlen };
+	if (deflateInit2(&s, Z_BEST_SPEED, Z_DEFLATED, 14, 6, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	int zr = deflate(&s, Z_FINISH);
+	*zlen = s.total_out;
+	deflateEnd(&s);
+	return zr == Z_STREAM_END ? 0 : -ENOMEM;
+}
+
+/* ---- deflating in two halves at once ---------------------------------------
+ *
+ * pigz's way to one zlib stream from two deflaters: the first half is raw
+ * deflate ended with a sync flush (an empty stored block: byte-aligned,
+ * not final), the second is raw deflate primed with the 32 KiB before it
+ * (so its matches reach back as one deflater's would) and finished; the
+ * stream is the zlib header, both, and the Adler-32 of the whole (each
+ * half's combined).  Where the cut is depends only on the length, never
+ * on which thread deflates which half, so the block is the same bytes
+ * however the work was shared. */
+
+void fold_embed_deflate_part(const void *columns, size_t lo, size_t hi, int last, struct fold_zpart *p)
+{
+	const uint8_t *c = columns;
+	z_stream s = { 0 };
+	memset(p, 0, sizeof *p);
+	p->rc = -ENOMEM;
+	if (deflateInit2(&s, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return;
+	size_t dict = lo < 32768 ? lo : 32768, cap = deflateBound(&s, hi - lo) + 16;
+	if (dict && deflateSetDictionary(&s, c + lo - dict, (uInt)dict) != Z_OK)
+		goto out;
+	if (!(p->z = malloc(cap)))
+		goto out;
+	s.next_in = (Bytef *)(uintptr_t)(c + lo);
+	s.avail_in = (uInt)(hi - lo);
+	s.next_out = p->z;
+	s.avail_out = (uInt)cap;
+	int zr = deflate(&s, last ? Z_FINISH : Z_SYNC_FLUSH);
+	if (zr == (last ? Z_STREAM_END : Z_OK) && s.avail_in == 0) {
+		p->len = s.total_out;
+		p->adler = (uint32_t)adler32(1, c + lo, (uInt)(hi - lo));
+		p->rc = 0;
+	}
+out:
+	deflateEnd(&s);
+	if (p->rc) {
+		free(p->z);
+		p->z = NULL;
+	}
+}
+
+int fold_embed_encode_parts(const struct fold_zpart *a, const struct fold_zpart *b, size_t lenb, char **out,
+			    size_t *outlen)
+{
+	*out = NULL;
+	if (a->rc || b->rc)
+		return a->rc ? a->rc : b->rc;
+	size_t zlen = 2 + a->len + b->len + 4;
+	uint8_t *z = malloc(zlen);
+	if (!z)
+		return -ENOMEM;
+	uint32_t adler = (uint32_t)adler32_combine(a->adler, b->adler, (z_off_t)lenb);
+	z[0] = 0x78; /* deflate, 32 KiB window */
+	z[1] = 0x01; /* fastest level; (0x78 << 8 | 0x01) % 31 == 0 */
+	memcpy(z + 2, a->z, a->len);
+	memcpy(z + 2 + a->len, b->z, b->len);
+	for (int k = 0; k < 4; k++)
+		z[zlen - 4 + k] = (uint8_t)(adler >> (24 - 8 * k));
+	int rc = base64_block(z, zlen, out, outlen);
+	free(z);
+	return rc;
+}
+
+/* Deflated bytes -> the block's base64 lines (malloc'd, NUL-ended). */
+static int base64_block(const uint8_t *z, size_t zlen, char **out, size_t *outlen)
+{
+	size_t n = uf_base64_encoded_len(zlen, FOLD_EMBED_PACK_LINE);
+	char *b64 = malloc(n + 1);
+	if (!b64)
+		return -ENOMEM;
+	*outlen = uf_base64_encode(z, zlen, b64, FOLD_EMBED_PACK_LINE);
+	b64[*outlen] = 0;
+	*out = b64;
+	return 0;
+}
+
+int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outlen)
+{
+	if (len >= FOLD_EMBED_SPLIT && len < FOLD_EMBED_MAX_UNPACKED) { /* the same bytes as two threads' */
+		struct fold_zpart a, b;
+		fold_embed_deflate_part(columns, 0, len / 2, 0, &a);
+		fold_embed_deflate_part(columns, len / 2, len, 1, &b);
+		int rc = fold_embed_encode_parts(&a, &b, len - len / 2, out, outlen);
+		free(a.z);
+		free(b.z);
+		return rc;
+	}
+
+	*out = NULL;
+	uLongf zlen = compressBound(len);
+	uint8_t *z = malloc(zlen);
+	if (!z)
+		return -ENOMEM;
+	int rc = len < SMALL_DEFLATE ? deflate_small(columns, len, z, &zlen)
+				     : compress2(z, &zlen, columns, len, Z_BEST_SPEED) == Z_OK ? 0 : -ENOMEM;
+	if (rc == 0)
+		rc = base64_block(z, zlen, out, outlen);
+	free(z);
+	return rc;
+}
+
+/* Doubles out's room (first: four times the deflated size), never past
+ * FOLD_EMBED_MAX_UNPACKED. */
+static int grow_capped(struct bytes *out, size_t zlen)
+{
+	if (out->cap >= FOLD_EMBED_MAX_UNPACKED)
+		return -EFBIG;
+	size_t want = out->cap ? out->cap * 2 : (zlen < 16384 ? 65536 : zlen * 4);
+	if (want > FOLD_EMBED_MAX_UNPACKED)
+		want = FOLD_EMBED_MAX_UNPACKED;
+	uint8_t *p = realloc(out->p, want);
+	if (!p)
+		return -ENOMEM;
+	out->p = p;
+	out->cap = want;
+	return 0;
+}
+
+/* base64 -> the inflated bytes, at most FOLD_EMBED_MAX_UNPACKED. */
+static int inflate_b64(const char *b64, size_t len, struct bytes *out, struct uf_err *err)
+{
+	uint8_t *z = malloc(len / 4 * 3 + 3);
+	if (!z) {
+		uf_err_set(err, UF_EINPUT, "embedded data", "out of memory");
+		return -ENOMEM;
+	}
+	long long zlen = uf_base64_decode(b64, len, z);
+	if (zlen < 0) {
+		free(z);
+		uf_err_set(err, UF_EINPUT, "embedded data", "packed block is not base64");
+		return -EINVAL;
+	}
+	z_stream s = { 0 };
+	int zr = inflateInit(&s), rc = zr == Z_OK ? 0 : -ENOMEM;
+	s.next_in = z;
+	s.avail_in = (uInt)zlen; /* zlen < len < INT32_MAX: the SVG reader's cap */
+	while (rc == 0 && zr != Z_STREAM_END) {
+		if (out->len == out->cap && (rc = grow_capped(out, (size_t)zlen)))
+			break;
+		size_t room = out->cap - out->len;
+		s.next_out = out->p + out->len;
+		s.avail_out = (uInt)(room > UINT32_MAX ? UINT32_MAX : room);
+		uInt before = s.avail_out;
+		zr = inflate(&s, Z_NO_FLUSH);
+		out->len += before - s.avail_out;
+		if (zr == Z_BUF_ERROR)
+			rc = -EINVAL; /* room was given: the stream ends early */
+		else if (zr != Z_OK && zr != Z_STREAM_END)
+			rc = zr == Z_MEM_ERROR ? -ENOMEM : -EINVAL;
+	}
+	if (rc == 0 && s.avail_in != 0)
+		rc = -EINVAL; /* bytes after the stream */
+	inflateEnd(&s);
+	free(z);
+	if (rc == -EFBIG)
+		uf_err_set(err, UF_EINPUT, "embedded data", "packed block inflates past %u MiB",
+			   (unsigned)(FOLD_EMBED_MAX_UNPACKED >> 20));
+	else if (rc == -EINVAL)
+		uf_err_set(err, UF_EINPUT, "embedded data", "packed block is not a whole deflate stream");
+	else if (rc)
+		uf_err_set(err, UF_EINPUT, "embedded data", "out of memory");
+	return rc;
+}
+
+static int put_dec(struct bytes *b, uint32_t v)
+{
+	char s[16];
+	int n = snprintf(s, sizeof s, "%u ", v);
+	return put(b, s, (size_t)n);
+}
+
+/* Packed columns -> the text they came from. */
+static int unpack_columns(const struct bytes *in, struct bytes *text)
+{
+	const char *s = (const char *)in->p, *end = s + in->len;
+	uint32_t nnames, nnodes;
+	const char *names_end = after_names(s, end, &nnames, &nnodes);
+	if (!names_end)
+		return -EINVAL;
+	/* the counts (4) start after NODES varints of each of 2 and 3 */
+	const uint8_t *dcol = (const uint8_t *)names_end, *ncol = dcol, *e = (const uint8_t *)end;
+	uint32_t v;
+	for (uint32_t i = 0; i < nnodes; i++)
+		if (get_varint(&ncol, e, &v))
+			return -EINVAL;
+	const uint8_t *ccol = ncol;
+	for (uint32_t i = 0; i < nnodes; i++)
+		if (get_varint(&ccol, e, &v))
+			return -EINVAL;
+	int rc = put(text, s, (size_t)(names_end - s));
+	int64_t prev = -1;
+	const char *c = (const char *)ccol;
+	for (uint32_t i = 0; i < nnodes && rc == 0; i++) {
+		uint32_t code = 0, id = 0; /* both columns were walked above */
+		get_varint(&dcol, e, &code);
+		get_varint(&ncol, e, &id);
+		const char *eol = memchr(c, '\n', (size_t)(end - c));
+		if (!eol || code > prev + 1)
+			return -EINVAL;
+		prev = prev + 1 - code;
+		rc = put_dec(text, (uint32_t)prev);
+		if (rc == 0)
+			rc = put_dec(text, id);
+		if (rc == 0)
+			rc = put(text, c, (size_t)(eol + 1 - c));
+		c = eol + 1;
+	}
+	if (rc == 0)
+		rc = put(text, c, (size_t)(end - c));
+	return rc;
+}
+
+int fold_embed_unpack(const char *b64, size_t len, char **text, size_t *tlen, struct uf_err *err)
+{
+	struct bytes in = { 0 }, out = { 0 };
+	*text = NULL;
+	*tlen = 0;
+	int rc = inflate_b64(b64, len, &in, err);
+	if (rc == 0) {
+		rc = unpack_columns(&in, &out);
+		if (rc == 0)
+			rc = put(&out, "", 1);
+		if (rc == -EINVAL)
+			uf_err_set(err, UF_EINPUT, "embedded data", "packed block is malformed");
+		else if (rc)
+			uf_err_set(err, UF_EINPUT, "embedded data", "out of memory");
+	}
+	free(in.p);
+	if (rc) {
+		free(out.p);
+		return rc;
+	}
+	*text = (char *)out.p;
+	*tlen = out.len - 1;
+	return 0;
+}

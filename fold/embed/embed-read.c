@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fold/embed/embed-read.c — parses the "uf-trie/1" block (format in embed.c).
+ *
+ * The block comes from a file anyone may have edited, so every field is
+ * checked: name indices within the name table, a depth at most one more
+ * than the previous node's, counts that are plain non-negative decimals,
+ * and the header's counts honoured as caps, never as allocation sizes
+ * beyond what the text itself can hold.
+ *
+ * The counts are added only once the whole node list has been read: from
+ * the time-order section when there is one and the trie keeps a sequence
+ * (a flame chart is read back in its order), else from the node lines.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/embed/embed.h"
+
+struct cursor {
+	const char *p, *end;
+};
+
+static int next_line(struct cursor *c, const char **s, size_t *len);
+static int parse_u32(const char **p, const char *end, uint32_t *v);
+static int parse_count(const char **p, const char *end, double *v);
+static int unescape(const char *s, size_t len, char *out, size_t *olen);
+static int read_names(fold_trie *t, struct cursor *c, uint32_t nnames, uint32_t *map);
+struct nodes {            /* what the node lines said, by position */
+	uint32_t *id;
+	double *self, *base;
+};
+
+static int read_nodes(fold_trie *t, struct cursor *c, uint32_t nnodes, uint32_t nnames,
+		      const uint32_t *map, int diff, struct nodes *N);
+static int add_counts(fold_trie *t, struct cursor *c, uint32_t nnodes, int diff,
+		      const struct nodes *N);
+
+int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *err)
+{
+	struct cursor c = { text, text + len };
+	const char *s;
+	size_t n;
+	while (c.p < c.end && (*c.p == '\n' || *c.p == ' ' || *c.p == '\r' || *c.p == '\t'))
+		c.p++;
+	if (next_line(&c, &s, &n) || n < 10 || memcmp(s, "uf-trie/1 ", 10) != 0) {
+		uf_err_set(err, UF_EINPUT, "embedded data", "not a uf-trie/1 block");
+		return -EINVAL;
+	}
+	const char *p = s + 10, *e = s + n;
+	uint32_t nnames, nnodes, diff, pruned;
+	if (parse_u32(&p, e, &nnames) || parse_u32(&p, e, &nnodes) || parse_u32(&p, e, &diff) ||
+	    parse_u32(&p, e, &pruned) || diff > 1 || nnames > len || nnodes > len || nnodes == 0) {
+		uf_err_set(err, UF_EINPUT, "embedded data", "bad header");
+		return -EINVAL;
+	}
+	uint32_t *map = malloc(((size_t)nnames + 1) * sizeof *map);
+	if (!map) {
+		uf_err_set(err, UF_EINPUT, "embedded data", "out of memory");
+		return -ENOMEM;
+	}
+	struct nodes N = { malloc((size_t)nnodes * sizeof *N.id), malloc((size_t)nnodes * sizeof *N.self),
+			   malloc((size_t)nnodes * sizeof *N.base) };
+	int rc = N.id && N.self && N.base ? read_names(t, &c, nnames, map) : -ENOMEM;
+	if (rc == 0)
+		rc = read_nodes(t, &c, nnodes, nnames, map, (int)diff, &N);
+	free(map);
+	if (rc == 0 && (next_line(&c, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
+		rc = -EINVAL;
+	if (rc == 0)
+		rc = add_counts(t, &c, nnodes, (int)diff, &N);
+	if (rc == 0) /* section 6, after the time order when there is one */
+		rc = fold_locs_read(t, c.p, (size_t)(c.end - c.p), N.id, nnodes);
+	free(N.id);
+	free(N.self);
+	free(N.base);
+	if (rc == -ENOMEM)
+		uf_err_set(err, UF_EINPUT, "embedded data", "out of memory");
+	else if (rc)
+		uf_err_set(err, UF_EINPUT, "embedded data", "corrupt block");
+	return rc;
+}
+
+static int read_names(fold_trie *t, struct cursor *c, uint32_t nnames, uint32_t *map)
+{
+	char *buf = malloc(FOLD_MAX_NAME + 1);
+	if (!buf)
+		return -ENOMEM;
+	int rc = 0;
+	for (uint32_t i = 0; i < nnames && rc == 0; i++) {
+		const char *s;
+		size_t n, olen;
+		if (next_line(c, &s, &n) || n > 3 * (size_t)FOLD_MAX_NAME || unescape(s, n, buf, &olen)) {
+			rc = -EINVAL;
+			break;
+		}
+		map[i] = fold_trie_intern(t, buf, olen);
+		if (map[i] == FOLD_NONE)
+			rc = -ENOMEM;
+	}
+	free(buf);
+	return rc;
+}
+
+static int read_nodes(fold_trie *t, struct cursor *c, uint32_t nnodes, uint32_t nnames,
+		      const uint32_t *map, int diff, struct nodes *N)
+{
+	uint32_t *path = malloc((FOLD_MAX_DEPTH + 2) * sizeof *path);
+	if (!path)
+		return -ENOMEM;
+	int rc = 0;
+	uint32_t depth_prev = 0;
+	for (uint32_t i = 0; i < nnodes && rc == 0; i++) {
+		const char *s;
+		size_t n;
+		uint32_t depth, name;
+		double self, base = 0;
+		if (next_line(c, &s, &n)) {
+			rc = -EINVAL;
+			break;
+		}
+		const char *p = s, *e = s + n;
+		if (parse_u32(&p, e, &depth) || parse_u32(&p, e, &name) || parse_count(&p, e, &self) ||
+		    (diff && parse_count(&p, e, &base)) || p != e || name >= nnames ||
+		    (i == 0) != (depth == 0) || depth > depth_prev + 1 || depth > FOLD_MAX_DEPTH) {
+			rc = -EINVAL;
+			break;
+		}
+		uint32_t node = FOLD_ROOT;
+		if (depth > 0) {
+			node = fold_trie_child(t, path[depth - 1], map[name]);
+			if (node == FOLD_NONE) {
+				rc = -ENOMEM;
+				break;
+			}
+		}
+		path[depth] = node;
+		depth_prev = depth;
+		N->id[i] = node;
+		N->self[i] = self;
+		N->base[i] = base;
+	}
+	free(path);
+	return rc;
+}
+
+static int add_one(fold_trie *t, int diff, uint32_t node, double self, double base)
+{
+	if (diff)
+		return fold_trie_add2(t, node, base, self);
+	return self != 0 ? fold_trie_add(t, node, self) : 0;
+}
+
+/* Adds the counts: in time order from section 5 when the trie keeps a
+ * sequence and the block has one, else from the node lines. */
+static int add_counts(fold_trie *t, struct cursor *c, uint32_t nnodes, int diff,
+		      const struct nodes *N)
+{
+	const char *s, *p, *e;
+	size_t n;
+	uint32_t nrec;
+	struct cursor at = *c;
+	int seq = t->keep_seq && next_line(&at, &s, &n) == 0 && n > 4 && !memcmp(s, "seq ", 4);
+	if (seq) {
+		p = s + 4, e = s + n;
+		if (parse_u32(&p, e, &nrec) || p != e || nrec > (size_t)(at.end - at.p))
+			return -EINVAL;
+	}
+	int rc = 0;
+	for (uint32_t i = 0; !seq && i < nnodes && rc == 0; i++)
+		rc = add_one(t, diff, N->id[i], N->self[i], N->base[i]);
+	for (uint32_t i = 0; seq && i < nrec && rc == 0; i++) {
+		uint32_t k;
+		double self, base = 0;
+		if (next_line(&at, &s, &n))
+			return -EINVAL;
+		p = s, e = s + n;
+		if (parse_u32(&p, e, &k) || parse_count(&p, e, &self) ||
+		    (diff && parse_count(&p, e, &base)) || p != e || k >= nnodes)
+			return -EINVAL;
+		rc = add_one(t, diff, N->id[k], self, base);
+	}
+	if (rc == 0 && seq && (next_line(&at, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
+		rc = -EINVAL;
+	return rc;
+}
+
+static int next_line(struct cursor *c, const char **s, size_t *len)
+{
+	if (c->p >= c->end)
+		return -1;
+	const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	const char *stop = nl ? nl : c->end;
+	*s = c->p;
+	*len = (size_t)(stop - c->p);
+	if (*len && (*s)[*len - 1] == '\r')
+		(*len)--;
+	c->p = nl ? nl + 1 : c->end;
+	return 0;
+}
+
+static int parse_u32(const char **p, const char *end, uint32_t *v)
+{
+	while (*p < end && **p == ' ')
+		(*p)++;
+	uint64_t x = 0;
+	const char *q = *p;
+	while (q < end && *q >= '0' && *q <= '9' && x <= UINT32_MAX)
+		x = x * 10 + (uint64_t)(*q++ - '0');
+	if (q == *p || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	*p = q;
+	return 0;
+}
+
+static int parse_count(const char **p, const char *end, double *v)
+{
+	while (*p < end && **p == ' ')
+		(*p)++;
+	char tmp[96];
+	size_t n = 0;
+	const char *q = *p;
+	int dot = 0;
+	while (q < end && n < sizeof tmp - 1 && ((*q >= '0' && *q <= '9') || (*q == '.' && !dot))) {
+		dot |= *q == '.';
+		tmp[n++] = *q++;
+	}
+	if (n == 0 || tmp[0] == '.' || (q < end && *q != ' '))
+		return -1;
+	tmp[n] = 0;
+	*v = strtod(tmp, NULL);
+	*p = q;
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static int unescape(const char *s, size_t len, char *out, size_t *olen)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (o >= FOLD_MAX_NAME)
+			return -1;
+		if (s[i] != '%') {
+			out[o++] = s[i];
+			continue;
+		}
+		if (i + 2 >= len)
+			return -1;
+		int h = hexval(s[i + 1]), l = hexval(s[i + 2]);
+		if (h < 0 || l < 0)
+			return -1;
+		out[o++] = (char)(h * 16 + l);
+		i += 2;
+	}
+	*olen = o;
+	return 0;
+}

@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fold/embed/embed.c — a trie as a compact text block that rides inside an SVG.
+ *
+ * Format "uf-trie/1" (printable ASCII; no byte of < > & " ' ] or any
+ * control byte except '\n', so it needs no XML escaping and cannot end a
+ * CDATA section or a comment):
+ *
+ *   1. header line:  "uf-trie/1 NAMES NODES DIFF PRUNED"
+ *   2. NAMES lines:  one name each, bytes outside 0x21..0x7e other than
+ *                    space, and % < > & " ' ], written as %XX
+ *   3. NODES lines:  "DEPTH NAME SELF" (+ " BASE" when DIFF is 1), in
+ *                    depth-first pre-order; DEPTH 0 is the root (first
+ *                    line), a node's parent is the last node one level up
+ *   4. "end"
+ *   5. optional, a flame chart's time order (readers of the first form stop
+ *      at 4 and ignore it): "seq RECORDS", RECORDS lines "INDEX COUNT"
+ *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
+ *      kept ancestor), in input order, adjacent equal indices merged; "end"
+ *   6. optional, the nodes' source positions (fold/model/loc.c has the format):
+ *      "loc STRINGS RECORDS" ... "end"
+ *
+ * fold_embed_write_columns() writes the same block with the node lines as
+ * embed-pack.c's columns (what an SVG carries, once deflated); its budget
+ * counts those bytes.
+ *
+ * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
+ * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
+ * so readers of "uf-trie/1" never see it; its helpers are the model's
+ * (fold/model/meta.c).
+ *
+ * Pruning: past the byte budget, the nodes with the smallest totals are
+ * dropped (a set closed under ancestors, since a parent's total is never
+ * below a child's) and their samples are added to the self count of
+ * their nearest kept ancestor, so every kept frame keeps its total.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold/embed/embed.h"
+#include "fold/internal.h"
+#include "util/fmt.h"
+#include "util/vec.h"
+
+static int needs_escape(unsigned char c);
+static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out);
+static size_t node_line_bytes(const fold_trie *t, uint32_t i, int columns);
+struct emit;
+static void write_sequence(struct emit *E);
+
+struct emit {
+	const fold_trie *t;
+	FILE *out;
+	double thr;
+	uint32_t *num;      /* name id -> number in the block, UINT32_MAX = unused */
+	uint32_t *order;    /* number -> name id */
+	uint32_t nused;
+	uint32_t kept;
+	const double *base_total; /* BEFORE per subtree, when a differential is pruned */
+	int too_long;       /* a count needed more than EMBED_MAX_COUNT characters */
+	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
+	int columns;        /* node lines as embed-pack.c's columns, not text */
+	struct col { uint8_t *p; size_t len, cap; } col[3]; /* depth codes, names, counts */
+	int64_t prev_depth;
+	int nomem;
+};
+
+/* Counts longer than this are refused by the reader (embed-read.c). */
+#define EMBED_MAX_COUNT 95
+
+/* Calls visit() on every kept node in pre-order, children in entry order. */
+static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t node, uint32_t depth))
+{
+	const fold_trie *t = E->t;
+	uint32_t *stack = malloc(((size_t)t->maxdepth + 2) * sizeof *stack);
+	uint32_t *next = malloc(((size_t)t->maxdepth + 2) * sizeof *next);
+	if (!stack || !next) {
+		free(stack);
+		free(next);
+		return -ENOMEM;
+	}
+	uint32_t sp = 0;
+	visit(E, FOLD_ROOT, 0);
+	stack[sp] = FOLD_ROOT;
+	next[sp++] = t->eoff[0];
+	while (sp) {
+		uint32_t top = stack[sp - 1];
+		if (next[sp - 1] == t->eoff[top + 1]) {
+			sp--;
+			continue;
+		}
+		uint32_t en = t->ent[next[sp - 1]++], c = en & ~FOLD_ENTRY_SELF;
+		if ((en & FOLD_ENTRY_SELF) && t->eoff[c + 1] > t->eoff[c])
+			continue; /* visited through its subtree entry */
+		if (t->total[c] < E->thr)
+			continue;
+		visit(E, c, sp);
+		stack[sp] = c;
+		next[sp++] = t->eoff[c];
+	}
+	free(stack);
+	free(next);
+	return 0;
+}
+
+/* Pass 1: number the names in order of first use, so the block does not
+ * depend on the order names were first seen in the input. */
+static void number_names(struct emit *E, uint32_t node, uint32_t depth)
+{
+	(void)depth;
+	uint32_t nm = E->t->name[node];
+	if (E->num[nm] == UINT32_MAX) {
+		E->num[nm] = E->nused;
+		E->order[E->nused++] = nm;
+	}
+	if (E->index)
+		E->index[node] = E->kept;
+	E->kept++;
+}
+
+/* What `node` keeps of t->total and, with `base` (the BEFORE totals per
+ * subtree), of those, when its pruned children fold into it: its total
+ * minus its kept children's.  One walk of the entries for both (the
+ * children's totals are the cache misses), each subtracted in entry
+ * order. */
+static double own_after_pruning(const struct emit *E, uint32_t node, const double *base, double *own_base)
+{
+	const fold_trie *t = E->t;
+	double own = t->total[node], ob = base ? base[node] : 0;
+	uint32_t ne;
+	const uint32_t *e = fold_trie_entries(t, node, &ne);
+	for (uint32_t k = 0; k < ne; k++) {
+		uint32_t c = e[k] & ~FOLD_ENTRY_SELF;
+		int has_kids = t->eoff[c + 1] > t->eoff[c];
+		if ((!(e[k] & FOLD_ENTRY_SELF) || !has_kids) && t->total[c] >= E->thr) {
+			own -= t->total[c];
+			if (base)
+				ob -= base[c];
+		}
+	}
+	*own_base = ob < 0 ? 0 : ob;
+	return own < 0 ? 0 : own;
+}
+
+static void col_put(struct emit *E, int k, const void *s, size_t n)
+{
+	struct col *c = &E->col[k];
+	if (uf_vec_grow(&c->p, &c->cap, c->len + n, 1)) {
+		E->nomem = 1;
+		return;
+	}
+	memcpy(c->p + c->len, s, n);
+	c->len += n;
+}
+
+static void col_varint(struct emit *E, int k, uint32_t v)
+{
+	uint8_t q[5];
+	col_put(E, k, q, fold_varint(q, v));
+}
+
+/* Pass 2: "DEPTH NAME SELF [BASE]"; both keep the samples of pruned children. */
+static void write_node(struct emit *E, uint32_t node, uint32_t depth)
+{
+	const fold_trie *t = E->t;
+	double obase = 0, self = E->thr > 0 ? own_after_pruning(E, node, E->base_total, &obase) : t->self[node];
+	char line[256];
+	size_t n = uf_fmt_u64(line, depth);
+	line[n++] = ' ';
+	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
+	line[n++] = ' ';
+	int k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, self);
+	E->too_long |= k < 0;
+	n += k < 0 ? 0 : (size_t)k;
+	if (t->base) {
+		double base = E->base_total ? obase : t->base[node];
+		line[n++] = ' ';
+		k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, base);
+		E->too_long |= k < 0;
+		n += k < 0 ? 0 : (size_t)k;
+	}
+	line[n++] = '\n';
+	if (!E->columns) {
+		fwrite(line, 1, n, E->out);
+		return;
+	}
+	/* the packed form (embed-pack.c): the same line, its first two fields
+	 * as varints in their own columns */
+	col_varint(E, 0, (uint32_t)(E->prev_depth + 1 - depth));
+	col_varint(E, 1, E->num[t->name[node]]);
+	const char *cnt = memchr(memchr(line, ' ', n) + 1, ' ', n) + 1;
+	col_put(E, 2, cnt, n - (size_t)(cnt - line));
+	E->prev_depth = depth;
+}
+
+static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns,
+		       const double *base_sums, struct fold_embed_info *info);
+
+/* The name lines, %XX-escaped, through a buffer of our own: stdio's
+ * per-call locking and a printf per escape were 5 ms of tree-64k's
+ * block (29,375 names, a quarter with an escape). */
+static int write_names(struct emit *E)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	const fold_trie *t = E->t;
+	for (uint32_t i = 0; i < E->nused; i++) {
+		if (i + 16 < E->nused) { /* names in first-use order: scattered */
+			__builtin_prefetch(&t->noff[E->order[i + 16]]);
+			__builtin_prefetch(&t->nlen[E->order[i + 16]]);
+		}
+		if (i + 8 < E->nused)
+			__builtin_prefetch(t->nbuf + t->noff[E->order[i + 8]]);
+		size_t len;
+		const unsigned char *s = (const unsigned char *)fold_trie_name(t, E->order[i], &len);
+		if (cap - n < 3 * len + 1) { /* flush; a name longer than the buffer grows it */
+			fwrite(buf, 1, n, E->out);
+			n = 0;
+			if (cap < 3 * len + 1) {
+				char *p = realloc(buf, 3 * len + 1);
+				if (!p) {
+					free(buf);
+					return -ENOMEM;
+				}
+				buf = p;
+				cap = 3 * len + 1;
+			}
+		}
+		for (size_t k = 0; k < len; k++) {
+			unsigned char c = s[k];
+			if (needs_escape(c)) {
+				buf[n++] = '%';
+				buf[n++] = hex[c >> 4];
+				buf[n++] = hex[c & 15];
+			} else {
+				buf[n++] = (char)c;
+			}
+		}
+		buf[n++] = '\n';
+	}
+	fwrite(buf, 1, n, E->out);
+	free(buf);
+	return 0;
+}
+
+/* Both passes at once (columns only: the lines wait in their buffers). */
+static void number_and_write(struct emit *E, uint32_t node, uint32_t depth)
+{
+	number_names(E, node, depth);
+	write_node(E, node, depth);
+}
+
+int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
+{
+	return embed_write(t, out, budget, 0, NULL, info);
+}
+
+int fold_embed_write_columns(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
+{
+	return embed_write(t, out, budget, 1, NULL, info);
+}
+
+int fold_embed_write_columns_base(const fold_trie *t, FILE *out, size_t budget,
+				  const double *base_sums, struct fold_embed_info *info)
+{
+	return embed_write(t, out, budget, 1, base_sums, info);
+}
+
+/* base_sums: a differential's BEFORE per subtree, summed by the caller
+ * (borrowed), or NULL to sum them here when pruning needs them. */
+static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns,
+		       const double *base_sums, struct fold_embed_info *info)
+{
+	if (!t->finished)
+		return -EINVAL;
+	memset(info, 0, sizeof *info);
+	info->nodes_total = t->nnodes;
+	size_t est = 0;
+	struct emit E = { .t = t, .out = out, .columns = columns, .prev_depth = -1 };
+	double *own_base = NULL; /* E.base_total when summed here */
+	E.thr = budget ? threshold_for_budget(t, budget, columns, &est) : 0;
+	E.num = malloc((size_t)t->nnames * sizeof *E.num);
+	E.order = malloc((size_t)t->nnames * sizeof *E.order);
+	int rc = -ENOMEM;
+	if (!E.num || !E.order)
+		goto out;
+	memset(E.num, 0xff, (size_t)t->nnames * sizeof *E.num);
+	if ((t->keep_seq && t->seq_len) || t->locs) {
+		if (!(E.index = malloc((size_t)t->nnodes * sizeof *E.index)))
+			goto out;
+		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
+	}
+	if (E.thr > 0 && t->base && base_sums) {
+		E.base_total = base_sums;
+	} else if (E.thr > 0 && t->base) {
+		if (!(own_base = malloc((size_t)t->nnodes * sizeof *own_base)))
+			goto out;
+		memcpy(own_base, t->base, (size_t)t->nnodes * sizeof *own_base);
+		for (uint32_t i = t->nnodes - 1; i > 0; i--)
+			own_base[t->parent[i]] += own_base[i];
+		E.base_total = own_base;
+	}
+	/* columns are buffered until the names are out, so one walk numbers
+	 * the names and fills them (two walks were a third of the block's
+	 * time); text lines follow the names, so a second walk writes them */
+	if ((rc = walk_preorder(&E, columns ? number_and_write : number_names)) != 0)
+		goto out;
+	long start = ftell(out);
+	fprintf(out, "uf-trie/1 %u %u %d %d\n", E.nused, E.kept, t->base != NULL, E.kept < t->nnodes);
+	if ((rc = write_names(&E)) != 0)
+		goto out;
+	if (!columns && (rc = walk_preorder(&E, write_node)) != 0)
+		goto out;
+	if (E.nomem) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (E.too_long) { /* never write a block that would not read back exactly */
+		rc = -ERANGE;
+		goto out;
+	}
+	for (int k = 0; k < 3 && columns; k++)
+		fwrite(E.col[k].p, 1, E.col[k].len, out);
+	fputs("end\n", out);
+	if (E.index && t->keep_seq && t->seq_len)
+		write_sequence(&E);
+	if (t->locs && (rc = fold_locs_embed(t, out, E.index)) != 0)
+		goto out;
+	info->nodes_written = E.kept;
+	info->min_total = E.thr;
+	long end = ftell(out);
+	info->bytes = start >= 0 && end >= start ? (size_t)(end - start) : est;
+	rc = ferror(out) ? -EIO : 0;
+out:
+	free(E.num);
+	free(E.order);
+	free(own_base);
+	free(E.index);
+	for (int k = 0; k < 3; k++)
+		free(E.col[k].p);
+	return rc;
+}
+
+/* Section 5: the sequence, each record at its node's (or nearest kept
+ * ancestor's) position; a parent's id is below its child's, so one
+ * forward pass fills the pruned nodes. */
+static void write_sequence(struct emit *E)
+{
+	const fold_trie *t = E->t;
+	for (uint32_t i = 1; i < t->nnodes; i++)
+		if (E->index[i] == UINT32_MAX)
+			E->index[i] = E->index[t->parent[i]];
+	size_t n = 0;
+	for (size_t i = 0; i < t->seq_len; i++)
+		n += i == 0 || E->index[t->seq_node[i]] != E->index[t->seq_node[i - 1]];
+	fprintf(E->out, "seq %zu\n", n);
+	for (size_t i = 0; i < t->seq_len;) {
+		uint32_t at = E->index[t->seq_node[i]];
+		double c = 0, b = 0;
+		for (; i < t->seq_len && E->index[t->seq_node[i]] == at; i++) {
+			c += t->seq_count[i];
+			b += t->seq_base ? t->seq_base[i] : 0;
+		}
+		char line[256];
+		size_t k = uf_fmt_u64(line, at);
+		line[k++] = ' ';
+		k += (size_t)fold_format_count(line + k, 96, c);
+		if (t->base) {
+			line[k++] = ' ';
+			k += (size_t)fold_format_count(line + k, 96, b);
+		}
+		line[k++] = '\n';
+		fwrite(line, 1, k, E->out);
+	}
+	fputs("end\n", E->out);
+}
+
+static void put_escaped(FILE *out, const char *s, size_t len)
+{
+	size_t run = 0;
+	for (size_t k = 0; k < len; k++) {
+		if (!needs_escape((unsigned char)s[k]))
+			continue;
+		fwrite(s + run, 1, k - run, out);
+		fprintf(out, "%%%02X", (unsigned char)s[k]);
+		run = k + 1;
+	}
+	fwrite(s + run, 1, len - run, out);
+}
+
+static int cmp_name_bytes(const void *a, const void *b, void *ctx)
+{
+	const fold_trie *t = ctx;
+	size_t la, lb;
+	const char *x = fold_trie_name(t, *(const uint32_t *)a, &la);
+	const char *y = fold_trie_name(t, *(const uint32_t *)b, &lb);
+	int c = memcmp(x, y, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* One line per name in byte order, so the table does not depend on the
+ * order the nodes were made in (a recording and its SVG read back write
+ * the same bytes). */
+int fold_libs_write(const fold_trie *t, FILE *out)
+{
+	if (!t->lib_of)
+		return 0;
+	uint8_t *seen = calloc(t->nnames ? t->nnames : 1, 1);
+	uint32_t *list = malloc((t->nnames ? t->nnames : 1) * sizeof *list), n = 0;
+	if (!seen || !list) {
+		free(seen);
+		free(list);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		uint32_t nm = t->name[i];
+		if (fold_trie_lib(t, nm) == FOLD_NONE || seen[nm])
+			continue;
+		seen[nm] = 1;
+		list[n++] = nm;
+	}
+	qsort_r(list, n, sizeof *list, cmp_name_bytes, (void *)t);
+	for (uint32_t k = 0; k < n; k++) {
+		size_t len, ln;
+		uint32_t lib = fold_trie_lib(t, list[k]);
+		const char *s = fold_trie_name(t, list[k], &len), *ls = fold_trie_name(t, lib, &ln);
+		put_escaped(out, s, len);
+		fputc('\t', out);
+		put_escaped(out, ls, ln);
+		fputc('\n', out);
+	}
+	free(seen);
+	free(list);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* %XX back to bytes; returns the new length, or (size_t)-1 when malformed. */
+static size_t unescape_in_place(char *s, size_t len)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			s[k++] = s[i];
+			continue;
+		}
+		unsigned v;
+		char hex[3] = { i + 2 < len ? s[i + 1] : 0, i + 2 < len ? s[i + 2] : 0, 0 };
+		if (!isxdigit((unsigned char)hex[0]) || !isxdigit((unsigned char)hex[1]) ||
+		    sscanf(hex, "%2x", &v) != 1)
+			return (size_t)-1;
+		s[k++] = (char)v;
+		i += 2;
+	}
+	return k;
+}
+
+int fold_libs_read(fold_trie *t, const char *text, size_t len)
+{
+	char *buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, text, len);
+	buf[len] = 0;
+	int rc = 0;
+	for (char *p = buf; *p && rc == 0;) {
+		char *nl = strchr(p, '\n'), *tab;
+		if (nl)
+			*nl = 0;
+		if ((tab = strchr(p, '\t'))) {
+			*tab = 0;
+			size_t n = unescape_in_place(p, strlen(p)), ln = unescape_in_place(tab + 1, strlen(tab + 1));
+			if (n != (size_t)-1 && ln != (size_t)-1 && n && ln && n <= FOLD_MAX_NAME && ln <= FOLD_MAX_NAME) {
+				uint32_t nm = fold_trie_intern(t, p, n);
+				rc = nm == FOLD_NONE ? -ENOMEM : fold_trie_set_lib(t, nm, tab + 1, ln);
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	free(buf);
+	return rc;
+}
+
+static const unsigned char escaped[256] = {
+	[0 ... 0x1f] = 1, [0x7f ... 0xff] = 1, ['%'] = 1, ['<'] = 1, ['>'] = 1, ['&'] = 1,
+	['"'] = 1, ['\''] = 1, [']'] = 1,
+};
+
+static int needs_escape(unsigned char c)
+{
+	return escaped[c];
+}
+
+/* Bytes fold_format_count writes for v; whole counts (nearly all) are
+ * measured without formatting them: this runs once per node. */
+static inline size_t digits(double v)
+{
+	if (v >= 0 && v < 1e15 && v == (double)(uint64_t)v) { /* no floor(): a libm call */
+		size_t n = 1;
+		for (uint64_t u = (uint64_t)v; u >= 10; u /= 10)
+			n++;
+		return n;
+	}
+	char buf[EMBED_MAX_COUNT + 1];
+	int n = fold_format_count(buf, sizeof buf, v);
+	return n < 0 ? EMBED_MAX_COUNT : (size_t)n;
+}
+
+static inline size_t node_line_bytes(const fold_trie *t, uint32_t i, int columns)
+{
+	/* text: depth and name as decimals (up to 12 bytes with their
+	 * spaces); columns: a one-byte depth code, a name of up to 3 */
+	size_t n = (columns ? 4 : 12) + (t->self[i] == 0 ? 1 : digits(t->self[i]));
+	return t->base ? n + 1 + digits(t->base[i]) : n;
+}
+
+/* A total as an integer of the same order: the bits of a positive double
+ * rise with its value; zero, negative and NaN totals (never made by the
+ * readers) all map to 0, which orders them as zero. */
+static inline uint64_t total_key(double v)
+{
+	uint64_t k = 0;
+	if (v > 0)
+		memcpy(&k, &v, sizeof k);
+	return k;
+}
+
+/* The k-th largest of v[0..n) (0-based), v reordered: Hoare's quickselect. */
+static uint64_t select_desc(uint64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	while (lo < hi) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t pivot = v[lo + (size_t)((seed >> 33) % (hi - lo + 1))];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] > pivot)
+				i++;
+			while (v[j] < pivot)
+				j--;
+			if (i <= j) {
+				uint64_t x = v[i];
+				v[i] = v[j];
+				v[j] = x;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
+}
+
+#define SEL_BITS 16
+#define SEL_FEW (1u << 16) /* candidates few enough to copy and quickselect */
+
+/* The k-th largest total (0-based), by radix selection on total_key: a
+ * histogram of the top 16 bits (hist, filled by the caller's pass) picks
+ * the bucket holding it, further 16-bit histograms of that bucket narrow
+ * it while it holds many, then its few keys are copied and selected.
+ * Reads the totals a few times; copies none of them (millions of nodes:
+ * the old copy of every total was the embed's biggest allocation). */
+static double kth_total(const fold_trie *t, uint32_t *hist, size_t k)
+{
+	uint64_t prefix = 0, mask = 0;
+	int shift = 64 - SEL_BITS;
+	size_t in = 0; /* keys in the chosen bucket */
+	for (;;) {
+		size_t above = 0;
+		uint32_t b = (1u << SEL_BITS) - 1;
+		while (above + hist[b] <= k) /* from the largest bucket down */
+			above += hist[b--];
+		k -= above;
+		in = hist[b];
+		prefix |= (uint64_t)b << shift;
+		mask |= (uint64_t)((1u << SEL_BITS) - 1) << shift;
+		if (in <= SEL_FEW || shift == 0)
+			break;
+		shift -= SEL_BITS;
+		memset(hist, 0, (sizeof *hist) << SEL_BITS);
+		for (uint32_t i = 0; i < t->nnodes; i++) {
+			uint64_t key = total_key(t->total[i]);
+			if ((key & mask) == prefix)
+				hist[(key >> shift) & ((1u << SEL_BITS) - 1)]++;
+		}
+	}
+	uint64_t key;
+	if (shift == 0) {
+		key = prefix; /* every key in the bucket is this one */
+	} else {
+		uint64_t *c = malloc((in ? in : 1) * sizeof *c);
+		if (!c)
+			return INFINITY; /* keep only the root */
+		size_t m = 0;
+		for (uint32_t i = 0; i < t->nnodes && m < in; i++) {
+			uint64_t x = total_key(t->total[i]);
+			if ((x & mask) == prefix)
+				c[m++] = x;
+		}
+		key = select_desc(c, m, k);
+		free(c);
+	}
+	double v;
+	memcpy(&v, &key, sizeof v);
+	return v;
+}
+
+/* The smallest total to keep so the block stays near `budget`; 0 keeps all. */
+static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out)
+{
+	size_t names = 0, bytes = 0;
+	for (uint32_t n = 0; n < t->nnames; n++)
+		names += t->nlen[n] + 1;
+	uint32_t *hist = calloc((size_t)1 << SEL_BITS, sizeof *hist);
+	if (!hist)
+		return INFINITY; /* keep only the root */
+	for (uint32_t i = 0; i < t->nnodes; i++) { /* one pass: bytes, and the totals' top bits */
+		bytes += node_line_bytes(t, i, columns);
+		hist[total_key(t->total[i]) >> (64 - SEL_BITS)]++;
+	}
+	*bytes_out = names + bytes;
+	if (names + bytes <= budget) {
+		free(hist);
+		return 0;
+	}
+	/* a kept node costs its line and, at worst, its name once more */
+	size_t avg = (bytes + names) / t->nnodes + 1;
+	size_t room = budget / avg;
+	if (room < 1)
+		room = 1;
+	if (room > t->nnodes)
+		room = t->nnodes;
+	double thr = kth_total(t, hist, room - 1);
+	free(hist);
+	/* ties at the threshold could overshoot: step just above them */
+	size_t above = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		above += t->total[i] >= thr;
+	if (above > room)
+		thr = nextafter(thr, INFINITY);
+	return thr > 0 ? thr : nextafter(0.0, 1.0);
+}

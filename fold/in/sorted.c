@@ -1,0 +1,1144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fold/sorted.c — the folded reader's fast path: the whole input in
+ * memory; each line turned into a sequence of name ids while it is
+ * indexed; the sequences sorted; each merged with the previous one's
+ * common prefix.
+ *
+ * Why: the streaming reader (read-folded.c) looks every frame of every
+ * line up in a hash table of (parent, name) -> node; once the trie
+ * outgrows the cache each probe is a cache miss, and it is most of the
+ * time of a render.  Sorted, lines that share a call path are adjacent,
+ * so a line's frames after its common prefix with the previous line are
+ * always new nodes: nodes are appended, never looked up; they come out in
+ * pre-order; and no (parent, name) index is built at all (fold_trie_child
+ * builds one on first use, see trie.c).
+ *
+ * Phases, each on two threads (one per half of the input or of the lines):
+ *  - index: find lines, parse counts, cut each stack into frames and
+ *    intern them (a small name table stays in the cache while the input
+ *    streams past), so a line becomes 4 bytes a frame instead of its text;
+ *    the second half interns into a table of its own, merged after.  A line
+ *    sharing frames with the previous good one (sorted input) copies
+ *    their ids instead of cutting them again.  The input is not read
+ *    again: a mapped input is dropped from memory here, a big one (not
+ *    populated by read-folded.c) every FOLD_MAP_RELEASE bytes as the
+ *    index passes.
+ *  - sort: lines compared as sequences of names, each name by its bytes,
+ *    a name that is a prefix of another first (every name gets a dense
+ *    rank once: fold_sort_names' order of "name;").  An MSD radix sort on
+ *    two ranks a 64-bit key; a line is read only as far as it shares a
+ *    prefix with another.  Equal stacks stay in input order (every pass is
+ *    stable), so counts are summed in input order.
+ *  - prefix: each line's common prefix with the one before, so the number
+ *    of new nodes of every line, hence every node id, is known before the
+ *    build: the node arrays are allocated once, at their final size, and
+ *    the two halves fill them side by side.
+ *  - build: a line's frames past its common prefix become nodes.
+ *
+ * Trade-off: the frames of every good line are held (4 bytes each) until
+ * the trie is built, where the streaming reader needs only the trie; the
+ * mapped input is dropped before, so the peak is the trie plus the frames,
+ * not the trie plus the input text.  The read-folded.c header says when
+ * each path is taken.
+ *
+ * Invariants (the same trie the streaming reader builds, up to node and
+ * name ids):
+ *  1. Same paths, self and BEFORE counts, bad lines, truncations and
+ *     first-bad line number as read-folded.c for any input.
+ *  2. Nodes are appended in pre-order; children of a node in increasing
+ *     rank of their names; t->index_stale and t->preorder are set.
+ *  3. Only names of good lines (no frame over FOLD_MAX_NAME among the
+ *     first FOLD_MAX_DEPTH + 1) are interned, and only their first
+ *     FOLD_MAX_DEPTH frames.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fold/in/in.h"
+#include "fold/internal.h"
+#include "util/vec.h"
+
+#define SMALL_GROUP 24   /* groups up to this size: insertion sort */
+#define MERGE_GROUP 2048 /* up to this size: merge sort; above, radix */
+#define PREFETCH 12      /* lines ahead: about the misses a core keeps in flight */
+#define PREFETCH_LINES 8 /* cache lines of a stack prefetched, at most */
+
+struct sline {
+	union {
+		size_t off;      /* index: first frame in its job's array */
+		const uint32_t *f; /* after gather: the stack's name ids */
+	} u;
+	uint32_t n;          /* frames, at most FOLD_MAX_DEPTH */
+	uint16_t two;        /* the line had a BEFORE column */
+	uint16_t src;        /* which source (struct fold_src) it came from */
+	double after, before;
+	uint64_t lineno;     /* 1-based, within this call's input */
+};
+
+struct skey {
+	uint64_t key;        /* sort: chunk at the group's depth; then: common prefix */
+	const void *p;       /* the line's frames (or a name's bytes) */
+	uint32_t len;        /* frames (or bytes) */
+	uint32_t idx;        /* line (or name key) index */
+};
+
+struct index_job {
+	const char *buf;
+	size_t len;
+	uint16_t src;
+	int mapped;          /* buf is in a big mapping the index drops behind it */
+	const char *kept;    /* the mapped bytes from here on are not dropped yet */
+	struct sline *l;
+	size_t n, cap;
+	fold_trie *nt;       /* where its names are interned: t, or its own */
+	uint32_t *fr;        /* frames of its good lines, name ids of nt */
+	size_t nfr, frcap;
+	uint64_t *fh;        /* scratch: a line's frames, hashes, */
+	uint32_t *fs, *fl;   /* starts and lengths (the previous good line's until
+				the next line overwrites them) */
+	const char *ps;      /* the previous good line's stack, NULL after a bad one */
+	size_t plen, poff;   /* its length, and where its frames are in fr */
+	uint32_t pn;         /* its frames */
+	uint64_t lines, bad, first_bad, truncated;
+	double sum;
+	int two, valid, rc;
+	int backslash;       /* the part holds a '\\': names may hold \xHH escapes */
+};
+
+struct sort_job {
+	int names;           /* sorting name keys (fold_sort_names), not lines */
+	const uint32_t *rank; /* lines: dense rank of each name id */
+	struct skey *k, *tmp;
+	size_t lo, hi;       /* the top-level runs in [lo, hi) */
+	int rc;
+};
+
+static void leading_comments(fold_trie *t, const char *p, size_t len);
+static void *index_part(void *arg);
+static void *sort_part(void *arg);
+static int merge_names(fold_trie *t, struct index_job *job, int njob);
+static int name_ranks(fold_trie *t, uint32_t **dense);
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct skey **out);
+static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
+		 struct fold_src *src);
+static void group_sort(const struct sort_job *j, struct skey *k, struct skey *tmp, size_t n,
+		       uint32_t c);
+static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct skey *tmp, size_t n);
+
+/* ---- entry ---------------------------------------------------------------- */
+
+int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, int mapped,
+			 const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
+{
+	struct fold_src src = { .buf = buf, .len = len, .o = o, .st = st, .role = FOLD_SRC_PLAIN,
+				.mapped = mapped };
+	return fold_read_sorted(t, &src, 1, err);
+}
+
+static void note_bad_at(struct fold_src *src, uint64_t lineno, uint64_t n)
+{
+	struct fold_read_stats *st = src->st;
+	if (!n)
+		return;
+	if (st->bad == 0 || lineno < st->first_bad_line) {
+		st->first_bad_line = lineno;
+		snprintf(st->first_bad, sizeof st->first_bad, "%s:%llu",
+			 src->o->label ? src->o->label : "-", (unsigned long long)lineno);
+	}
+	st->bad += n;
+}
+
+/* Index jobs: each source in one or two parts (cut after a newline), run
+ * in two lanes (even jobs, odd jobs), each lane's jobs one after the
+ * other: the first lane interns into t, the second into one table of its
+ * own (merged after: one merge, however many sources). */
+struct lane {
+	struct index_job *job;
+	int first, n;
+};
+
+static void *index_lane(void *arg)
+{
+	struct lane *ln = arg;
+	for (int j = ln->first; j < ln->n; j += 2)
+		index_part(&ln->job[j]);
+	return NULL;
+}
+
+/* Runs f on both lanes, the second on a thread of its own when there is
+ * one. */
+static void run_lanes(void *(*f)(void *), struct lane *a, struct lane *b)
+{
+	pthread_t th;
+	int threaded = b->first < b->n && pthread_create(&th, NULL, f, b) == 0;
+	f(a);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		f(b);
+}
+
+static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob)
+{
+	int n = 0;
+	for (int i = 0; i < nsrc; i++) {
+		const char *buf = src[i].buf;
+		size_t len = src[i].len, cut = len;
+		if (len >= FOLD_SORTED_SPLIT) {
+			const char *nl = memchr(buf + len / 2, '\n', len - len / 2);
+			if (nl)
+				cut = (size_t)(nl + 1 - buf);
+		}
+		int drop = src[i].mapped && len >= FOLD_MAP_POPULATE_MAX; /* not populated */
+		job[n++] = (struct index_job){ .buf = buf, .len = cut, .src = (uint16_t)i, .mapped = drop };
+		if (cut < len)
+			job[n++] = (struct index_job){ .buf = buf + cut, .len = len - cut, .src = (uint16_t)i,
+						       .mapped = drop };
+	}
+	*njob = n;
+	struct lane a = { job, 0, n }, b = { job, 1, n };
+	fold_trie *own = n > 1 ? fold_trie_new() : NULL;
+	if (n > 1 && !own)
+		return -ENOMEM;
+	for (int j = 0; j < n; j++)
+		job[j].nt = j % 2 ? own : t;
+	run_lanes(index_lane, &a, &b);
+	for (int j = 0; j < n; j++)
+		if (job[j].backslash)
+			return 1;
+	for (int j = 0; j < n; j++)
+		if (job[j].rc)
+			return job[j].rc;
+	return 0;
+}
+
+/* The frames of an empty stack when a job has none at all. */
+static const uint32_t no_frames[1];
+
+/* Concatenates the jobs' lines (line numbers made per source, frames
+ * pointed at) and records each source's line, bad and truncated counts. */
+static int gather(struct fold_src *src, struct index_job *job, int njob, struct sline **out,
+		  size_t *nout)
+{
+	size_t total = 0, at = 0;
+	for (int j = 0; j < njob; j++)
+		total += job[j].n;
+	if (total >= UINT32_MAX)
+		return -E2BIG;
+	struct sline *l = malloc((total ? total : 1) * sizeof *l);
+	if (!l)
+		return -ENOMEM;
+	uint64_t before = 0; /* lines of the same source in earlier jobs */
+	for (int j = 0; j < njob; j++) {
+		struct fold_src *sc = &src[job[j].src];
+		if (j > 0 && job[j - 1].src != job[j].src)
+			before = 0;
+		uint64_t base = sc->st->lines + before;
+		for (size_t i = 0; i < job[j].n; i++) {
+			l[at] = job[j].l[i];
+			l[at].u.f = job[j].fr ? job[j].fr + job[j].l[i].u.off : no_frames;
+			l[at++].lineno += base;
+		}
+		free(job[j].l);
+		job[j].l = NULL;
+		note_bad_at(sc, base + job[j].first_bad, job[j].bad);
+		before += job[j].lines;
+		sc->st->truncated += job[j].truncated;
+		sc->sum += job[j].sum;
+		sc->valid |= job[j].valid;
+		if (job[j].two && sc->role == FOLD_SRC_PLAIN)
+			sc->two = 1;
+	}
+	for (int j = 0; j < njob; j++)
+		src[job[j].src].st->lines += job[j].lines;
+	*out = l;
+	*nout = total;
+	return 0;
+}
+
+/* A mapped input is not read again once indexed: its pages leave memory
+ * (the caller's munmap stays valid; the file's pages stay cached). */
+static void drop_inputs(const struct fold_src *src, int nsrc)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < nsrc; i++)
+		if (src[i].mapped && pg > 0 && ((uintptr_t)src[i].buf & ((uintptr_t)pg - 1)) == 0)
+			madvise((void *)src[i].buf, src[i].len, MADV_DONTNEED);
+}
+
+static void release_jobs(fold_trie *t, struct index_job *job, int njob)
+{
+	for (int j = 0; j < njob; j++) {
+		free(job[j].l);
+		free(job[j].fr);
+	}
+	if (njob > 1 && job[1].nt != t)
+		fold_trie_free(job[1].nt);
+}
+
+/* Everything before the sort: the sources indexed, their names merged
+ * into t, the lines gathered (*L, *n), t made differential when a source
+ * is, the names ranked (*rank).  Returns 0, <0, or 1 when it declines: t
+ * then holds no node, but may hold names of parts indexed before the
+ * backslash was seen (no output lists a name no node uses); the caller
+ * releases the jobs. */
+static int prepare(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob,
+		   struct sline **L, size_t *n, uint32_t **rank)
+{
+	int diff = 0;
+	for (int i = 0; i < nsrc; i++) {
+		src[i].sum = 0;
+		src[i].valid = 0;
+		src[i].two = 0;
+		diff |= src[i].role != FOLD_SRC_PLAIN;
+	}
+	for (int i = 0; i < nsrc; i++)
+		leading_comments(t, src[i].buf, src[i].len);
+	/* 1: a backslash: "\xHH" decodes two spellings to one name, which
+	 * the sorted merge would make two siblings of; the streaming reader
+	 * looks names up */
+	int rc = index_all(t, src, nsrc, job, njob);
+	if (rc == 1)
+		return 1;
+	if (rc == 0)
+		drop_inputs(src, nsrc);
+	if (rc == 0)
+		rc = merge_names(t, job, *njob);
+	if (rc == 0)
+		rc = gather(src, job, *njob, L, n);
+	for (int i = 0; i < nsrc && rc == 0; i++)
+		diff |= src[i].two;
+	if (rc == 0 && diff && !t->base)
+		rc = fold_trie_make_diff(t);
+	return rc == 0 ? name_ranks(t, rank) : rc;
+}
+
+int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err)
+{
+	struct index_job job[4];
+	struct sline *L = NULL;
+	struct skey *keys = NULL;
+	uint32_t *rank = NULL;
+	size_t n = 0;
+	int njob = 0;
+	memset(job, 0, sizeof job);
+#ifdef SORTED_TIMING
+	struct timespec t0, t1, t2, t3;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+#endif
+	int rc = prepare(t, src, nsrc, job, &njob, &L, &n, &rank);
+#ifdef SORTED_TIMING
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+#endif
+	if (rc == 0)
+		rc = sort_lines(L, n, rank, &keys);
+	free(rank);
+#ifdef SORTED_TIMING
+	clock_gettime(CLOCK_MONOTONIC, &t2);
+#endif
+	t->index_stale = 1; /* t is empty: no index to keep */
+	if (rc == 0)
+		rc = build(t, L, keys, n, src);
+#ifdef SORTED_TIMING
+	clock_gettime(CLOCK_MONOTONIC, &t3);
+#define MS(a, b) ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6)
+	fprintf(stderr, "sorted: index %.1f ms, sort %.1f ms, build %.1f ms (%zu lines)\n", MS(t0, t1),
+		MS(t1, t2), MS(t2, t3), n);
+#endif
+	free(keys);
+	free(L);
+	release_jobs(t, job, njob);
+	if (rc < 0)
+		uf_err_set(err, UF_EINPUT, src[0].o->label ? src[0].o->label : "-",
+			   rc == -E2BIG ? "too many lines" : "out of memory");
+	return rc;
+}
+
+/* ---- index: lines, counts and frames --------------------------------------- */
+
+/* Record's metadata, `# key: "value"` lines before the stacks, into
+ * t->meta (as read-folded.c keeps them); one pass over the leading '#'
+ * lines only. */
+static void leading_comments(fold_trie *t, const char *p, size_t len)
+{
+	const char *end = p + len;
+	while (p < end && *p == '#') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		fold_meta_from_comment(t, p, n && p[n - 1] == '\r' ? n - 1 : n);
+		p += nl ? n + 1 : n;
+	}
+}
+
+/* Drops the whole pages of a mapped input between j->kept and `upto`
+ * (the lines before are indexed: only the previous line is read again,
+ * and `upto` is its start), once FOLD_MAP_RELEASE bytes have gathered; a
+ * page shared with the other job's part stays. */
+static void drop_behind(struct index_job *j, const char *upto)
+{
+	if ((size_t)(upto - j->kept) < FOLD_MAP_RELEASE)
+		return;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)j->kept + pg - 1) & ~(pg - 1), e = (uintptr_t)upto & ~(pg - 1);
+	if (pg > 1 && e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+	j->kept = upto;
+}
+
+static void index_bad(struct index_job *j)
+{
+	if (j->bad++ == 0)
+		j->first_bad = j->lines;
+}
+
+/* Finds the end of the frame at f (`avail` bytes left in the stack, and at
+ * least 2 readable bytes after it: the count's separator and a digit) and
+ * hashes it on the way: fold_name_hash(f, *flen), 8 bytes a step. */
+static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
+{
+	uint64_t h = FOLD_NH_SEED, v;
+	size_t n = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (n + 8 <= avail + 2) {
+		memcpy(&v, f + n, 8);
+		uint64_t x = v ^ 0x3b3b3b3b3b3b3b3bull; /* ';' bytes become 0 */
+		uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+		size_t b = z ? (size_t)__builtin_ctzll(z) / 8 : 8; /* first ';' */
+		if (b > avail - n)
+			b = avail - n; /* the stack ends first */
+		if (b < 8) {
+			*flen = n + b;
+			return fold_nh_final(h, b ? v & (~0ull >> (64 - 8 * b)) : 0, n + b);
+		}
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		n += 8;
+	}
+#endif
+	const char *semi = memchr(f + n, ';', avail - n);
+	size_t len = semi ? (size_t)(semi - f) : avail;
+	while (len - n >= 8) {
+		memcpy(&v, f + n, 8);
+		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		n += 8;
+	}
+	v = 0;
+	memcpy(&v, f + n, len - n);
+	*flen = len;
+	return fold_nh_final(h, v, len);
+}
+
+/* Frames this stack shares with the previous good line (sorted input,
+ * perf's order: most of them), whose ids and positions it reuses: frame k
+ * is shared when both lines are equal up to its end and both continue
+ * with ';' or end there. */
+static uint32_t shared_with_prev(const struct index_job *j, const char *s, size_t len)
+{
+	size_t common = fold_common_prefix(s, j->ps, len < j->plen ? len : j->plen);
+	uint32_t k = 0;
+	while (k < j->pn && j->fs[k] + j->fl[k] < common)
+		k++;
+	if (k < j->pn && j->fs[k] + j->fl[k] == common && (common == len || s[common] == ';'))
+		k++;
+	return k;
+}
+
+/* Frames k.. of stack s[0..len) into the scratch arrays (k shared with
+ * the previous line, already there), their name slots prefetched; *n
+ * frames in all.  Returns 0, or 1 when a frame is over FOLD_MAX_NAME. */
+static int cut_frames(struct index_job *j, const char *s, size_t len, uint32_t k, uint32_t *n,
+		      int *trunc)
+{
+	const fold_trie *t = j->nt;
+	size_t pos = k ? (size_t)j->fs[k - 1] + j->fl[k - 1] + 1 : 0;
+	while (pos <= len) {
+		size_t flen;
+		uint64_t h = scan_frame(s + pos, len - pos, &flen);
+		if (flen > FOLD_MAX_NAME)
+			return 1;
+		if (k >= FOLD_MAX_DEPTH) {
+			*trunc = 1;
+			break;
+		}
+		__builtin_prefetch(&t->nslots[(uint32_t)h & t->nslots_mask]); /* interned below */
+		j->fh[k] = h;
+		j->fs[k] = (uint32_t)pos;
+		j->fl[k++] = (uint32_t)flen;
+		pos += flen + 1;
+	}
+	*n = k;
+	return 0;
+}
+
+/* Room in j->fr for `more` frames; 0 or -ENOMEM. */
+static int frames_room(struct index_job *j, size_t more)
+{
+	if (j->nfr + more <= j->frcap)
+		return 0;
+	size_t cap = j->frcap ? j->frcap * 2 : j->len / 8 + 64;
+	while (cap < j->nfr + more)
+		cap *= 2;
+	uint32_t *fr = realloc(j->fr, cap * sizeof *fr);
+	if (!fr)
+		return -ENOMEM;
+	j->fr = fr;
+	j->frcap = cap;
+	return 0;
+}
+
+/* Cuts stack s[0..len) into frames and appends their name ids to j->fr:
+ * every frame checked first (the line is bad, 1, when one of the first
+ * FOLD_MAX_DEPTH + 1 is over FOLD_MAX_NAME, as the streaming reader
+ * checks), then the first FOLD_MAX_DEPTH interned; the frames it shares
+ * with the previous good line are copied, not cut again.  *nf frames,
+ * *trunc when more followed.  Returns 0, 1 or -ENOMEM. */
+static int index_stack(struct index_job *j, const char *s, size_t len, uint32_t *nf, int *trunc)
+{
+	fold_trie *t = j->nt;
+	*trunc = 0;
+	*nf = 0;
+	if (len == 0)
+		return 0;
+	uint32_t k = j->ps ? shared_with_prev(j, s, len) : 0, n;
+	if (cut_frames(j, s, len, k, &n, trunc)) {
+		j->ps = NULL; /* its frames are no longer in fs, fl */
+		return 1;
+	}
+	if (frames_room(j, n))
+		return -ENOMEM;
+	for (uint32_t i = k; i < n; i++) { /* the slots are on their way: fetch the
+					      name records they point at, all at once */
+		uint64_t v = t->nslots[(uint32_t)j->fh[i] & t->nslots_mask];
+		if (v)
+			__builtin_prefetch(t->nbuf + (v & FOLD_NSLOT_OFF) - 8);
+	}
+	uint32_t *out = j->fr + j->nfr;
+	if (k)
+		memcpy(out, j->fr + j->poff, k * sizeof *out);
+	for (uint32_t i = k; i < n; i++)
+		if ((out[i] = fold_trie_intern_h(t, s + j->fs[i], j->fl[i], j->fh[i])) == FOLD_NONE)
+			return -ENOMEM;
+	j->ps = s;
+	j->plen = len;
+	j->pn = n;
+	j->poff = j->nfr;
+	j->nfr += n;
+	*nf = n;
+	return 0;
+}
+
+/* Appends line record x; 0 or -ENOMEM. */
+static int index_push(struct index_job *j, const struct sline *x)
+{
+	if (j->n == j->cap) {
+		/* a line takes at least 2 bytes ("x\n"): a small input starts small */
+		size_t cap = j->cap ? j->cap * 2 : j->len / 2 < 4096 ? j->len / 2 + 1 : 4096;
+		struct sline *l = realloc(j->l, cap * sizeof *l);
+		if (!l)
+			return -ENOMEM;
+		j->l = l;
+		j->cap = cap;
+	}
+	j->l[j->n++] = *x;
+	return 0;
+}
+
+/* `depth` frames of scratch: a line of n bytes has at most n + 1 frames,
+ * so a small input needs small arrays (three of 8193 cost a small file
+ * more than reading it). */
+static int index_scratch(struct index_job *j)
+{
+	size_t depth = j->len + 2 < FOLD_MAX_DEPTH + 1 ? j->len + 2 : FOLD_MAX_DEPTH + 1;
+	j->fh = malloc(depth * sizeof *j->fh);
+	j->fs = malloc(depth * sizeof *j->fs);
+	j->fl = malloc(depth * sizeof *j->fl);
+	return j->fh && j->fs && j->fl ? 0 : -ENOMEM;
+}
+
+/* Line s[0..n) (no newline): a good one becomes a record and its frames;
+ * blank and comment lines are skipped, bad ones counted.  Returns 0 or
+ * -ENOMEM. */
+static int index_line(struct index_job *j, const char *s, size_t n)
+{
+	j->lines++;
+	if (n > FOLD_MAX_LINE) {
+		index_bad(j);
+		return 0;
+	}
+	struct fold_line fl;
+	int r = fold_parse_line(s, n, &fl);
+	if (r == 1)
+		return 0; /* blank */
+	if (r) {
+		size_t k = 0;
+		while (k < n && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (s[k] != '#') /* a comment (record's metadata) is not a bad line */
+			index_bad(j);
+		return 0;
+	}
+	uint32_t nf;
+	int trunc;
+	size_t off = j->nfr;
+	if ((r = index_stack(j, s, fl.len, &nf, &trunc)) == 1) {
+		index_bad(j);
+		return 0;
+	}
+	struct sline x = { .u.off = off, .n = nf, .two = (uint16_t)fl.two, .src = j->src,
+			   .after = fl.after, .before = fl.before, .lineno = j->lines };
+	if (r || (r = index_push(j, &x)) != 0)
+		return r;
+	j->truncated += (uint64_t)trunc;
+	j->two |= fl.two;
+	j->sum += fl.after;
+	j->valid |= fl.len != 0 || fl.after != 0;
+	return 0;
+}
+
+static void *index_part(void *arg)
+{
+	struct index_job *j = arg;
+	const char *p = j->buf, *end = j->buf + j->len;
+	if ((j->backslash = memchr(p, '\\', j->len) != NULL))
+		return NULL; /* the caller declines: see prepare */
+	if ((j->rc = index_scratch(j)) == 0)
+		j->kept = j->buf;
+	while (j->rc == 0 && p < end) {
+		if (j->mapped)
+			drop_behind(j, j->ps && j->ps < p ? j->ps : p);
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		j->rc = index_line(j, p, n);
+		p += nl ? n + 1 : n;
+	}
+	free(j->fh);
+	free(j->fs);
+	free(j->fl);
+	j->fh = NULL;
+	j->fs = j->fl = NULL;
+	return NULL;
+}
+
+/* Renames frames f[0..n) through map. */
+struct rename {
+	uint32_t *f;
+	size_t n;
+	const uint32_t *map;
+};
+
+static void *rename_part(void *arg)
+{
+	struct rename *r = arg;
+	for (size_t i = 0; i < r->n; i++)
+		r->f[i] = r->map[r->f[i]];
+	return NULL;
+}
+
+/* The second lane's names into t, its jobs' frames renamed to t's ids
+ * (each job's frames in two halves, one on a second thread). */
+static int merge_names(fold_trie *t, struct index_job *job, int njob)
+{
+	if (njob < 2)
+		return 0;
+	fold_trie *u = job[1].nt;
+	uint32_t *map = malloc((size_t)u->nnames * sizeof *map);
+	if (!map)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < u->nnames; i++) {
+		size_t len;
+		const char *s = fold_trie_name(u, i, &len);
+		if ((map[i] = fold_trie_intern(t, s, len)) == FOLD_NONE) {
+			free(map);
+			return -ENOMEM;
+		}
+	}
+	for (int j = 1; j < njob; j += 2) {
+		size_t h = job[j].nfr / 2;
+		struct rename a = { job[j].fr, h, map }, b = { job[j].fr + h, job[j].nfr - h, map };
+		pthread_t th;
+		int threaded = b.n >= 65536 && pthread_create(&th, NULL, rename_part, &b) == 0;
+		rename_part(&a);
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			rename_part(&b);
+		job[j].nt = t;
+	}
+	free(map);
+	fold_trie_free(u);
+	return 0;
+}
+
+/* *dense gets each name id's rank among t's names (owned), in the order of
+ * "name;" (fold_sort_names), so siblings come out in the order finish
+ * gives subtrees; the full ranks are kept in t for fold_trie_finish. */
+static int name_ranks(fold_trie *t, uint32_t **dense)
+{
+	size_t n = t->nnames;
+	uint32_t *rank = malloc(2 * n * sizeof *rank), *d = malloc(n * sizeof *d);
+	uint32_t *inv = calloc(2 * n, sizeof *inv);
+	if (!rank || !d || !inv || fold_sort_names(t, rank)) {
+		free(rank);
+		free(d);
+		free(inv);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		inv[rank[2 * i + 1]] = (uint32_t)i + 1;
+	uint32_t r = 0;
+	for (size_t k = 0; k < 2 * n; k++)
+		if (inv[k])
+			d[inv[k] - 1] = r++;
+	free(inv);
+	fold_trie_keep_ranks(t, rank);
+	*dense = d;
+	return 0;
+}
+
+/* ---- sort ------------------------------------------------------------------ */
+
+/* 9-bit symbols of names: byte b as b + 1, then the terminator byte the
+ * key stands for (' ' or ';', by the key's idx parity).  0 is past the
+ * end, so a prefix sorts first. */
+static uint16_t sym_name[256];
+static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
+
+static void sym_init(void)
+{
+	for (int b = 0; b < 256; b++)
+		sym_name[b] = (uint16_t)(b + 1);
+}
+
+/* Chunk c of a key.  Names: symbols c*7 .. c*7+6, 9 bits each.  Lines:
+ * frames 2c and 2c+1, each as its name's rank + 1 (0 past the end) in 32
+ * bits. */
+static inline uint64_t chunk_key(const struct sort_job *j, const struct skey *x, uint32_t c)
+{
+	if (!j->names) {
+		const uint32_t *f = x->p;
+		size_t off = (size_t)c * 2;
+		uint64_t a = off < x->len ? j->rank[f[off]] + 1ull : 0;
+		uint64_t b = off + 1 < x->len ? j->rank[f[off + 1]] + 1ull : 0;
+		return a << 32 | b;
+	}
+	size_t off = (size_t)c * 7, len = x->len;
+	const unsigned char *s = (const unsigned char *)x->p + off;
+	uint64_t k = 0;
+	if (off + 7 <= len) {
+		for (int i = 0; i < 7; i++)
+			k = k << 9 | sym_name[s[i]];
+		return k;
+	}
+	uint64_t term = ((x->idx & 1) ? ';' : ' ') + 1u;
+	for (size_t i = 0; i < 7; i++)
+		k = k << 9 | (off + i < len ? sym_name[s[i]] : off + i == len ? term : 0u);
+	return k;
+}
+
+/* Keys equal up to a chunk that holds a key's end are equal keys: their
+ * group needs no further pass. */
+static inline int chunk_ended(const struct sort_job *j, uint64_t key)
+{
+	return j->names ? (key & 511) == 0 : (key & 0xffffffffu) == 0;
+}
+
+/* Stable sort of k[0..n) by key: insertion or merge sort when small,
+ * else LSD radix on bytes, skipping the bytes every key shares. */
+static void merge_sort(struct skey *k, struct skey *tmp, size_t n)
+{
+	if (n <= SMALL_GROUP) {
+		for (size_t i = 1; i < n; i++) {
+			struct skey x = k[i];
+			size_t j = i;
+			for (; j > 0 && k[j - 1].key > x.key; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+		return;
+	}
+	size_t h = n / 2, i = 0, j = h, o = 0;
+	merge_sort(k, tmp, h);
+	merge_sort(k + h, tmp, n - h);
+	if (k[h - 1].key <= k[h].key)
+		return; /* already in order (sorted input, long runs) */
+	memcpy(tmp, k, h * sizeof *k);
+	while (i < h && j < n)
+		k[o++] = k[j].key < tmp[i].key ? k[j++] : tmp[i++]; /* ties: the left first */
+	while (i < h)
+		k[o++] = tmp[i++];
+}
+
+static void key_sort(struct skey *k, struct skey *tmp, size_t n)
+{
+	if (n <= MERGE_GROUP) { /* a radix pass costs 2 KiB of counters: small groups merge */
+		merge_sort(k, tmp, n);
+		return;
+	}
+	uint32_t hist[8][256];
+	memset(hist, 0, sizeof hist);
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 8; b++)
+			hist[b][(k[i].key >> (8 * b)) & 255]++;
+	struct skey *src = k, *dst = tmp;
+	for (int b = 0; b < 8; b++) {
+		if (hist[b][(k[0].key >> (8 * b)) & 255] == n)
+			continue; /* every key has this byte */
+		uint32_t pos[256], sum = 0;
+		for (int v = 0; v < 256; v++) {
+			pos[v] = sum;
+			sum += hist[b][v];
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[pos[(src[i].key >> (8 * b)) & 255]++] = src[i];
+		struct skey *x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof *k);
+}
+
+struct group { size_t lo, hi; uint32_t c; };
+
+/* Length of the common prefix of frame arrays a and b (n frames each). */
+static inline size_t common_frames(const uint32_t *a, const uint32_t *b, size_t n)
+{
+	size_t i = 0;
+	for (; i + 2 <= n; i += 2) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (a[i] == b[i]);
+	}
+	return i < n && a[i] == b[i] ? n : i;
+}
+
+/* Whole chunks from chunk c on that every key of k[0..m) shares with the
+ * first (tree-shaped profiles share long prefixes: one pass of compares
+ * instead of a sort per chunk).  A key ending inside the shared part
+ * stops the skip before its end. */
+static uint32_t shared_chunks(const struct sort_job *j, const struct skey *k, size_t m, uint32_t c)
+{
+	size_t w = j->names ? 7 : 2, off = (size_t)c * w, lcp = SIZE_MAX;
+	if (m < 2 || k[0].len <= off)
+		return 0;
+	for (size_t i = 1; i < m && lcp >= w; i++) {
+		size_t n = k[i].len < k[0].len ? k[i].len : k[0].len;
+		n = n > off ? n - off : 0;
+		if (n > lcp)
+			n = lcp;
+		if (n == 0)
+			return 0;
+		lcp = j->names ? fold_common_prefix((const char *)k[0].p + off, (const char *)k[i].p + off, n)
+			       : common_frames((const uint32_t *)k[0].p + off, (const uint32_t *)k[i].p + off, n);
+	}
+	return (uint32_t)(lcp / w);
+}
+
+/* Sorts the n keys of k (already sharing their first c chunks) to the
+ * end: sort by chunk c, then each run of equal chunks that has not
+ * ended by chunk c + 1, and so on (an explicit stack: deep stacks share
+ * prefixes of thousands of chunks). */
+static void group_sort(const struct sort_job *j, struct skey *k, struct skey *tmp, size_t n,
+		       uint32_t c)
+{
+	struct group *stack = NULL;
+	size_t top = 0, cap = 0, w = j->names ? 7 : 8;
+	struct group g = { 0, n, c };
+	for (;;) {
+		size_t m = g.hi - g.lo;
+		struct skey *kk = k + g.lo;
+		g.c += shared_chunks(j, kk, m, g.c);
+		for (size_t i = 0; i < m; i++) {
+			if (i + PREFETCH < m)
+				__builtin_prefetch((const char *)kk[i + PREFETCH].p + (size_t)g.c * w);
+			kk[i].key = chunk_key(j, &kk[i], g.c);
+		}
+		key_sort(kk, tmp, m);
+		for (size_t i = 0; i < m;) {
+			size_t e = i + 1;
+			while (e < m && kk[e].key == kk[i].key)
+				e++;
+			if (e - i > 1 && !chunk_ended(j, kk[i].key)) { /* same so far, not ended */
+				if (top == cap) {
+					size_t nc = cap ? cap * 2 : 64;
+					struct group *s = realloc(stack, nc * sizeof *s);
+					if (!s) { /* fall back to recursion for this run */
+						group_sort(j, kk + i, tmp, e - i, g.c + 1);
+						i = e;
+						continue;
+					}
+					stack = s;
+					cap = nc;
+				}
+				stack[top++] = (struct group){ g.lo + i, g.lo + e, g.c + 1 };
+			}
+			i = e;
+		}
+		if (top == 0)
+			break;
+		g = stack[--top];
+	}
+	free(stack);
+}
+
+static void *sort_part(void *arg)
+{
+	struct sort_job *j = arg;
+	for (size_t i = j->lo; i < j->hi;) {
+		size_t e = i + 1;
+		while (e < j->hi && j->k[e].key == j->k[i].key)
+			e++;
+		if (e - i > 1 && !chunk_ended(j, j->k[i].key))
+			group_sort(j, j->k + i, j->tmp, e - i, 1);
+		i = e;
+	}
+	return NULL;
+}
+
+/* Sorts k[0..n) (p, len, idx set) completely; tmp has room for n keys.
+ * The runs of the first chunk are split between two threads. */
+static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct skey *tmp, size_t n)
+{
+	pthread_once(&sym_once, sym_init);
+	struct sort_job a = { names, rank, k, tmp, 0, n, 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (!names && i + PREFETCH < n)
+			__builtin_prefetch(k[i + PREFETCH].p);
+		k[i].key = chunk_key(&a, &k[i], 0);
+	}
+	key_sort(k, tmp, n);
+	size_t mid = n / 2;
+	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
+		mid++;
+	struct sort_job b = { names, rank, k, tmp + mid, mid, n, 0 };
+	pthread_t th;
+	int threaded = n >= FOLD_SORTED_THREAD_LINES && mid < n &&
+		       pthread_create(&th, NULL, sort_part, &b) == 0;
+	if (threaded)
+		a.hi = mid;
+	sort_part(&a);
+	if (threaded)
+		pthread_join(th, NULL);
+}
+
+/* The order of lines: *out gets an owned array of n keys, idx in order. */
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct skey **out)
+{
+	struct skey *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	if (!k || !tmp) {
+		free(k);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct skey){ 0, L[i].u.f, L[i].n, (uint32_t)i };
+	sort_keys(0, rank, k, tmp, n);
+	free(tmp);
+	*out = k;
+	return 0;
+}
+
+int fold_sort_names(const fold_trie *t, uint32_t *rank)
+{
+	size_t n = (size_t)t->nnames * 2;
+	struct skey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
+	if (!k || !tmp) {
+		free(k);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct skey){ 0, t->nbuf + t->noff[i / 2], t->nlen[i / 2], (uint32_t)i };
+	sort_keys(1, NULL, k, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		rank[k[i].idx] = (uint32_t)i;
+	free(k);
+	free(tmp);
+	return 0;
+}
+
+/* ---- build: each line past its common prefix with the previous one ----------- */
+
+/* One thread's share of the build: sorted lines k[lo..hi). */
+struct part {
+	fold_trie *t;
+	const struct sline *L;
+	struct skey *k;
+	size_t lo, hi;
+	const struct fold_src *src;
+	uint64_t nodes;          /* prefix pass: new nodes of its lines */
+	uint32_t next;           /* build: id of its next new node */
+	uint32_t first;          /* its first node; counts of a node below it (the
+				    other part's) wait until both are done */
+	uint32_t *node;          /* node of frame d of the line just built */
+	uint32_t (*pend)[2];     /* waiting counts: node, sorted position */
+	size_t npend, pcap;
+	double max_delta;
+	int rc;
+};
+
+/* Prefix pass: k[i].key = frames line i shares with line i - 1. */
+static void *prefix_part(void *arg)
+{
+	struct part *w = arg;
+	uint64_t nodes = 0;
+	for (size_t i = w->lo; i < w->hi; i++) {
+		struct skey *x = &w->k[i];
+		if (i + PREFETCH < w->hi)
+			__builtin_prefetch(x[PREFETCH].p);
+		uint32_t c = 0;
+		if (i > 0) {
+			uint32_t m = x[-1].len < x->len ? x[-1].len : x->len;
+			c = (uint32_t)common_frames(x[-1].p, x->p, m);
+		}
+		x->key = c;
+		nodes += x->len - c;
+	}
+	w->nodes = nodes;
+	return NULL;
+}
+
+static void add_counts(fold_trie *t, uint32_t leaf, const struct sline *l, int role, double *max_delta)
+{
+	if (role == FOLD_SRC_BASE) {
+		t->base[leaf] += l->after;
+		return;
+	}
+	t->self[leaf] += l->after;
+	if (t->base && role == FOLD_SRC_PLAIN) {
+		t->base[leaf] += l->two ? l->before : l->after;
+		double d = l->two ? l->after - l->before : 0;
+		if (d < 0)
+			d = -d;
+		if (d > *max_delta)
+			*max_delta = d;
+	}
+}
+
+/* Line i's count goes to node leaf, the other part's: it waits until
+ * both parts are built.  Returns 0 or -ENOMEM. */
+static int wait_count(struct part *w, uint32_t leaf, size_t i)
+{
+	if (uf_vec_grow(&w->pend, &w->pcap, w->npend + 1, sizeof *w->pend))
+		return -ENOMEM;
+	w->pend[w->npend][0] = leaf;
+	w->pend[w->npend++][1] = (uint32_t)i;
+	return 0;
+}
+
+static void *build_part(void *arg)
+{
+	struct part *w = arg;
+	fold_trie *t = w->t;
+	uint32_t *parent = t->parent, *name = t->name, *node = w->node, id = w->next;
+	double *self = t->self, *base = t->base;
+	for (size_t i = w->lo; i < w->hi; i++) {
+		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
+			const struct skey *x = &w->k[i + PREFETCH];
+			uint32_t n = x->len * 4 < 64 * PREFETCH_LINES ? x->len * 4 : 64 * PREFETCH_LINES;
+			for (uint32_t o = 0; o < n + 64; o += 64)
+				__builtin_prefetch((const char *)x->p + o);
+			__builtin_prefetch(&w->L[x->idx]);
+		}
+		const struct skey *x = &w->k[i];
+		const uint32_t *f = x->p;
+		for (uint32_t d = (uint32_t)x->key; d < x->len; d++, id++) {
+			parent[id] = d ? node[d - 1] : FOLD_ROOT;
+			name[id] = f[d];
+			self[id] = 0;
+			if (base)
+				base[id] = 0;
+			node[d] = id;
+		}
+		uint32_t leaf = x->len ? node[x->len - 1] : FOLD_ROOT;
+		if (leaf < w->first) {
+			if ((w->rc = wait_count(w, leaf, i)) != 0)
+				return NULL;
+			continue;
+		}
+		const struct sline *l = &w->L[x->idx];
+		add_counts(t, leaf, l, w->src[l->src].role, &w->max_delta);
+	}
+	return NULL;
+}
+
+/* The second part starts where the first ends: its path is the last line
+ * of the first part, whose node at frame d was made by the latest line
+ * at or before it whose common prefix is at most d. */
+static void seed_path(struct part *b)
+{
+	const struct skey *k = b->k;
+	uint32_t need = k[b->lo - 1].len, start = b->first;
+	for (size_t j = b->lo; need > 0 && j-- > 0;) {
+		uint32_t lcp = (uint32_t)k[j].key;
+		start -= k[j].len - lcp; /* line j made nodes start .. for frames lcp .. */
+		for (uint32_t d = lcp; d < need; d++)
+			b->node[d] = start + (d - lcp);
+		if (lcp < need)
+			need = lcp;
+	}
+}
+
+/* Runs f on parts a and b (b on a second thread when it has lines). */
+static void run_parts(void *(*f)(void *), struct part *a, struct part *b)
+{
+	pthread_t th;
+	int threaded = b->lo < b->hi && pthread_create(&th, NULL, f, b) == 0;
+	f(a);
+	if (threaded)
+		pthread_join(th, NULL);
+	else if (b->lo < b->hi)
+		f(b);
+}
+
+static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
+		 struct fold_src *src)
+{
+	size_t mid = n >= FOLD_SORTED_THREAD_LINES ? n / 2 : n;
+	struct part a = { .t = t, .L = L, .k = k, .lo = 0, .hi = mid, .src = src },
+		    b = { .t = t, .L = L, .k = k, .lo = mid, .hi = n, .src = src };
+	uint32_t longest = 0;
+	for (size_t i = 0; i < n; i++)
+		longest = k[i].len > longest ? k[i].len : longest;
+	run_parts(prefix_part, &a, &b);
+	uint64_t total = 1 + a.nodes + b.nodes;
+	if (total > FOLD_MAX_NODES)
+		return -ENOMEM;
+	a.node = malloc(((size_t)longest + 1) * sizeof *a.node);
+	b.node = malloc(((size_t)longest + 1) * sizeof *b.node);
+	int rc = a.node && b.node ? fold_trie_grow_nodes(t, (uint32_t)total) : -ENOMEM;
+	if (rc == 0) {
+		a.next = 1; /* a.first = 0: a never waits */
+		b.next = b.first = 1 + (uint32_t)a.nodes;
+		if (b.lo > 0 && b.lo < b.hi)
+			seed_path(&b);
+		run_parts(build_part, &a, &b);
+		rc = a.rc ? a.rc : b.rc;
+	}
+	if (rc == 0) {
+		t->nnodes = (uint32_t)total;
+		t->preorder = 1;
+		t->preorder_depth = longest;
+		if (a.max_delta > t->max_line_delta)
+			t->max_line_delta = a.max_delta;
+		if (b.max_delta > t->max_line_delta)
+			t->max_line_delta = b.max_delta;
+		for (size_t i = 0; i < b.npend; i++) { /* after a's: in sorted order */
+			const struct sline *l = &L[k[b.pend[i][1]].idx];
+			add_counts(t, b.pend[i][0], l, src[l->src].role, &t->max_line_delta);
+		}
+	}
+	t->finished = 0;
+	free(a.node);
+	free(b.node);
+	free(a.pend);
+	free(b.pend);
+	return rc;
+}

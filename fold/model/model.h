@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fold/model/model.h — the model room of fold/: the call-path trie of
+ * interned names, the hub every reader writes into and every writer and
+ * renderer reads from (metadata, libraries, source positions, name
+ * escaping and count text belong to it too).
+ *
+ * A profile is a tree of call paths with a sample count on each path's
+ * last frame ("self" count).  Names are interned once (an id per distinct
+ * byte string, NUL and invalid UTF-8 allowed); trie nodes live in flat
+ * arrays addressed by uint32_t id, and a node is found from
+ * (parent id, name id) through one open-addressing table.  Memory grows
+ * with the number of distinct call paths, never with input size or the
+ * number of samples.
+ *
+ * Invariants:
+ *  1. Node 0 is the root; its name is the empty string (name id 0).
+ *  2. A child's id is greater than its parent's id (nodes are created
+ *     top-down), so totals are one backwards pass.
+ *  3. A node's self count is the sum of all counts added at it; counts
+ *     are doubles so fractional counts survive (integers exact to 2^53).
+ *  4. A differential trie ("base" present) keeps the BEFORE count beside
+ *     the drawn AFTER count; lines with one column count as unchanged.
+ *  5. Arrays grow: pointers into them (fold_trie_name(), the entry lists)
+ *     go stale after the next insertion.  Hold ids, not pointers.
+ *
+ * A node's depth is not stored: walks from the root count it, and the
+ * few places that start from a node walk its parents (fold_trie_depth).
+ * At 16 bytes a node for the trie (parent, name, self) and 16 for
+ * finish's arrays (total, entries), two bytes more were 6% of the peak
+ * of a 24M-node profile.
+ *
+ * Sibling order.  flamegraph.pl sorts whole "a;b;c COUNT" lines and
+ * merges adjacent prefixes.  The order that induces on one parent's
+ * children is the byte order of "name;" for the child's subtree lines
+ * and of "name " for the child's own line; when a sibling sorts between
+ * the two, flamegraph.pl draws the child twice.  fold_trie_finish()
+ * computes that order once as "entries" (child ids, FOLD_ENTRY_SELF set
+ * for the child's own line) so renderers and the folded writer reproduce
+ * it exactly without a global sort of the input.
+ *
+ * Caps on untrusted input (readers enforce them):
+ *   FOLD_MAX_DEPTH frames per stack (deeper stacks: the frames past the
+ *   cap are dropped and counted), FOLD_MAX_NAME bytes per name,
+ *   FOLD_MAX_LINE bytes per input line, FOLD_MAX_NODES nodes.
+ */
+#ifndef UF_FOLD_MODEL_H
+#define UF_FOLD_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+
+#define FOLD_ROOT 0u
+#define FOLD_NONE UINT32_MAX
+#define FOLD_ENTRY_SELF 0x80000000u
+#define FOLD_MAX_DEPTH 8192
+#define FOLD_MAX_NAME (64u * 1024u)
+#define FOLD_MAX_LINE (64u * 1024u * 1024u)
+#define FOLD_MAX_NODES 0x7ffffff0u
+/* Name slots (fold_trie.nslots): the offset part caps all names at 1 TiB. */
+#define FOLD_NSLOT_OFF ((1ull << 40) - 1)
+#define FOLD_NSLOT_TAG (~FOLD_NSLOT_OFF)
+
+/* Bytes of a trie's metadata text, its NUL included (longer is cut at a line). */
+#define FOLD_META_MAX 4096
+
+typedef struct fold_trie {
+	/* interned names: bytes in one buffer, offsets by id */
+	char *nbuf;              /* all names: each a record "LEN ID" (two uint32, host
+				    order) then the name's bytes and a NUL */
+	size_t nbuf_len, nbuf_cap;
+	uint64_t *noff;          /* offset of name id's bytes in nbuf */
+	uint32_t *nlen;          /* byte length of name id */
+	uint32_t nnames, nnames_cap;
+	uint64_t *nslots;        /* open addressing: hash's top 24 bits << 40 | offset of
+				    the name's bytes in nbuf (never 0: the record's
+				    header comes first), 0 = empty.  A probe reads the
+				    slot, then one record holding length, id and bytes
+				    (one cache miss less than id -> nlen, noff) */
+	uint32_t nslots_mask;
+
+	/* nodes, structure of arrays */
+	uint32_t *parent;
+	uint32_t *name;
+	double *self;            /* drawn count (AFTER in a differential) */
+	double *base;            /* BEFORE count; NULL unless differential */
+	uint32_t nnodes, nodes_cap;
+	struct fold_slot {       /* open addressing: the key beside the id, so a */
+		uint32_t parent; /* lookup touches one cache line, not three */
+		uint32_t name;
+		uint32_t id;     /* node id + 1, 0 = empty */
+	} *slots;
+	uint32_t slots_mask;
+	int index_stale;         /* slots do not cover every node (sorted reader);
+				    fold_trie_child rebuilds them on first use */
+	int preorder;            /* ids are in pre-order (the sorted reader's): a
+				    node's subtree is the id range after it; any
+				    other node added clears it */
+	uint32_t preorder_depth; /* with preorder: the deepest node's depth */
+
+	double max_line_delta;   /* largest |after - before| of one input line */
+
+	/* built by fold_trie_finish(); invalid after the next insertion */
+	int finished;
+	double *total;           /* self + all descendants */
+	uint32_t *eoff;          /* entries of node i: ent[eoff[i] .. eoff[i+1]) */
+	uint32_t *ent;
+	uint32_t maxdepth;       /* the deepest node's depth (frames from the root) */
+	uint32_t *name_rank;     /* fold_sort_names' ranks, kept by the sorted reader */
+	uint32_t name_rank_n;    /* ... while nnames is this */
+
+	/* optional input-order sequence (flame charts), see fold_trie_keep_sequence */
+	int keep_seq;
+	uint32_t *seq_node;
+	double *seq_count;
+	double *seq_base;        /* only for differentials */
+	size_t seq_len, seq_cap;
+
+	/* How the profile was made (`record`'s metadata): "key: value\n"
+	 * lines of printable ASCII, "" when unknown.  Filled by its writer
+	 * (record) or by fold_read_svg_mem from an SVG's
+	 * <metadata id="uniprof-flame-meta"> (the first input's wins); kept
+	 * in a fixed buffer so it needs no free and survives every reset. */
+	char meta[FOLD_META_MAX];
+
+	/* The library of each name (fold_trie_set_lib): lib_of[name id] is
+	 * the name id of its library + 1, 0 = unknown; ids >= lib_cap are
+	 * unknown.  NULL until a library is set. */
+	uint32_t *lib_of;
+	uint32_t lib_cap;
+
+	/* Source positions per node (fold/model/loc.c, fold_loc_*); NULL until
+	 * the first one. */
+	struct fold_locs *locs;
+} fold_trie;
+
+/* Appends "key: value\n" to t->meta (fold/model/meta.c) unless key is there
+ * already (the first input's wins): control and non-ASCII bytes of value
+ * become '?' (the text goes into XML as it is), a value is cut at 1000 bytes.  Returns 0, or -ENOSPC
+ * when the line does not fit (nothing is added). */
+int fold_meta_add(fold_trie *t, const char *key, const char *value);
+/* Sets the library of name id `name` to lib[0..len) (interned in t).
+ * Returns 0 or -ENOMEM. */
+int fold_trie_set_lib(fold_trie *t, uint32_t name, const char *lib, size_t len);
+/* The name id of the library of name id `name`, FOLD_NONE when unknown. */
+uint32_t fold_trie_lib(const fold_trie *t, uint32_t name);
+/* One library's share of a profile (fold/model/libshare.c): `lib` is its name
+ * id, self and total its counts (a sample counted once in total however
+ * often the library is on its stack). */
+struct fold_lib_share {
+	uint32_t lib;
+	double self, total;
+};
+/* Every library of a finished trie into *out (malloc'd, the caller frees),
+ * most self first, ties by lower name id; *n rows, none (NULL) when no
+ * name has a library.  Returns 0 or -ENOMEM. */
+int fold_lib_shares(const fold_trie *t, struct fold_lib_share **out, uint32_t *n);
+/* A folded-text comment line `# key: "value"` (as cli writes t->meta)
+ * into t->meta; other comments are ignored.  s[0..len) is one line. */
+void fold_meta_from_comment(fold_trie *t, const char *s, size_t len);
+/* The value of `key` in t->meta (borrowed, *len bytes, not NUL-ended),
+ * NULL when absent. */
+const char *fold_meta_get(const fold_trie *t, const char *key, size_t *len);
+
+/* ---- source positions of frames (fold/model/loc.c) ------------------------ */
+
+/* Each node may carry the source positions ("FILE:LINE") its samples map
+ * to at that frame (the sampled PC's line for a leaf, the call site for a
+ * caller), with a count each: record fills them from DWARF, the embedded
+ * block of an SVG carries them (an optional "loc" section), tooltips show
+ * the hottest.  Positions are interned apart from frame names. */
+/* Interns a position (borrowed bytes); FOLD_NONE on OOM or when empty. */
+uint32_t fold_loc_intern(fold_trie *t, const char *s, size_t len);
+/* The bytes of position id `loc` (borrowed from t; needs t->locs). */
+const char *fold_loc_str(const fold_trie *t, uint32_t loc, size_t *len);
+/* Adds `count` samples of node at position `loc` (from fold_loc_intern).
+ * Returns 0 or -ENOMEM. */
+int fold_loc_add(fold_trie *t, uint32_t node, uint32_t loc, double count);
+/* Iterates node's positions in no set order: prev FOLD_NONE gives the
+ * first; returns an entry id to pass back, FOLD_NONE at the end. */
+uint32_t fold_loc_next(const fold_trie *t, uint32_t node, uint32_t prev, uint32_t *loc,
+		       double *count);
+/* Node's first `max` positions, most samples first (ties by bytes), into
+ * locs[] and counts[]; returns how many the node has in all. */
+uint32_t fold_loc_top(const fold_trie *t, uint32_t node, uint32_t *locs, double *counts,
+		      uint32_t max);
+struct fold_locs;
+void fold_locs_free(struct fold_locs *l);
+/* The "loc" section of the embedded block (format in loc.c) for the
+ * kept nodes: index[node] is its position in the block, UINT32_MAX (or
+ * its parent's position) when pruned.  Returns 0, -ENOMEM or -EIO. */
+int fold_locs_embed(const fold_trie *t, FILE *out, const uint32_t *index);
+/* Reads the section from the text after the block's "end" (skipping a
+ * "seq" section first); ids[k] is the trie node of block position k.
+ * Returns 0 (also when there is no section), -EINVAL or -ENOMEM. */
+int fold_locs_read(fold_trie *t, const char *text, size_t len, const uint32_t *ids, uint32_t nnodes);
+
+/* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */
+fold_trie *fold_trie_new(void);
+/* Makes room for about `nodes` nodes up front (a hint: readers of big
+ * files save the rehashes and copies of growing).  Returns 0 or -ENOMEM. */
+int fold_trie_reserve(fold_trie *t, uint32_t nodes);
+void fold_trie_free(fold_trie *t);
+
+/* Interns `len` bytes (borrowed); returns the name id, FOLD_NONE on OOM
+ * or when len > FOLD_MAX_NAME. */
+uint32_t fold_trie_intern(fold_trie *t, const char *s, size_t len);
+static inline const char *fold_trie_name(const fold_trie *t, uint32_t name_id, size_t *len)
+{
+	if (len)
+		*len = t->nlen[name_id];
+	return t->nbuf + t->noff[name_id];
+}
+static inline const char *fold_node_name(const fold_trie *t, uint32_t node, size_t *len)
+{
+	return fold_trie_name(t, t->name[node], len);
+}
+
+/* Finds or creates the child of `parent` named `name_id`; FOLD_NONE on OOM. */
+uint32_t fold_trie_child(fold_trie *t, uint32_t parent, uint32_t name_id);
+/* Looks the child up without creating it; FOLD_NONE when absent. */
+uint32_t fold_trie_find(const fold_trie *t, uint32_t parent, uint32_t name_id);
+
+/* Adds `count` samples at `node` (one-column input). */
+int fold_trie_add(fold_trie *t, uint32_t node, double count);
+/* Adds a differential line: BEFORE `before`, drawn AFTER `after`.
+ * Turns the trie differential on first use. Returns 0 or -ENOMEM. */
+int fold_trie_add2(fold_trie *t, uint32_t node, double before, double after);
+static inline int fold_trie_is_diff(const fold_trie *t) { return t->base != NULL; }
+
+/* Keep the order of additions (one record per fold_trie_add*) so a flame
+ * chart can draw time order.  Memory then grows with input lines. */
+void fold_trie_keep_sequence(fold_trie *t);
+
+/* Computes totals and sibling entries (see the header comment).
+ * Returns 0 or -ENOMEM. */
+int fold_trie_finish(fold_trie *t);
+static inline const uint32_t *fold_trie_entries(const fold_trie *t, uint32_t node, uint32_t *n)
+{
+	*n = t->eoff[node + 1] - t->eoff[node];
+	return t->ent + t->eoff[node];
+}
+
+/* Frames from the root to `node` (the root's is 0): a walk up its parents. */
+static inline uint32_t fold_trie_depth(const fold_trie *t, uint32_t node)
+{
+	uint32_t d = 0;
+	for (; node != FOLD_ROOT; node = t->parent[node])
+		d++;
+	return d;
+}
+
+/* Adds every path of `src` into `dst` (both borrowed); -ENOMEM on failure. */
+int fold_trie_merge(fold_trie *dst, const fold_trie *src);
+/* Turns `after` into a differential whose BEFORE counts are `before`'s
+ * self counts times `scale` (1, or total(after)/total(before) to compare
+ * shares).  `after` must not be differential yet; `before` is borrowed.
+ * Returns 0 or -ENOMEM. */
+int fold_trie_diff_into(fold_trie *after, const fold_trie *before, double scale);
+
+/* Checks the invariants above; returns 0 or the number of the broken one. */
+int fold_trie_check(const fold_trie *t);
+
+/* ---- names in text formats (fold/model/name-escape.c) ---------------------- */
+
+/* Folded text (and palette.map) cannot carry '\n' or ';' in a name: they
+ * are written as "\xHH", and a backslash that starts "\xHH" in the name
+ * as "\x5c"; readers decode every "\xHH".  See name-escape.c. */
+/* Writes s[0..len) escaped into out (room for 4 * len bytes); returns
+ * the escaped length. */
+size_t fold_name_escape(char *out, const char *s, size_t len);
+/* 1 when fold_name_escape would change s (a fast check for writers). */
+int fold_name_needs_escape(const char *s, size_t len);
+/* Decodes every "\xHH" of s[0..len) into out (room for len bytes; may be
+ * s itself); returns the decoded length.  Readers call it on a frame
+ * that holds a backslash. */
+size_t fold_name_unescape(char *out, const char *s, size_t len);
+/* 1 when a stack's last name ends in whitespace + [0-9.]+ (it would read
+ * back as a count): the writer then ends the line's stack with ';', an
+ * empty frame every reader drops. */
+int fold_name_leaf_ambiguous(const char *s, size_t len);
+/* Interns one frame of a folded line (borrowed), decoding "\xHH" first
+ * when it holds a backslash: what every folded-text reader calls instead
+ * of fold_trie_intern.  FOLD_NONE on OOM. */
+uint32_t fold_intern_folded_frame(fold_trie *t, const char *f, size_t flen);
+
+/* ---- counts as text (fold/model/count.c) ----------------------------- */
+
+/* Formats a count as the shortest text that reads back exactly, never
+ * with an exponent; returns its length, or -ERANGE when the exact text
+ * does not fit in size - 1 bytes (buf then holds an approximation, for
+ * display only).  Negative, NaN and infinite values print as "0". */
+int fold_format_count(char *buf, size_t size, double v);
+/* The longest count folded text carries (readers refuse longer ones). */
+#define FOLD_MAX_COUNT_CHARS 63
+
+/* ---- callers and callees of one function (fold/model/sandwich.c) ----- */
+
+enum fold_half { FOLD_CALLERS, FOLD_CALLEES };
+
+/* Makes *out (owned; fold_trie_free) the callers (inverted: NAME;caller;
+ * its caller;...) or the callees (NAME;callee;...) of every frame named
+ * NAME (or NAME plus a "_[x]" annotation), each sample counted once at its
+ * outermost such frame.  Returns 0, -ENOENT when no frame has that name,
+ * -E2BIG past the callers' node cap (16 x src's nodes + 1M), or -ENOMEM. */
+int fold_sandwich(const fold_trie *src, const char *name, size_t len, enum fold_half half, fold_trie **out);
+
+#endif

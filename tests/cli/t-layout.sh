@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/cli/t-layout.sh — the layout picture in docs/architecture.md
+# matches the code: tests/cli/layout_check.py reads every `#include` between
+# modules and fails on an arrow running up a layer, an include cycle, an
+# undeclared folder, or an arrow the picture lacks (or draws but the code
+# no longer has).  The checker is then shown to fail: on a copy of the
+# tree with an upward include, with a cycle, and with a new folder.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+chk="$UF_TOP/tests/cli/layout_check.py"
+
+if out=$(python3 "$chk" --root "$UF_TOP" 2>&1); then
+	pass "layout: the code matches docs/architecture.md ($out)"
+else
+	fail "layout: the code breaks docs/architecture.md" "$(echo "$out" | tr '\n' '|')"
+fi
+
+# copy_tree: a copy of the sources and docs/architecture.md in $TMP/tree
+copy_tree() {
+	rm -rf "$TMP/tree"
+	mkdir -p "$TMP/tree"
+	(cd "$UF_TOP" && find . \( -path ./build -o -path ./.git -o -path ./tests -o -path ./bench \
+		-o -path ./examples \) -prune -o \( -name '*.[ch]' -o -path ./docs/architecture.md \) -print0 |
+		xargs -0 cp --parents -t "$TMP/tree")
+}
+
+# expect_fail NAME PATTERN: the checker on $TMP/tree exits 1 naming PATTERN
+expect_fail() {
+	local out rc
+	out=$(python3 "$chk" --root "$TMP/tree" 2>&1); rc=$?
+	if [ "$rc" = 1 ] && grep -q -- "$2" <<<"$out"; then
+		pass "layout: $1 is refused"
+	else
+		fail "layout: $1" "exit $rc, want 1 and /$2/: $(echo "$out" | tr '\n' '|')"
+	fi
+}
+
+copy_tree
+echo '#include "render/render.h"' >> "$TMP/tree/util/vec.h"
+expect_fail "an upward include (util/ -> render/)" "upward arrow: util (layer 0) -> render"
+
+copy_tree
+echo '#include "symtab/symtab.h"' >> "$TMP/tree/unwind/unwind.h"
+echo '#include "unwind/unwind.h"' >> "$TMP/tree/symtab/symtab.h"
+expect_fail "a cycle (unwind/ <-> symtab/)" "include cycle between modules: symtab <-> unwind"
+
+copy_tree
+echo '#include "fold/in/in.h"' >> "$TMP/tree/fold/model/model.h"
+expect_fail "the model including a room above it" "upward arrow: fold/model (layer 1) -> fold/in"
+
+copy_tree
+mkdir -p "$TMP/tree/newmod" && echo 'int x;' > "$TMP/tree/newmod/a.c"
+expect_fail "a folder the picture lacks" "undeclared module: newmod/"
+
+copy_tree
+sed -i 's/^render       4      fold util$/render       4      fold util symtab/' "$TMP/tree/docs/architecture.md"
+expect_fail "an arrow drawn but not in the code" "arrow in the picture but not in the code: render -> symtab"
