@@ -87,6 +87,7 @@
 	X(int, dwarf_formudata, (Dwarf_Attribute *attr, Dwarf_Word *uval), (attr, uval))      \
 	X(int, dwarf_getscopes, (Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes),       \
 	  (cudie, pc, scopes))                                                                \
+	X(int, dwarf_getscopes_die, (Dwarf_Die *die, Dwarf_Die **scopes), (die, scopes))      \
 	X(Dwarf_Line *, dwarf_getsrc_die, (Dwarf_Die *cudie, Dwarf_Addr addr), (cudie, addr)) \
 	X(int, dwarf_getsrcfiles, (Dwarf_Die *cudie, Dwarf_Files **files, size_t *nfiles),    \
 	  (cudie, files, nfiles))                                                             \

@@ -106,41 +106,86 @@ static const char *call_file(Dwarf_Die *scope)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
+/* The innermost function-level scope at addr (an inlined instance or
+ * the subprogram) into *out; 0, or -1 when DWARF has none. */
+static int innermost_function(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *out)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, addr, &scopes), rc = -1;
+	for (int i = 0; i < n && rc; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			*out = scopes[i];
+			rc = 0;
+		}
+	}
+	free(scopes);
+	return rc;
+}
+
+/* The call site of an inlined scope (DW_AT_call_file/line): the position
+ * one level out; {NULL, 0} when DWARF does not say. */
+static struct symtab_srcpos call_site(Dwarf_Die *scope)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word line = 0;
+	struct symtab_srcpos p = { call_file(scope), 0 };
+	if (dwarf_formudata(dwarf_attr(scope, DW_AT_call_line, &a), &line) == 0 && line <= INT32_MAX)
+		p.line = (int)line;
+	if (!p.file || !p.line)
+		p.file = NULL, p.line = 0;
+	return p;
+}
+
+/* Walks the inlined levels from the innermost one out, as eu-addr2line
+ * -i does: dwarf_getscopes() on an address continues past an inlined
+ * instance with its abstract definition's scopes, not its caller's, so
+ * the chain is taken from the innermost instance's DIE with
+ * dwarf_getscopes_die(), which follows the concrete (lexical) tree up to
+ * the subprogram.  Fills nm[k] and in[k + 1] (the call site) per level,
+ * innermost first; returns the number of levels. */
+static int walk_inlined(Dwarf_Die *cu, Dwarf_Addr addr, struct symtab_srcpos *in,
+			const char **nm, int cap)
+{
+	Dwarf_Die fn, *chain = NULL;
+	if (innermost_function(cu, addr, &fn) != 0 || dwarf_tag(&fn) != DW_TAG_inlined_subroutine)
+		return 0;
+	int n = dwarf_getscopes_die(&fn, &chain), k = 0;
+	for (int i = 0; i < n && k < cap; i++) {
+		int tag = dwarf_tag(&chain[i]);
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;  /* a lexical block between two levels */
+		Dwarf_Attribute a;
+		const char *s = dwarf_formstring(dwarf_attr_integrate(&chain[i], DW_AT_name, &a));
+		if (!s)
+			continue; /* a nameless level: its lines stay its caller's */
+		nm[k] = s;
+		in[k + 1] = call_site(&chain[i]);
+		k++;
+	}
+	free(chain);
+	return k;
+}
+
 int symtab_lines_frames(struct symtab_lines *l, uint64_t addr, struct symtab_srcpos *pos,
 			const char **names, int max)
 {
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu;
 	if (!l || max < 1 || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
 		return 0;
 	/* The innermost level's position is the address's line; each inlined
 	 * scope's call site is the position one level out.  Built innermost
-	 * first into the end of the arrays, then moved to the front. */
+	 * first, then reversed into pos and names. */
 	struct symtab_srcpos in[64];
 	const char *nm[64];
-	int k = 0;
 	Dwarf_Line *row = dwarf_getsrc_die(&cu, (Dwarf_Addr)addr);
 	in[0].file = row ? dwarf_linesrc(row, NULL, NULL) : NULL;
 	in[0].line = 0;
 	if (!in[0].file || dwarf_lineno(row, &in[0].line) != 0)
 		in[0].file = NULL, in[0].line = 0;
-	int n = max > 1 ? dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes) : 0;
-	for (int i = 0; i < n && k < 63; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		Dwarf_Attribute a;
-		Dwarf_Word line = 0;
-		const char *s = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
-		if (!s)
-			continue; /* a nameless level: its lines stay its caller's */
-		nm[k] = s;
-		in[k + 1].file = call_file(&scopes[i]);
-		in[k + 1].line = dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &line) == 0 &&
-				 line <= INT32_MAX ? (int)line : 0;
-		if (!in[k + 1].file || !in[k + 1].line)
-			in[k + 1].file = NULL, in[k + 1].line = 0;
-		k++;
-	}
-	free(scopes);
+	int k = max > 1 ? walk_inlined(&cu, (Dwarf_Addr)addr, in, nm, 63) : 0;
 	int m = k < max - 1 ? k : max - 1; /* the outermost m levels are kept */
 	if (m > SYMTAB_MAX_INLINE)
 		m = SYMTAB_MAX_INLINE;
