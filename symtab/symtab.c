@@ -255,27 +255,30 @@ struct symtab *symtab_open_auto(const char *path, struct uf_err *err)
 
 /* ---- static helpers ---------------------------------------------------- */
 
-/* Start ascending; among equals the preferred alias first: end markers
- * last, typed functions over labels, global or weak over local, fewer
- * leading underscores ("getpid" over "__getpid"), larger size, shorter
- * name, byte order. */
+/* Start ascending; among equals the preferred alias first, by the rule
+ * in symtab.h (perf's choose_best_symbol, tools/perf/util/symbol.c, with
+ * byte order as the last tie-break so table order never decides). */
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct symtab_cand *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	if (x->kind != y->kind)
+	if (x->kind != y->kind)      /* functions, labels, end markers */
 		return x->kind < y->kind ? -1 : 1;
-	int xg = x->bind == SYMB_LOCAL, yg = y->bind == SYMB_LOCAL;
-	if (xg != yg)
-		return xg - yg;
+	int xz = x->size == 0, yz = y->size == 0;
+	if (xz != yz)                /* sized over size 0 */
+		return xz - yz;
+	int xw = x->bind == SYMB_WEAK, yw = y->bind == SYMB_WEAK;
+	if (xw != yw)                /* non-weak over weak */
+		return xw - yw;
+	int xl = x->bind != SYMB_GLOBAL, yl = y->bind != SYMB_GLOBAL;
+	if (xl != yl)                /* global over local */
+		return xl - yl;
 	size_t xu = strspn(x->name, "_"), yu = strspn(y->name, "_");
-	if (xu != yu)
+	if (xu != yu)                /* fewer leading underscores */
 		return xu < yu ? -1 : 1;
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
+	if (x->len != y->len)        /* the longer name */
+		return x->len > y->len ? -1 : 1;
 	return memcmp(x->name, y->name, x->len);
 }
 

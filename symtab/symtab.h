@@ -29,11 +29,16 @@
  * symbol's start, capped by the end of its section (ELF) and by
  * SYMTAB_MAX_GUESS bytes (the last nm symbol, a gap before padding).
  *
- * Aliases (several names at one address): one name is kept, chosen by
- * (1) a typed function over an untyped label, (2) global or weak over
- * local, (3) fewer leading underscores ("getpid" over its alias
- * "__getpid"), (4) larger size, (5) shorter name, (6) byte order of the
- * name — so the choice never depends on symbol table order.
+ * Aliases (several names at one address): one name is kept, the one
+ * perf keeps (choose_best_symbol in tools/perf/util/symbol.c), so frames
+ * read as `perf report` names them: (1) a typed function over an untyped
+ * label, (2) a sized symbol over one of size 0, (3) non-weak over weak,
+ * (4) global over local (so: global, then local, then weak), (5) fewer
+ * leading underscores, (6) the longer name (glibc's memmove and memcpy
+ * variants share code: __memmove_avx_unaligned_erms, not
+ * __memcpy_avx_unaligned_erms), (7) byte order of the name (perf keeps
+ * the first in table order here) — so the choice never depends on symbol
+ * table order.  Tested by symtab_alias_rule in tests/unit/test-symtab.c.
  *
  * Overlaps: an untyped label inside a sized function is dropped (it is a
  * jump target, not a function); a typed function nested in or

@@ -204,6 +204,66 @@ static void symtab_alias_prefers_global(void **state)
 	symtab_free(st);
 }
 
+static void write_file(const char *name, const char *text, char *out, size_t size);
+
+/* Several names at one address, one group per rule of symtab.h's alias
+ * choice; in each group the loser comes first in the symbol table, so
+ * table order would pick it.  An assembled shared object, so bindings,
+ * types and sizes are the ELF's own. */
+static const char alias_src[] =
+	".text\n"
+	/* (6) longer name: glibc's memmove/memcpy variant pair, both local */
+	".type __memcpy_avx_unaligned_erms,@function\n.type __memmove_avx_unaligned_erms,@function\n"
+	"__memcpy_avx_unaligned_erms:\n__memmove_avx_unaligned_erms:\n nop\n nop\n ret\n"
+	".size __memcpy_avx_unaligned_erms,3\n.size __memmove_avx_unaligned_erms,3\n"
+	/* (3) non-weak over weak: a local beats a weak with a longer name */
+	".weak b_weak_longer\n.type b_weak_longer,@function\n.type b_local,@function\n"
+	"b_weak_longer:\nb_local:\n nop\n nop\n ret\n.size b_weak_longer,3\n.size b_local,3\n"
+	/* (4) global over local */
+	".type c_local_longer,@function\n.globl c_g\n.type c_g,@function\n"
+	"c_local_longer:\nc_g:\n nop\n nop\n ret\n.size c_local_longer,3\n.size c_g,3\n"
+	/* (5) fewer leading underscores over a longer name */
+	".globl __d_fn_longer\n.type __d_fn_longer,@function\n.globl d_fn\n.type d_fn,@function\n"
+	"__d_fn_longer:\nd_fn:\n nop\n nop\n ret\n.size __d_fn_longer,3\n.size d_fn,3\n"
+	/* (2) sized over size 0, even a weak one over a global */
+	".globl e_zero_global\n.type e_zero_global,@function\n.weak e_sized\n.type e_sized,@function\n"
+	"e_zero_global:\ne_sized:\n nop\n nop\n ret\n.size e_sized,3\n"
+	/* (7) byte order when nothing else differs */
+	".type f_bb,@function\n.type f_aa,@function\n"
+	"f_bb:\nf_aa:\n nop\n nop\n ret\n.size f_bb,3\n.size f_aa,3\n"
+	/* (1) a typed function over an untyped label, even a global one */
+	".globl g_label_global\n.type g_typed,@function\n"
+	"g_label_global:\ng_typed:\n nop\n nop\n ret\n.size g_typed,3\n";
+
+static void symtab_alias_rule(void **state)
+{
+	NEED_CC();
+	char src[128], so[128];
+	write_file("aliases.s", alias_src, src, sizeof src);
+	path_of(so, sizeof so, "aliases.so");
+	if (run("cc -nostdlib -shared -o %s %s", so, src) != 0)
+		fail_msg("cc aliases.s failed");
+	static const char *const want[] = { "__memmove_avx_unaligned_erms", "b_local", "c_g", "d_fn",
+					    "e_sized", "f_aa", "g_typed" };
+	struct uf_err err = {0};
+	struct symtab *st = symtab_open_elf(so, &err);
+	assert_non_null(st);
+	assert_int_equal(symtab_check(st), 0);
+	static const char *const lose[] = { "__memcpy_avx_unaligned_erms", "b_weak_longer",
+					    "c_local_longer", "__d_fn_longer", "e_zero_global",
+					    "f_bb", "g_label_global" };
+	size_t n = symtab_count(st), k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = symtab_symbol(st, i, NULL, NULL);
+		for (size_t j = 0; j < sizeof lose / sizeof *lose; j++)
+			assert_string_not_equal(name, lose[j]);
+		if (k < sizeof want / sizeof *want && strcmp(name, want[k]) == 0)
+			k++;
+	}
+	assert_int_equal(k, sizeof want / sizeof *want);
+	symtab_free(st);
+}
+
 /* A Unikraft .dbg image has only LOCAL symbols: all of them still count. */
 static void symtab_local_only_symbols(void **state)
 {
@@ -221,11 +281,9 @@ static void symtab_local_only_symbols(void **state)
 		const char *want = symtab_symbol(ref, i, &s, &e);
 		const char *got = symtab_lookup(st, s, NULL, NULL);
 		assert_non_null(got);
-		/* aliases: s_one and zz_alias are both local now; the shorter wins */
-		if (strcmp(want, "zz_alias") == 0)
-			assert_string_equal(got, "s_one");
-		else
-			assert_string_equal(got, want);
+		/* aliases: s_one and zz_alias are both local now; the longer
+		 * name wins, as with perf: still zz_alias */
+		assert_string_equal(got, want);
 	}
 	symtab_free(st);
 	symtab_free(ref);
@@ -396,8 +454,9 @@ static void symtab_nm_sizes_from_next_symbol(void **state)
 	assert_string_equal(symtab_lookup(st, 0x107f, NULL, NULL), "beta");
 	assert_null(symtab_lookup(st, 0x1080, NULL, NULL)); /* data ends beta */
 	assert_string_equal(symtab_lookup_ret(st, 0x1080, NULL, NULL), "beta");
-	assert_string_equal(symtab_lookup(st, 0x1100, NULL, NULL), "gamma");
-	assert_string_equal(symtab_lookup(st, 0x1100 + 4096, NULL, NULL), "gamma");
+	/* W gamma and t gamma_local_alias: non-weak over weak, as perf */
+	assert_string_equal(symtab_lookup(st, 0x1100, NULL, NULL), "gamma_local_alias");
+	assert_string_equal(symtab_lookup(st, 0x1100 + 4096, NULL, NULL), "gamma_local_alias");
 	assert_null(symtab_lookup(st, 0x1100 + SYMTAB_MAX_GUESS, NULL, NULL));
 	uint64_t bias;
 	assert_int_equal(symtab_load_bias(st, 0x1000, 0, &bias), -ENOENT);
@@ -1256,6 +1315,7 @@ int main(void)
 		cmocka_unit_test(symtab_elf_matches_nm),
 		cmocka_unit_test(symtab_static_and_global_names),
 		cmocka_unit_test(symtab_alias_prefers_global),
+		cmocka_unit_test(symtab_alias_rule),
 		cmocka_unit_test(symtab_local_only_symbols),
 		cmocka_unit_test(symtab_retaddr_at_function_end),
 		cmocka_unit_test(symtab_untyped_labels),
