@@ -30,6 +30,7 @@ struct raw_in {            /* options of the raw-trace path */
 	const char *symbols;   /* --symbols FILE, or NULL */
 	int addrs;             /* --addrs: unresolved as 0xADDR, not [unknown] */
 	struct symtab *st;
+	uint64_t looked_up, resolved;  /* addresses, and those with a name */
 	char buf[24];
 };
 
@@ -199,10 +200,32 @@ static const char *resolve(void *ctx, uint64_t addr, int is_return, size_t *len)
 	struct raw_in *ri = ctx;
 	const char *name = is_return ? symtab_lookup_ret(ri->st, addr, NULL, len)
 				     : symtab_lookup(ri->st, addr, NULL, len);
+	ri->looked_up++;
+	ri->resolved += name != NULL;
 	if (name || !ri->addrs)
 		return name;
 	*len = (size_t)snprintf(ri->buf, sizeof ri->buf, "0x%" PRIx64, addr);
 	return ri->buf;
+}
+
+/* A raw trace holds runtime addresses; a position-independent program's
+ * are its file addresses plus a load bias the trace does not record, so
+ * its frames cannot resolve: say so in one line rather than print a
+ * profile of [unknown] frames (issue 27).  Also when under half of the
+ * addresses resolve against any file: probably not the traced program. */
+static void warn_unresolved(const struct raw_in *ri)
+{
+	if (!ri->st || ri->looked_up == 0 || ri->resolved * 2 >= ri->looked_up)
+		return;
+	/* counted per symbol search, which the reader caches: a share */
+	unsigned pct = (unsigned)((ri->looked_up - ri->resolved) * 100 / ri->looked_up);
+	if (symtab_is_pie(ri->st))
+		cli_warn("%s: %u %% of the addresses unresolved: the program is position-independent "
+			 "(PIE) and a raw trace has no load address; record with --folded or -o, "
+			 "or build with -no-pie", ri->symbols, pct);
+	else
+		cli_warn("%s: %u %% of the addresses unresolved: is this the traced program?",
+			 ri->symbols, pct);
 }
 
 static void warn_raw(const struct fold_read_stats *st, const struct fold_raw_counts *cnt)
@@ -236,6 +259,7 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 		total.truncated += st.truncated;
 	}
 	warn_raw(&total, &cnt);
+	warn_unresolved(ri);
 	if (fold_trie_finish(t)) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;
