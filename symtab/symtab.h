@@ -149,8 +149,9 @@ struct symtab_procmap;
 #define SYMTAB_ADDRS 2  /* unresolved -> "module+0xOFF" (file offset) instead of "[unknown]" */
 
 /* Reads /proc/PID/maps now and loads the symbols of every executable
- * file mapping (each distinct file once; [vdso] and anonymous code
- * resolve as unknown).  `exe_override` (borrowed, may be NULL)
+ * file mapping (each distinct file once), and of the [vdso] image, read
+ * from the process's memory (symtab_vdso_open); anonymous code resolves
+ * as unknown, as [vdso] does in maps given as text.  `exe_override` (borrowed, may be NULL)
  * is an ELF file used instead of the main executable's mappings (-x); its
  * failures (not ELF, no symbols) are errors (UF_EINPUT, exit 2).  A pid
  * whose maps cannot be read is UF_ETARGET.  Other files that cannot be
@@ -198,6 +199,21 @@ void symtab_procmap_stats(const struct symtab_procmap *m, size_t *mappings, size
  * first one's path and reason (borrowed from the map set) when non-NULL. */
 size_t symtab_procmap_unreadable(const struct symtab_procmap *m, const char **path,
 				 const char **why);
+
+/* ---- the vDSO (symtab/vdso.c) -------------------------------------------- */
+
+/* 1 when a maps path (`len` bytes) names the vDSO ("[vdso]"). */
+int symtab_is_vdso(const char *path, size_t len);
+/* A copy of the target's memory [start, end) (its [vdso] mapping, at most
+ * 1 MiB) read through /proc/PID/mem; owned by the caller (free), *len
+ * set.  NULL with errno on failure.  The caller must be allowed to read
+ * the target's memory (its tracer).  For the unwinder's CFI, too. */
+void *symtab_vdso_read(pid_t pid, uint64_t start, uint64_t end, size_t *len);
+/* The vDSO's function symbols, from that copy (elf_memory); NULL with
+ * *err ("[vdso]": why).  symtab_procmap_open/refresh call it for the
+ * [vdso] mapping once per map set, so vDSO frames are named
+ * (__vdso_clock_gettime) with no file opened and no maps re-read. */
+struct symtab *symtab_vdso_open(pid_t pid, uint64_t start, uint64_t end, struct uf_err *err);
 
 /* ---- for exports that keep addresses (record's pprof) ------------------ */
 
