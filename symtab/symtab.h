@@ -140,6 +140,15 @@ int symtab_check(const struct symtab *st);
 int symtab_load_bias(const struct symtab *st, uint64_t map_start, uint64_t map_off,
 		     uint64_t *bias);
 
+/* The load bias of a position-independent program from its runtime
+ * addresses alone (`n` of them, e.g. a raw trace's, which records no
+ * maps): every page-aligned bias that puts one of them inside `_start`
+ * or `main` (the frames at the root of nearly every stack) is tried, and
+ * the one under which the most addresses (up to 512 sampled) fall in a
+ * function wins, if that is at least half of them.  Returns 0 and sets
+ * *bias, or -ENOENT.  O(n + 512 * 1024 lookups) at most. */
+int symtab_guess_bias(const struct symtab *st, const uint64_t *addrs, size_t n, uint64_t *bias);
+
 /* ---- a Linux process: one table per mapped file ------------------------ */
 
 struct symtab_procmap;
