@@ -268,7 +268,8 @@ static void guess_pie_bias(struct raw_in *ri, char **paths, int n)
 			fold_raw_read_path(scratch, paths[i], collect_addr, ri, &o, &st, &cnt, &e2);
 		fold_trie_free(scratch);
 	}
-	if (symtab_guess_bias(ri->st, ri->seen, ri->nseen, &ri->bias) == 0)
+	/* bias 0: the trace has file addresses already (symbolized by hand) */
+	if (symtab_guess_bias(ri->st, ri->seen, ri->nseen, &ri->bias) == 0 && ri->bias)
 		cli_warn("%s: position-independent (PIE); load address 0x%llx inferred from the trace",
 			 ri->symbols, (unsigned long long)ri->bias);
 	free(ri->seen);

@@ -320,6 +320,36 @@ static void symtab_vdso_from_memory(void **state)
 	symtab_free(st);
 }
 
+/* A PIE's load bias from runtime addresses alone (fold --symbols of a raw
+ * trace): the exact page-aligned bias, whatever the order of the
+ * addresses; none when nothing fits or no anchor symbol exists. */
+static void symtab_guess_bias_from_addresses(void **state)
+{
+	(void)state;
+	static const char nm[] = "0000000000001000 T _start\n0000000000001040 T main\n"
+				 "0000000000001100 T work\n0000000000001200 t leaf\n"
+				 "0000000000001300 D data\n";
+	struct uf_err err = {0};
+	struct symtab *st = symtab_open_nm_mem(nm, sizeof nm - 1, "t.nm", &err);
+	assert_non_null(st);
+	const uint64_t b = 0x7f12345a6000ull;
+	uint64_t a[] = { b + 0x1208, b + 0x1107, b + 0x1045, b + 0x102a,
+			 b + 0x1203, b + 0x1180, b + 0x1046, b + 0x1029, 0x10 /* junk */ };
+	uint64_t got = 0;
+	assert_int_equal(symtab_guess_bias(st, a, sizeof a / sizeof *a, &got), 0);
+	assert_int_equal(got, b);
+	/* addresses of another program: nothing fits half of them */
+	uint64_t other[] = { 0x400123, 0x7fff0000dead, 0x55550000beef, 0x10 };
+	assert_int_equal(symtab_guess_bias(st, other, 4, &got), -ENOENT);
+	assert_int_equal(symtab_guess_bias(st, other, 0, &got), -ENOENT);
+	symtab_free(st);
+	static const char noanchor[] = "0000000000001100 T work\n0000000000001200 t leaf\n";
+	st = symtab_open_nm_mem(noanchor, sizeof noanchor - 1, "t.nm", &err);
+	assert_non_null(st);
+	assert_int_equal(symtab_guess_bias(st, a, sizeof a / sizeof *a, &got), -ENOENT);
+	symtab_free(st);
+}
+
 /* A Unikraft .dbg image has only LOCAL symbols: all of them still count. */
 static void symtab_local_only_symbols(void **state)
 {
@@ -1373,6 +1403,7 @@ int main(void)
 		cmocka_unit_test(symtab_alias_prefers_global),
 		cmocka_unit_test(symtab_alias_rule),
 		cmocka_unit_test(symtab_vdso_from_memory),
+		cmocka_unit_test(symtab_guess_bias_from_addresses),
 		cmocka_unit_test(symtab_local_only_symbols),
 		cmocka_unit_test(symtab_retaddr_at_function_end),
 		cmocka_unit_test(symtab_untyped_labels),
