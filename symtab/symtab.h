@@ -276,7 +276,10 @@ struct symtab_srcpos {
  * level's position is addr's line-table row; each outer level's is the
  * call site (DW_AT_call_file/line) of the level inside it — what perf and
  * pprof show for inlined frames; so pos[0] is always a line of the
- * function the symbol names.  With max == 1 only addr's row is looked up
+ * function the symbol names.  The levels are those `addr2line -f -i`
+ * prints: walked from the innermost inlined instance's DIE up its
+ * concrete parents (dwarf_getscopes_die), as eu-addr2line -i does, never
+ * through an abstract definition's scopes.  With max == 1 only addr's row is looked up
  * (no scope walk): the innermost line, as `addr2line` without -i.
  * Returns the number of levels written (at most max and
  * SYMTAB_MAX_INLINE + 1), 0 when DWARF has no compilation unit there; a
