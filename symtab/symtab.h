@@ -216,7 +216,8 @@ int symtab_is_vdso(const char *path, size_t len);
 /* A copy of the target's memory [start, end) (its [vdso] mapping, at most
  * 1 MiB) read through /proc/PID/mem; owned by the caller (free), *len
  * set.  NULL with errno on failure.  The caller must be allowed to read
- * the target's memory (its tracer).  For the unwinder's CFI, too. */
+ * the target's memory (its tracer).  (unwind/space.c reads the same
+ * range itself for the vDSO's CFI: unwind/ does not include symtab/.) */
 void *symtab_vdso_read(pid_t pid, uint64_t start, uint64_t end, size_t *len);
 /* The vDSO's function symbols, from that copy (elf_memory); NULL with
  * *err ("[vdso]": why).  symtab_procmap_open/refresh call it for the
