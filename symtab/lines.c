@@ -5,9 +5,11 @@
  *
  * Used after sampling, for exports that carry source positions (record's
  * pprof), the frames' source positions in record's SVG tooltips, and the
- * call chain of inlined functions (--inline, --lines).  libdw finds the compilation unit of an address (its address
- * ranges, synthesised from the CUs when .debug_aranges is missing) and
- * the line row covering it.
+ * call chain of inlined functions (--inline, --lines).  libdw finds the
+ * compilation unit of an address from .debug_aranges; a file without
+ * them (clang emits none, and libdw 0.188 does not synthesise them) is
+ * indexed here once, from every CU's own ranges (cu_of); then the line
+ * row covering the address.
  *
  * Trade-off: the whole file stays open and libdw caches each CU's line
  * table on first use, so many lookups in one file are cheap; memory is
@@ -31,10 +33,78 @@
 
 #include "symtab/symtab.h"
 
+#define MAX_CU_RANGES (4u << 20)  /* address ranges indexed when .debug_aranges is missing */
+
+struct cu_range {            /* [lo, hi) belongs to the CU whose DIE is at `die` */
+	uint64_t lo, hi, die;
+};
+
 struct symtab_lines {
 	int fd;
 	Dwarf *dw;
+	struct cu_range *ranges; /* cu_of's own index (sorted by lo), built on first miss */
+	size_t nranges;
+	int indexed;
 };
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every CU's address ranges (DW_AT_low_pc/high_pc or DW_AT_ranges, DWARF 5
+ * rnglists included), sorted: for files without .debug_aranges (clang
+ * emits none), where libdw 0.188's dwarf_addrdie finds nothing. */
+static void index_cus(struct symtab_lines *l)
+{
+	size_t cap = 0, hsize;
+	Dwarf_Off off = 0, next;
+	l->indexed = 1;
+	while (dwarf_nextcu(l->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die die;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t o = 0;
+		if (dwarf_offdie(l->dw, off + hsize, &die))
+			while ((o = dwarf_ranges(&die, o, &base, &lo, &hi)) > 0 && l->nranges < MAX_CU_RANGES) {
+				if (lo >= hi)
+					continue;
+				if (l->nranges == cap) {
+					size_t nc = cap ? cap * 2 : 64;
+					struct cu_range *r = realloc(l->ranges, nc * sizeof *r);
+					if (!r)
+						return;
+					l->ranges = r, cap = nc;
+				}
+				l->ranges[l->nranges++] = (struct cu_range){ lo, hi, off + hsize };
+			}
+		off = next;
+	}
+	if (l->nranges)
+		qsort(l->ranges, l->nranges, sizeof *l->ranges, range_cmp);
+}
+
+/* The CU containing addr: libdw's aranges, else our own index. */
+static Dwarf_Die *cu_of(struct symtab_lines *l, uint64_t addr, Dwarf_Die *cu)
+{
+	if (dwarf_addrdie(l->dw, (Dwarf_Addr)addr, cu))
+		return cu;
+	if (!l->indexed)
+		index_cus(l);
+	size_t lo = 0, hi = l->nranges; /* first range with lo > addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges rarely nest; look back a few for one that holds addr */
+	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++)
+		if (addr < l->ranges[i - 1].hi)
+			return dwarf_offdie(l->dw, l->ranges[i - 1].die, cu);
+	return NULL;
+}
 
 struct symtab_lines *symtab_lines_open(const char *path, struct uf_err *err)
 {
@@ -62,7 +132,7 @@ struct symtab_lines *symtab_lines_open(const char *path, struct uf_err *err)
 int symtab_lines_lookup(struct symtab_lines *l, uint64_t addr, const char **file, int *line)
 {
 	Dwarf_Die cu;
-	if (!l || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
+	if (!l || !cu_of(l, addr, &cu))
 		return -1;
 	Dwarf_Line *row = dwarf_getsrc_die(&cu, (Dwarf_Addr)addr);
 	int n = 0;
@@ -77,7 +147,7 @@ int symtab_lines_lookup(struct symtab_lines *l, uint64_t addr, const char **file
 const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr)
 {
 	Dwarf_Die cu;
-	if (!l || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
+	if (!l || !cu_of(l, addr, &cu))
 		return NULL;
 	return dwarf_diename(&cu);
 }
@@ -173,7 +243,7 @@ int symtab_lines_frames(struct symtab_lines *l, uint64_t addr, struct symtab_src
 			const char **names, int max)
 {
 	Dwarf_Die cu;
-	if (!l || max < 1 || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
+	if (!l || max < 1 || !cu_of(l, addr, &cu))
 		return 0;
 	/* The innermost level's position is the address's line; each inlined
 	 * scope's call site is the position one level out.  Built innermost
@@ -202,5 +272,6 @@ void symtab_lines_free(struct symtab_lines *l)
 		return;
 	dwarf_end(l->dw);
 	close(l->fd);
+	free(l->ranges);
 	free(l);
 }
