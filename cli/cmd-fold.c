@@ -26,11 +26,17 @@
 #include "fold/out/out.h"
 #include "symtab/symtab.h"
 #include "util/outfile.h"
+#include "util/vec.h"
 
 struct raw_in {            /* options of the raw-trace path */
 	const char *symbols;   /* --symbols FILE, or NULL */
 	int addrs;             /* --addrs: unresolved as 0xADDR, not [unknown] */
 	struct symtab *st;
+	uint64_t looked_up, resolved;  /* addresses, and those with a name */
+	uint64_t bias;         /* runtime - file address (a PIE's, guessed) */
+	int guessed;           /* guess_pie_bias ran (inputs are files) */
+	uint64_t *seen;        /* guess_pie_bias: addresses collected */
+	size_t nseen, seen_cap;
 	char buf[24];
 };
 
@@ -198,12 +204,77 @@ static int write_sequence(const fold_trie *t, const char *path, struct uf_err *e
 static const char *resolve(void *ctx, uint64_t addr, int is_return, size_t *len)
 {
 	struct raw_in *ri = ctx;
-	const char *name = is_return ? symtab_lookup_ret(ri->st, addr, NULL, len)
-				     : symtab_lookup(ri->st, addr, NULL, len);
+	const char *name = NULL;
+	if (addr > ri->bias)
+		name = is_return ? symtab_lookup_ret(ri->st, addr - ri->bias, NULL, len)
+				 : symtab_lookup(ri->st, addr - ri->bias, NULL, len);
+	ri->looked_up++;
+	ri->resolved += name != NULL;
 	if (name || !ri->addrs)
 		return name;
 	*len = (size_t)snprintf(ri->buf, sizeof ri->buf, "0x%" PRIx64, addr);
 	return ri->buf;
+}
+
+/* A raw trace holds runtime addresses; a position-independent program's
+ * are its file addresses plus a load bias the trace does not record, so
+ * its frames cannot resolve: say so in one line rather than print a
+ * profile of [unknown] frames (issue 27).  Also when under half of the
+ * addresses resolve against any file: probably not the traced program. */
+static void warn_unresolved(const struct raw_in *ri)
+{
+	if (!ri->st || ri->looked_up == 0 || ri->resolved * 2 >= ri->looked_up)
+		return;
+	/* counted per symbol search, which the reader caches: a share */
+	unsigned pct = (unsigned)((ri->looked_up - ri->resolved) * 100 / ri->looked_up);
+	if (symtab_is_pie(ri->st))
+		cli_warn("%s: %u %% of the addresses unresolved: the program is position-independent "
+			 "(PIE), a raw trace has no load address and %s; record with --folded "
+			 "or -o, or build with -no-pie", ri->symbols, pct,
+			 ri->guessed ? "none could be inferred" : "stdin cannot be read twice to infer it");
+	else
+		cli_warn("%s: %u %% of the addresses unresolved: is this the traced program?",
+			 ri->symbols, pct);
+}
+
+/* First pass of a PIE's traces: collects their addresses (at most 1M). */
+static const char *collect_addr(void *ctx, uint64_t addr, int is_return, size_t *len)
+{
+	struct raw_in *ri = ctx;
+	(void)is_return;
+	(void)len;
+	if (ri->nseen < (1u << 20) &&
+	    uf_vec_grow(&ri->seen, &ri->seen_cap, ri->nseen + 1, sizeof *ri->seen) == 0)
+		ri->seen[ri->nseen++] = addr;
+	return NULL;
+}
+
+/* A raw trace has runtime addresses and no maps: for a position-
+ * independent program, read the files once to collect them and let
+ * symtab_guess_bias find the load address (stdin cannot be read twice:
+ * then the warning below says why frames are unknown). */
+static void guess_pie_bias(struct raw_in *ri, char **paths, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0)
+			return;
+	ri->guessed = 1;
+	for (int i = 0; i < n; i++) {
+		fold_trie *scratch = fold_trie_new();
+		struct fold_read_opts o = { .label = paths[i] };
+		struct fold_read_stats st = { 0 };
+		struct fold_raw_counts cnt = { 0 };
+		struct uf_err e2 = { 0 };
+		if (scratch)
+			fold_raw_read_path(scratch, paths[i], collect_addr, ri, &o, &st, &cnt, &e2);
+		fold_trie_free(scratch);
+	}
+	/* bias 0: the trace has file addresses already (symbolized by hand) */
+	if (symtab_guess_bias(ri->st, ri->seen, ri->nseen, &ri->bias) == 0 && ri->bias)
+		cli_warn("%s: position-independent (PIE); load address 0x%llx inferred from the trace",
+			 ri->symbols, (unsigned long long)ri->bias);
+	free(ri->seen);
+	ri->seen = NULL;
 }
 
 static void warn_raw(const struct fold_read_stats *st, const struct fold_raw_counts *cnt)
@@ -223,6 +294,8 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 		return -EINVAL;
 	if (n == 0)
 		paths = stdin_only, n = 1;
+	if (ri->st && symtab_is_pie(ri->st))
+		guess_pie_bias(ri, paths, n);
 	struct fold_read_stats total = { 0 };
 	struct fold_raw_counts cnt = { 0 };
 	for (int i = 0; i < n; i++) {
@@ -237,6 +310,7 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 		total.truncated += st.truncated;
 	}
 	warn_raw(&total, &cnt);
+	warn_unresolved(ri);
 	if (fold_trie_finish(t)) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;

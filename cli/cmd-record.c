@@ -911,6 +911,8 @@ static size_t locate(void *ctx, uint64_t addr, int is_return, char *buf, size_t 
 /* The library handle of a mapped file (opened once; NULL past the cache). */
 static struct symtab_libs *libs_for(struct record *r, const char *path)
 {
+	if (symtab_is_vdso(path, strlen(path)))
+		return NULL; /* no file (its symbols came from memory): never open("[vdso]") */
 	for (int i = 0; i < r->nlibf; i++)
 		if (!strcmp(r->libf[i].path, path))
 			return r->libf[i].libs;

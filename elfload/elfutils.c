@@ -87,6 +87,14 @@
 	X(int, dwarf_formudata, (Dwarf_Attribute *attr, Dwarf_Word *uval), (attr, uval))      \
 	X(int, dwarf_getscopes, (Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes),       \
 	  (cudie, pc, scopes))                                                                \
+	X(int, dwarf_getscopes_die, (Dwarf_Die *die, Dwarf_Die **scopes), (die, scopes))      \
+	X(int, dwarf_nextcu, (Dwarf *dw, Dwarf_Off off, Dwarf_Off *next, size_t *hsize,      \
+			     Dwarf_Off *abbrev, uint8_t *asize, uint8_t *osize),              \
+	  (dw, off, next, hsize, abbrev, asize, osize))                                       \
+	X(Dwarf_Die *, dwarf_offdie, (Dwarf *dw, Dwarf_Off off, Dwarf_Die *die), (dw, off, die)) \
+	X(ptrdiff_t, dwarf_ranges, (Dwarf_Die *die, ptrdiff_t off, Dwarf_Addr *base,          \
+				    Dwarf_Addr *start, Dwarf_Addr *end),                      \
+	  (die, off, base, start, end))                                                       \
 	X(Dwarf_Line *, dwarf_getsrc_die, (Dwarf_Die *cudie, Dwarf_Addr addr), (cudie, addr)) \
 	X(int, dwarf_getsrcfiles, (Dwarf_Die *cudie, Dwarf_Files **files, size_t *nfiles),    \
 	  (cudie, files, nfiles))                                                             \

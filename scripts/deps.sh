@@ -26,7 +26,7 @@ cross=(gcc-aarch64-linux-gnu)
 case "${1:-build}" in
   build) ;;
   check) want+=(libcmocka-dev libxml2-utils nodejs npm chromium firefox-esr qemu-system-x86 qemu-system-arm
-                "${cross[@]}" cpio busybox-static binutils clang libclang-rt-14-dev python3 golang-go python3-jsonschema) ;;
+                "${cross[@]}" cpio busybox-static binutils strace clang llvm libclang-rt-14-dev python3 golang-go python3-jsonschema) ;;
   demo)  want+=(qemu-system-x86) ;;
   *) echo "deps.sh: unknown set '$1'" >&2; exit 1 ;;
 esac

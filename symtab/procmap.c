@@ -55,7 +55,7 @@ struct pm_file {
 
 struct pm_map {
 	uint64_t start, end, off, bias;
-	uint32_t file;          /* index in files, NO_FILE for [vdso], anon */
+	uint32_t file;          /* index in files, NO_FILE for anon (and [vdso] from text) */
 	int has_bias;
 	const char *mod;        /* basename for SYMTAB_ADDRS, in the arena */
 };
@@ -312,7 +312,7 @@ static int add_line(struct symtab_procmap *m, const char *line, size_t len)
 	size_t blen = plen ? plen - (size_t)(base - path) : 6;
 	if (!(mp->mod = uf_arena_strndup(&m->arena, base, blen)))
 		return -ENOMEM;
-	if (plen && path[0] == '/') {
+	if (plen && (path[0] == '/' || (m->pid && symtab_is_vdso(path, plen)))) {
 		mp->file = file_for(m, path, plen, start, end);
 		if (mp->file == NO_FILE - 1)
 			return -ENOMEM;
@@ -414,7 +414,11 @@ static struct symtab *load_file(struct symtab_procmap *m, struct pm_file *f, uin
 	struct uf_err err = { 0 };
 	const char *why = NULL;
 	struct symtab *st = NULL;
-	int fd = open_target_file(m, f->path, start, end, &why);
+	if (m->pid && symtab_is_vdso(f->path, strlen(f->path))) { /* no file: its memory */
+		st = symtab_vdso_open(m->pid, start, end, &err);
+		why = st ? NULL : err.why;
+	}
+	int fd = st || why ? -1 : open_target_file(m, f->path, start, end, &why);
 	if (fd >= 0) {
 		st = symtab_elf_load_fd(fd, f->path, 1, &err);
 		close(fd);

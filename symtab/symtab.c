@@ -214,6 +214,63 @@ int symtab_load_bias(const struct symtab *st, uint64_t map_start, uint64_t map_o
 	return 0;
 }
 
+/* ---- load bias from addresses alone ------------------------------------ */
+
+#define GUESS_SAMPLE 512u   /* addresses that propose a bias, and that score one */
+
+/* The symbol named `name` (first match, O(n)); 0 with its range, or -1. */
+static int find_named(const struct symtab *st, const char *name, uint64_t *s, uint64_t *e)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (strcmp(st->name[i], name) == 0) {
+			*s = st->start[i];
+			*e = st->end[i];
+			return 0;
+		}
+	return -1;
+}
+
+/* How many of the sampled addresses resolve (as return addresses, which
+ * also covers a PC: one byte back stays in its function but at its very
+ * first byte) with `bias` subtracted. */
+static size_t guess_score(const struct symtab *st, const uint64_t *a, size_t n, size_t step,
+			  uint64_t bias)
+{
+	size_t hits = 0;
+	for (size_t i = 0; i < n; i += step)
+		hits += a[i] > bias && (symtab_lookup(st, a[i] - bias, NULL, NULL) ||
+					symtab_lookup_ret(st, a[i] - bias, NULL, NULL));
+	return hits;
+}
+
+int symtab_guess_bias(const struct symtab *st, const uint64_t *addrs, size_t n, uint64_t *bias)
+{
+	static const char *const anchors[] = { "_start", "main" };
+	size_t step = n > GUESS_SAMPLE ? n / GUESS_SAMPLE : 1, tried = 0, best = 0;
+	uint64_t best_bias = 0, last = UINT64_MAX;
+	for (size_t k = 0; k < sizeof anchors / sizeof *anchors; k++) {
+		uint64_t s, e;
+		if (find_named(st, anchors[k], &s, &e) != 0)
+			continue;
+		for (size_t i = 0; i < n; i += step) {
+			/* the anchor's one file address on this address's page offset */
+			uint64_t f = s + ((addrs[i] - s) & 0xfffu);
+			if (f > e || addrs[i] < f || addrs[i] - f == last)
+				continue;
+			last = addrs[i] - f;
+			size_t sc = guess_score(st, addrs, n, step, last);
+			tried++;
+			if (sc > best)
+				best = sc, best_bias = last;
+		}
+	}
+	size_t sampled = (n + step - 1) / step;
+	if (!tried || best * 2 < sampled)
+		return -ENOENT;
+	*bias = best_bias;
+	return 0;
+}
+
 /* ---- nm text ----------------------------------------------------------- */
 
 struct symtab *symtab_open_nm(const char *path, struct uf_err *err)
@@ -271,27 +328,30 @@ static FILE *open_input(const char *path, struct uf_err *err)
 	return f;
 }
 
-/* Start ascending; among equals the preferred alias first: end markers
- * last, typed functions over labels, global or weak over local, fewer
- * leading underscores ("getpid" over "__getpid"), larger size, shorter
- * name, byte order. */
+/* Start ascending; among equals the preferred alias first, by the rule
+ * in symtab.h (perf's choose_best_symbol, tools/perf/util/symbol.c, with
+ * byte order as the last tie-break so table order never decides). */
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct symtab_cand *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	if (x->kind != y->kind)
+	if (x->kind != y->kind)      /* functions, labels, end markers */
 		return x->kind < y->kind ? -1 : 1;
-	int xg = x->bind == SYMB_LOCAL, yg = y->bind == SYMB_LOCAL;
-	if (xg != yg)
-		return xg - yg;
+	int xz = x->size == 0, yz = y->size == 0;
+	if (xz != yz)                /* sized over size 0 */
+		return xz - yz;
+	int xw = x->bind == SYMB_WEAK, yw = y->bind == SYMB_WEAK;
+	if (xw != yw)                /* non-weak over weak */
+		return xw - yw;
+	int xl = x->bind != SYMB_GLOBAL, yl = y->bind != SYMB_GLOBAL;
+	if (xl != yl)                /* global over local */
+		return xl - yl;
 	size_t xu = strspn(x->name, "_"), yu = strspn(y->name, "_");
-	if (xu != yu)
+	if (xu != yu)                /* fewer leading underscores */
 		return xu < yu ? -1 : 1;
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
+	if (x->len != y->len)        /* the longer name */
+		return x->len > y->len ? -1 : 1;
 	return memcmp(x->name, y->name, x->len);
 }
 

@@ -29,11 +29,16 @@
  * symbol's start, capped by the end of its section (ELF) and by
  * SYMTAB_MAX_GUESS bytes (the last nm symbol, a gap before padding).
  *
- * Aliases (several names at one address): one name is kept, chosen by
- * (1) a typed function over an untyped label, (2) global or weak over
- * local, (3) fewer leading underscores ("getpid" over its alias
- * "__getpid"), (4) larger size, (5) shorter name, (6) byte order of the
- * name — so the choice never depends on symbol table order.
+ * Aliases (several names at one address): one name is kept, the one
+ * perf keeps (choose_best_symbol in tools/perf/util/symbol.c), so frames
+ * read as `perf report` names them: (1) a typed function over an untyped
+ * label, (2) a sized symbol over one of size 0, (3) non-weak over weak,
+ * (4) global over local (so: global, then local, then weak), (5) fewer
+ * leading underscores, (6) the longer name (glibc's memmove and memcpy
+ * variants share code: __memmove_avx_unaligned_erms, not
+ * __memcpy_avx_unaligned_erms), (7) byte order of the name (perf keeps
+ * the first in table order here) — so the choice never depends on symbol
+ * table order.  Tested by symtab_alias_rule in tests/unit/test-symtab.c.
  *
  * Overlaps: an untyped label inside a sized function is dropped (it is a
  * jump target, not a function); a typed function nested in or
@@ -135,6 +140,15 @@ int symtab_check(const struct symtab *st);
 int symtab_load_bias(const struct symtab *st, uint64_t map_start, uint64_t map_off,
 		     uint64_t *bias);
 
+/* The load bias of a position-independent program from its runtime
+ * addresses alone (`n` of them, e.g. a raw trace's, which records no
+ * maps): every page-aligned bias that puts one of them inside `_start`
+ * or `main` (the frames at the root of nearly every stack) is tried, and
+ * the one under which the most addresses (up to 512 sampled) fall in a
+ * function wins, if that is at least half of them.  Returns 0 and sets
+ * *bias, or -ENOENT.  O(n + 512 * 1024 lookups) at most. */
+int symtab_guess_bias(const struct symtab *st, const uint64_t *addrs, size_t n, uint64_t *bias);
+
 /* ---- a Linux process: one table per mapped file ------------------------ */
 
 struct symtab_procmap;
@@ -144,8 +158,9 @@ struct symtab_procmap;
 #define SYMTAB_ADDRS 2  /* unresolved -> "module+0xOFF" (file offset) instead of "[unknown]" */
 
 /* Reads /proc/PID/maps now and loads the symbols of every executable
- * file mapping (each distinct file once; [vdso] and anonymous code
- * resolve as unknown).  `exe_override` (borrowed, may be NULL)
+ * file mapping (each distinct file once), and of the [vdso] image, read
+ * from the process's memory (symtab_vdso_open); anonymous code resolves
+ * as unknown, as [vdso] does in maps given as text.  `exe_override` (borrowed, may be NULL)
  * is an ELF file used instead of the main executable's mappings (-x); its
  * failures (not ELF, no symbols) are errors (UF_EINPUT, exit 2).  A pid
  * whose maps cannot be read is UF_ETARGET.  Other files that cannot be
@@ -193,6 +208,22 @@ void symtab_procmap_stats(const struct symtab_procmap *m, size_t *mappings, size
  * first one's path and reason (borrowed from the map set) when non-NULL. */
 size_t symtab_procmap_unreadable(const struct symtab_procmap *m, const char **path,
 				 const char **why);
+
+/* ---- the vDSO (symtab/vdso.c) -------------------------------------------- */
+
+/* 1 when a maps path (`len` bytes) names the vDSO ("[vdso]"). */
+int symtab_is_vdso(const char *path, size_t len);
+/* A copy of the target's memory [start, end) (its [vdso] mapping, at most
+ * 1 MiB) read through /proc/PID/mem; owned by the caller (free), *len
+ * set.  NULL with errno on failure.  The caller must be allowed to read
+ * the target's memory (its tracer).  (unwind/space.c reads the same
+ * range itself for the vDSO's CFI: unwind/ does not include symtab/.) */
+void *symtab_vdso_read(pid_t pid, uint64_t start, uint64_t end, size_t *len);
+/* The vDSO's function symbols, from that copy (elf_memory); NULL with
+ * *err ("[vdso]": why).  symtab_procmap_open/refresh call it for the
+ * [vdso] mapping once per map set, so vDSO frames are named
+ * (__vdso_clock_gettime) with no file opened and no maps re-read. */
+struct symtab *symtab_vdso_open(pid_t pid, uint64_t start, uint64_t end, struct uf_err *err);
 
 /* ---- for exports that keep addresses (record's pprof) ------------------ */
 
@@ -246,7 +277,10 @@ struct symtab_srcpos {
  * level's position is addr's line-table row; each outer level's is the
  * call site (DW_AT_call_file/line) of the level inside it — what perf and
  * pprof show for inlined frames; so pos[0] is always a line of the
- * function the symbol names.  With max == 1 only addr's row is looked up
+ * function the symbol names.  The levels are those `addr2line -f -i`
+ * prints: walked from the innermost inlined instance's DIE up its
+ * concrete parents (dwarf_getscopes_die), as eu-addr2line -i does, never
+ * through an abstract definition's scopes.  With max == 1 only addr's row is looked up
  * (no scope walk): the innermost line, as `addr2line` without -i.
  * Returns the number of levels written (at most max and
  * SYMTAB_MAX_INLINE + 1), 0 when DWARF has no compilation unit there; a

@@ -22,6 +22,12 @@
  *     replaces the old ones it overlaps).
  *  2. A module's table index is -1 (no CFI: frame pointers) or valid.
  *  3. At most UNWIND_MAX_MODULES modules; more are ignored.
+ *
+ * The [vdso] mapping has no file: its image is copied from the target's
+ * memory into a memfd once (vdso_fd) and compiled like a file, so walks
+ * through __vdso_clock_gettime use its CFI, and code there is a known
+ * module, never "outside every mapping" (which would ask the recorder
+ * to re-read the maps on every such sample).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,6 +77,7 @@ static int open_mapped(pid_t pid, const char *root, uint64_t start, uint64_t end
 static int add_maps(struct unwind_space *s, const char *maps, size_t len, pid_t pid,
 		    const char *root);
 static char *slurp(const char *path, size_t *len);
+static int vdso_fd(pid_t pid, uint64_t start, uint64_t end);
 
 struct unwind_space *unwind_space_new(void)
 {
@@ -187,8 +195,10 @@ static int add_maps(struct unwind_space *s, const char *maps, size_t len, pid_t 
 			line[ll] = 0;
 			if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095[^\n]",
 				   &start, &stop, perms, &off, path) == 5 &&
-			    perms[2] == 'x' && path[0] == '/' && start < stop && !known(s, start, stop)) {
-				int fd = open_mapped(pid, root, start, stop, path);
+			    perms[2] == 'x' && (path[0] == '/' || !strcmp(path, "[vdso]")) &&
+			    start < stop && !known(s, start, stop)) {
+				int fd = path[0] == '/' ? open_mapped(pid, root, start, stop, path)
+							: vdso_fd(pid, start, stop);
 				int rc = fd < 0 ? add_module(s, start, stop, 0, -1)
 						: add_fd(s, fd, start, stop, off, 1, 0);
 				if (fd >= 0)
@@ -342,4 +352,28 @@ static char *slurp(const char *path, size_t *len)
 	close(fd);
 	*len = n;
 	return buf;
+}
+
+/* The [vdso] image of process `pid` in an anonymous memory file (the
+ * table cache wants a regular file); -1 when it cannot be read (maps
+ * given as text: pid 0), and the mapping is then a module without CFI. */
+static int vdso_fd(pid_t pid, uint64_t start, uint64_t end)
+{
+	char path[64];
+	if (pid <= 0 || end - start > (1u << 20))
+		return -1;
+	size_t n = (size_t)(end - start);
+	char *img = malloc(n);
+	snprintf(path, sizeof path, "/proc/%d/mem", (int)pid);
+	int mem = img ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	int fd = mem >= 0 && pread(mem, img, n, (off_t)start) == (ssize_t)n ?
+		 memfd_create("vdso", MFD_CLOEXEC) : -1;
+	if (fd >= 0 && write(fd, img, n) != (ssize_t)n) {
+		close(fd);
+		fd = -1;
+	}
+	if (mem >= 0)
+		close(mem);
+	free(img);
+	return fd;
 }
