@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "util/hash.h"
 
 /* The fd reader, with `plen` bytes already read from fd placed first. */
 int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_t plen,
@@ -101,34 +102,13 @@ void fold_trie_keep_ranks(fold_trie *t, uint32_t *rank);
  * ones.  Returns 0 or -ENOMEM. */
 int fold_trie_make_diff(fold_trie *t);
 
-/* The name table's hash: 8-byte words folded from the start, the length
- * mixed in last, so a scanner can hash a frame while it looks for the
- * frame's end (sorted.c) and get the value fold_trie_intern computes. */
-#define FOLD_NH_SEED 0x243f6a8885a308d3ull
-#define FOLD_NH_K1 0xa0761d6478bd642full
-#define FOLD_NH_K2 0xe7037ed1a0b428dbull
-static inline uint64_t fold_nh_mix(uint64_t a, uint64_t b)
-{
-	__uint128_t r = (__uint128_t)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-static inline uint64_t fold_nh_final(uint64_t h, uint64_t tail, size_t len)
-{
-	return fold_nh_mix(h ^ tail ^ ((uint64_t)len << 56), FOLD_NH_K2);
-}
+/* The name table's hash is util/hash.h's keyed uf_hash_bytes(); a
+ * scanner can hash a frame while it looks for the frame's end (sorted.c)
+ * with uf_hash_start/step/final and get the value fold_trie_intern
+ * computes. */
 static inline uint64_t fold_name_hash(const char *p, size_t len)
 {
-	uint64_t h = FOLD_NH_SEED, v;
-	size_t n = len;
-	while (n >= 8) {
-		memcpy(&v, p, 8);
-		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
-		p += 8;
-		n -= 8;
-	}
-	v = 0;
-	memcpy(&v, p, n);
-	return fold_nh_final(h, v, len);
+	return uf_hash_bytes(p, len);
 }
 /* Grows the name table for `names` names at once (one rehash, not one
  * per doubling).  Returns 0 or -ENOMEM. */

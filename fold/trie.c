@@ -363,7 +363,7 @@ int fold_trie_check(const fold_trie *t)
 
 static uint64_t node_key_hash(uint32_t parent, uint32_t name)
 {
-	return uf_hash_u64(((uint64_t)parent << 32) | name);
+	return uf_hash_u64_keyed(((uint64_t)parent << 32) | name);
 }
 
 static int grow_names(fold_trie *t)
