@@ -11,8 +11,12 @@
 #include "fold/fold.h"
 #include "util/hash.h"
 
-/* The fd reader, with `plen` bytes already read from fd placed first. */
-int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_t plen,
+/* The fd reader, with `plen` bytes already read from fd placed first; gz
+ * (or NULL) is the decompressor fd reads from, whose ratio bounds what is
+ * held (FOLD_GZ_HOLD_RATIO). */
+struct fold_gz;
+int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const struct fold_gz *gz,
+				 const char *prefix, size_t plen,
 				 const struct fold_read_opts *o, struct fold_read_stats *st,
 				 struct uf_err *err);
 /* Reads an SVG document held in memory (borrowed). */
@@ -127,6 +131,21 @@ int fold_gz_start(int src, const char *prefix, size_t plen, struct fold_gz **out
 int fold_gz_start_plain(int src, const char *prefix, size_t plen, struct fold_gz **out,
 			struct uf_err *err, const char *label);
 int fold_gz_fd(const struct fold_gz *g);
+/* Compressed bytes the thread has read so far (the prefix not counted). */
+uint64_t fold_gz_in_bytes(const struct fold_gz *g);
+/* gzip.c invariant 4: the expansion cap. */
+#define FOLD_GZ_FLOOR (128ull << 20)
+#define FOLD_GZ_MAX_RATIO 256
+/* What a reader may hold of a gzip stream: at most this many times the
+ * compressed bytes read (and at least the floor: FOLD_GZ_HOLD_MIN for an
+ * SVG, FOLD_GZ_HOLD_MIN_FOLDED for folded text, whose sorted index adds
+ * up to ~14 bytes a byte of short lines); the folded reader streams the
+ * rest, an SVG past it is refused. */
+#define FOLD_GZ_HOLD_RATIO 16
+#define FOLD_GZ_HOLD_MIN (16ull << 20)
+#define FOLD_GZ_HOLD_MIN_FOLDED (1ull << 20)
+#define UF_STR_(x) #x
+#define UF_STR(x) UF_STR_(x)
 int fold_gz_finish(struct fold_gz *g, struct uf_err *err, const char *label);
 
 /* Caps for SVG input: bigger files are refused before parsing. */
