@@ -278,7 +278,7 @@ static int slot_grow(uint64_t **slot, size_t *mask, size_t n)
 
 static uint64_t fn_hash(int64_t name, int64_t file)
 {
-	return uf_hash_u64((uint64_t)name * 0x9e3779b97f4a7c15ull ^ (uint64_t)file);
+	return uf_hash_u64_keyed((uint64_t)name * 0x9e3779b97f4a7c15ull ^ (uint64_t)file);
 }
 
 static void fn_insert(struct fold_pprof *b, size_t idx)
