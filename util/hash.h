@@ -20,6 +20,9 @@
  * (the sampler's) and whose keys the input does not choose; input-fed
  * integer keys use uf_hash_u64_keyed().
  *
+ * The key enters the state, never a multiplier (a key could make one
+ * weak); the state after the first word is then unknown to the input.
+ *
  * A scanner that finds a string's end while hashing it (fold/sorted.c)
  * uses the three steps: h = uf_hash_start(); h = uf_hash_step(h, word)
  * per 8 bytes; uf_hash_final(h, tail, len); uf_hash_bytes() is exactly
@@ -70,7 +73,7 @@ static inline uint64_t uf_hash_step(uint64_t h, uint64_t word)
 
 static inline uint64_t uf_hash_final(uint64_t h, uint64_t tail, size_t len)
 {
-	return uf_hash_mix(h ^ tail ^ ((uint64_t)len << 56), UF_HASH_K2 ^ (uf_hash_key & ~1ull));
+	return uf_hash_mix(h ^ tail ^ ((uint64_t)len << 56), UF_HASH_K2);
 }
 
 /* Keyed by uf_hash_key. */
