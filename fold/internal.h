@@ -9,9 +9,14 @@
 #include <string.h>
 
 #include "fold/fold.h"
+#include "util/hash.h"
 
-/* The fd reader, with `plen` bytes already read from fd placed first. */
-int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_t plen,
+/* The fd reader, with `plen` bytes already read from fd placed first; gz
+ * (or NULL) is the decompressor fd reads from, whose ratio bounds what is
+ * held (FOLD_GZ_HOLD_RATIO). */
+struct fold_gz;
+int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const struct fold_gz *gz,
+				 const char *prefix, size_t plen,
 				 const struct fold_read_opts *o, struct fold_read_stats *st,
 				 struct uf_err *err);
 /* Reads an SVG document held in memory (borrowed). */
@@ -101,34 +106,13 @@ void fold_trie_keep_ranks(fold_trie *t, uint32_t *rank);
  * ones.  Returns 0 or -ENOMEM. */
 int fold_trie_make_diff(fold_trie *t);
 
-/* The name table's hash: 8-byte words folded from the start, the length
- * mixed in last, so a scanner can hash a frame while it looks for the
- * frame's end (sorted.c) and get the value fold_trie_intern computes. */
-#define FOLD_NH_SEED 0x243f6a8885a308d3ull
-#define FOLD_NH_K1 0xa0761d6478bd642full
-#define FOLD_NH_K2 0xe7037ed1a0b428dbull
-static inline uint64_t fold_nh_mix(uint64_t a, uint64_t b)
-{
-	__uint128_t r = (__uint128_t)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-static inline uint64_t fold_nh_final(uint64_t h, uint64_t tail, size_t len)
-{
-	return fold_nh_mix(h ^ tail ^ ((uint64_t)len << 56), FOLD_NH_K2);
-}
+/* The name table's hash is util/hash.h's keyed uf_hash_bytes(); a
+ * scanner can hash a frame while it looks for the frame's end (sorted.c)
+ * with uf_hash_start/step/final and get the value fold_trie_intern
+ * computes. */
 static inline uint64_t fold_name_hash(const char *p, size_t len)
 {
-	uint64_t h = FOLD_NH_SEED, v;
-	size_t n = len;
-	while (n >= 8) {
-		memcpy(&v, p, 8);
-		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
-		p += 8;
-		n -= 8;
-	}
-	v = 0;
-	memcpy(&v, p, n);
-	return fold_nh_final(h, v, len);
+	return uf_hash_bytes(p, len);
 }
 /* Grows the name table for `names` names at once (one rehash, not one
  * per doubling).  Returns 0 or -ENOMEM. */
@@ -147,6 +131,21 @@ int fold_gz_start(int src, const char *prefix, size_t plen, struct fold_gz **out
 int fold_gz_start_plain(int src, const char *prefix, size_t plen, struct fold_gz **out,
 			struct uf_err *err, const char *label);
 int fold_gz_fd(const struct fold_gz *g);
+/* Compressed bytes the thread has read so far (the prefix not counted). */
+uint64_t fold_gz_in_bytes(const struct fold_gz *g);
+/* gzip.c invariant 4: the expansion cap. */
+#define FOLD_GZ_FLOOR (128ull << 20)
+#define FOLD_GZ_MAX_RATIO 256
+/* What a reader may hold of a gzip stream: at most this many times the
+ * compressed bytes read (and at least the floor: FOLD_GZ_HOLD_MIN for an
+ * SVG, FOLD_GZ_HOLD_MIN_FOLDED for folded text, whose sorted index adds
+ * up to ~14 bytes a byte of short lines); the folded reader streams the
+ * rest, an SVG past it is refused. */
+#define FOLD_GZ_HOLD_RATIO 16
+#define FOLD_GZ_HOLD_MIN (16ull << 20)
+#define FOLD_GZ_HOLD_MIN_FOLDED (1ull << 20)
+#define UF_STR_(x) #x
+#define UF_STR(x) UF_STR_(x)
 int fold_gz_finish(struct fold_gz *g, struct uf_err *err, const char *label);
 
 /* Caps for SVG input: bigger files are refused before parsing. */

@@ -29,8 +29,14 @@
  *
  * Unpacking gives back the text byte for byte, and embed-read.c parses
  * that with all its checks; the unpacker checks only what keeps it in
- * bounds: every column within the inflated bytes, depths never below 0,
- * the inflated size capped (a deflate stream can expand about 1000x).
+ * bounds: every column within the inflated bytes, depths never below 0
+ * nor past FOLD_MAX_DEPTH, the inflated size capped (a deflate stream can
+ * expand about 1000x): at most PACK_MAX_RATIO times the deflated bytes
+ * past PACK_RATIO_FLOOR, and FOLD_EMBED_MAX_UNPACKED in all.  The text
+ * unpacking makes is then at most ~7x the inflated bytes (a node's 4
+ * bytes at least become two decimals and its count line), so memory is
+ * proportional to the SVG (issue 28: a 1.39 MB SVG inflated to 1 GiB and
+ * took 4.6 GB and 77 s).  Real blocks inflate 2-5x (s100k: 2.5x).
  *
  * Trade-off: columns rather than a deflated copy of the text (1.83 MB on
  * s100k): deflate finds little to share between a depth, a name index
@@ -315,15 +321,27 @@ int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outle
 	return rc;
 }
 
+#define PACK_MAX_RATIO 64
+#define PACK_RATIO_FLOOR ((size_t)16 << 20)
+
+/* The most a block of zlen deflated bytes may inflate to. */
+static size_t unpacked_max(size_t zlen)
+{
+	size_t m = zlen > FOLD_EMBED_MAX_UNPACKED / PACK_MAX_RATIO ? FOLD_EMBED_MAX_UNPACKED
+								    : zlen * PACK_MAX_RATIO;
+	return m < PACK_RATIO_FLOOR ? PACK_RATIO_FLOOR : m;
+}
+
 /* Doubles out's room (first: four times the deflated size), never past
- * FOLD_EMBED_MAX_UNPACKED. */
+ * unpacked_max(zlen). */
 static int grow_capped(struct bytes *out, size_t zlen)
 {
-	if (out->cap >= FOLD_EMBED_MAX_UNPACKED)
+	size_t max = unpacked_max(zlen);
+	if (out->cap >= max)
 		return -EFBIG;
 	size_t want = out->cap ? out->cap * 2 : (zlen < 16384 ? 65536 : zlen * 4);
-	if (want > FOLD_EMBED_MAX_UNPACKED)
-		want = FOLD_EMBED_MAX_UNPACKED;
+	if (want > max)
+		want = max;
 	uint8_t *p = realloc(out->p, want);
 	if (!p)
 		return -ENOMEM;
@@ -368,7 +386,10 @@ static int inflate_b64(const char *b64, size_t len, struct bytes *out, struct uf
 		rc = -EINVAL; /* bytes after the stream */
 	inflateEnd(&s);
 	free(z);
-	if (rc == -EFBIG)
+	if (rc == -EFBIG && unpacked_max((size_t)zlen) < FOLD_EMBED_MAX_UNPACKED)
+		uf_err_set(err, UF_EINPUT, "embedded data", "packed block inflates more than %d times "
+			   "its size (a deflate bomb?)", PACK_MAX_RATIO);
+	else if (rc == -EFBIG)
 		uf_err_set(err, UF_EINPUT, "embedded data", "packed block inflates past %u MiB",
 			   (unsigned)(FOLD_EMBED_MAX_UNPACKED >> 20));
 	else if (rc == -EINVAL)
@@ -411,7 +432,7 @@ static int unpack_columns(const struct bytes *in, struct bytes *text)
 		get_varint(&dcol, e, &code);
 		get_varint(&ncol, e, &id);
 		const char *eol = memchr(c, '\n', (size_t)(end - c));
-		if (!eol || code > prev + 1)
+		if (!eol || code > prev + 1 || prev + 1 - code > FOLD_MAX_DEPTH)
 			return -EINVAL;
 		prev = prev + 1 - code;
 		rc = put_dec(text, (uint32_t)prev);

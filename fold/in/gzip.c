@@ -16,8 +16,16 @@
  * a reader of a pipe that had to read a few bytes to look for the magic.
  *
  * Invariants:
- *  1. Memory is two fixed buffers, whatever the sizes involved (no
- *     allocation from a length in the input: gzip bombs cost time only).
+ *  1. Memory here is two fixed buffers, whatever the sizes involved (no
+ *     allocation from a length in the input).  A reader that holds the
+ *     stream bounds what it holds by fold_gz_in_bytes(), the compressed
+ *     bytes consumed so far (read-folded.c, read-path.c).
+ *  4. Time is bounded too: past FOLD_GZ_FLOOR decompressed bytes, output
+ *     may be at most FOLD_GZ_MAX_RATIO times the compressed input read so
+ *     far, else the stream fails with -EFBIG, "gzip data expands more than
+ *     256 times" (issue 28: 65 KB of gzip held 1.25 GB).  Real profiles
+ *     compress 5-50 times (deep recursion more); one past the cap still
+ *     reads once decompressed, as a plain file.
  *  2. Concatenated members (`cat a.gz b.gz`) are read as one stream, as
  *     gzip -d does; bytes after the last member that are not another
  *     member are an error, as is a truncated or corrupt stream.
@@ -46,7 +54,9 @@ struct fold_gz {
 	char *prefix;        /* bytes already read from src */
 	size_t plen;
 	int plain;           /* copy as is: prefix bytes a reader needs back */
-	int rc;              /* 0, or -errno / -EBADMSG */
+	int rc;              /* 0, or -errno / -EBADMSG / -EFBIG */
+	uint64_t in_bytes;   /* compressed bytes consumed (atomic: the reader reads it) */
+	uint64_t out_bytes;  /* decompressed bytes made */
 	char why[200];
 };
 
@@ -115,6 +125,11 @@ int fold_gz_fd(const struct fold_gz *g)
 	return g->rfd;
 }
 
+uint64_t fold_gz_in_bytes(const struct fold_gz *g)
+{
+	return __atomic_load_n(&g->in_bytes, __ATOMIC_RELAXED);
+}
+
 int fold_gz_finish(struct fold_gz *g, struct uf_err *err, const char *label)
 {
 	if (!g)
@@ -151,8 +166,18 @@ static ssize_t next_in(struct fold_gz *g, unsigned char *buf, size_t cap, size_t
 		ssize_t got = read(g->src, buf, cap);
 		if (got < 0 && errno == EINTR)
 			continue;
+		if (got > 0)
+			__atomic_fetch_add(&g->in_bytes, (uint64_t)got, __ATOMIC_RELAXED);
 		return got;
 	}
+}
+
+/* Invariant 4: the bytes made so far against the compressed bytes used
+ * (what was read less what still waits in the input buffer). */
+static int too_big(struct fold_gz *g, const z_stream *zs)
+{
+	uint64_t in = g->plen + fold_gz_in_bytes(g) - zs->avail_in;
+	return g->out_bytes > FOLD_GZ_FLOOR && g->out_bytes / FOLD_GZ_MAX_RATIO > in;
 }
 
 static int inflate_all(struct fold_gz *g, z_stream *zs, unsigned char *in, unsigned char *out)
@@ -183,6 +208,11 @@ static int inflate_all(struct fold_gz *g, z_stream *zs, unsigned char *in, unsig
 		size_t made = OUT_CHUNK - zs->avail_out;
 		if (z == Z_BUF_ERROR && made == 0 && zs->avail_in > 0)
 			return fail(g, -EBADMSG, "corrupt gzip data");
+		g->out_bytes += made;
+		if (too_big(g, zs))
+			return fail(g, -EFBIG, "gzip data expands more than "
+				    UF_STR(FOLD_GZ_MAX_RATIO) " times its size (a gzip bomb?): "
+				    "decompress it first to read it");
 		int rc = put(g, out, made);
 		if (rc)
 			return rc;

@@ -15,13 +15,14 @@
  * Two paths.  Into an empty trie, without --reverse or a kept sequence
  * (flame charts), and with no backslash in it (names with "\xHH"
  * escapes need lookups), the input is held whole (a regular file is mapped; a
- * stream is read into memory up to FOLD_SLURP_MAX bytes) and handed to
+ * stream is read into memory up to FOLD_SLURP_MAX bytes, a gzip stream up
+ * to FOLD_GZ_HOLD_RATIO times the compressed bytes read) and handed to
  * the sorted reader (sorted.c): lines turned into name ids and sorted,
  * each merged with its predecessor, nodes appended without a lookup, on
  * two threads.  Peak memory is then the trie plus 4 bytes a frame (a
  * mapped file is dropped from memory once indexed; a slurped stream's
  * buffer stays until the read ends).  Otherwise (and for the rest of a stream
- * past FOLD_SLURP_MAX) lines are streamed through one buffer, memory
+ * past that hold) lines are streamed through one buffer, memory
  * staying with the trie; consecutive lines often share a prefix (sorted
  * input, perf's order), so the frames the previous line resolved are
  * reused up to the first differing byte, which skips most hash lookups.
@@ -126,7 +127,7 @@ static int read_mem(fold_trie *t, const char *buf, size_t len, int mapped,
 int fold_read_folded_fd(fold_trie *t, int fd, const struct fold_read_opts *o,
 			struct fold_read_stats *st, struct uf_err *err)
 {
-	return fold_read_folded_fd_prefixed(t, fd, NULL, 0, o, st, err);
+	return fold_read_folded_fd_prefixed(t, fd, NULL, NULL, 0, o, st, err);
 }
 
 /* Where bytes come from: read() on a stream, or pread() of a byte range. */
@@ -153,15 +154,17 @@ static ssize_t source_read(struct source *s, char *buf, size_t n)
 static int read_stream(fold_trie *t, struct source *src, const char *prefix, size_t plen,
 		       const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
 
-static int read_whole(fold_trie *t, int fd, const char *prefix, size_t plen,
-		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
+static int read_whole(fold_trie *t, int fd, const struct fold_gz *gz, const char *prefix,
+		      size_t plen, const struct fold_read_opts *o, struct fold_read_stats *st,
+		      struct uf_err *err);
 
-int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const char *prefix, size_t plen,
+int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const struct fold_gz *gz,
+				 const char *prefix, size_t plen,
 				 const struct fold_read_opts *o, struct fold_read_stats *st,
 				 struct uf_err *err)
 {
 	if (!o->reverse && !t->keep_seq)
-		return read_whole(t, fd, prefix, plen, o, st, err);
+		return read_whole(t, fd, gz, prefix, plen, o, st, err);
 	struct source src = { fd, -1, 0 };
 	return read_stream(t, &src, prefix, plen, o, st, err);
 }
@@ -175,12 +178,26 @@ static int map_flags(size_t size)
 	return size < FOLD_MAP_POPULATE_MAX ? MAP_POPULATE : 0;
 }
 
+/* How much of a stream may be held: FOLD_SLURP_MAX, and for a gzip stream
+ * at most FOLD_GZ_HOLD_RATIO times the compressed bytes read so far, so
+ * what is held (and the sorted index, up to ~18 bytes a byte of short
+ * lines) stays proportional to the file, not to what it inflates to. */
+static size_t hold_max(const struct fold_gz *gz)
+{
+	if (!gz)
+		return FOLD_SLURP_MAX;
+	uint64_t m = fold_gz_in_bytes(gz) * FOLD_GZ_HOLD_RATIO;
+	m = m < FOLD_GZ_HOLD_MIN_FOLDED ? FOLD_GZ_HOLD_MIN_FOLDED : m;
+	return m < FOLD_SLURP_MAX ? (size_t)m : FOLD_SLURP_MAX;
+}
+
 /* A regular file is mapped and read by the sorted path.  A stream is read
- * into memory up to FOLD_SLURP_MAX bytes: all of it, then sorted; past
- * that, what was read is sorted and the rest streamed, so memory stays
- * bounded on an endless pipe. */
-static int read_whole(fold_trie *t, int fd, const char *prefix, size_t plen,
-		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
+ * into memory up to hold_max() bytes: all of it, then sorted; past that,
+ * what was read is sorted and the rest streamed, so memory stays bounded
+ * on an endless pipe or a gzip bomb. */
+static int read_whole(fold_trie *t, int fd, const struct fold_gz *gz, const char *prefix,
+		      size_t plen, const struct fold_read_opts *o, struct fold_read_stats *st,
+		      struct uf_err *err)
 {
 	struct stat sb;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && lseek(fd, 0, SEEK_CUR) == (off_t)plen &&
@@ -203,7 +220,7 @@ static int read_whole(fold_trie *t, int fd, const char *prefix, size_t plen,
 	}
 	memcpy(buf, prefix, plen);
 	int rc = 0, eof = 0;
-	while (!eof && have < FOLD_SLURP_MAX) {
+	while (!eof && have < hold_max(gz)) {
 		if (have == cap && uf_vec_grow(&buf, &cap, cap * 2, 1)) {
 			rc = -ENOMEM;
 			uf_err_set(err, UF_EINPUT, o->label, "out of memory");

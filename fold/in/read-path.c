@@ -7,7 +7,8 @@
  * the one detector: gzip (then detected
  * again inside, decompressed on a thread by fold/in/gzip.c), an SVG, `perf
  * script` text or folded text.  SVGs are read whole (they must be parsed
- * as one document, up to FOLD_MAX_SVG_BYTES); folded and perf text are
+ * as one document, up to FOLD_MAX_SVG_BYTES; a gzipped one up to
+ * FOLD_GZ_HOLD_RATIO times its compressed size); folded and perf text are
  * streamed, the sniffed bytes handed to their reader first.
  */
 #include <errno.h>
@@ -22,7 +23,9 @@
 
 static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format *fmt,
 		 struct uf_err *err, const char *label);
-static int slurp(int fd, char **buf, size_t *len, size_t have, struct uf_err *err, const char *label);
+static int slurp(int fd, const struct fold_gz *gz, char **buf, size_t *len, size_t have,
+		 struct uf_err *err, const char *label);
+static int finish_gz(struct fold_gz *gz, int rc, struct uf_err *err, const char *label);
 
 int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *o,
 		   struct fold_read_stats *st, struct uf_err *err)
@@ -60,11 +63,11 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 	if (opts.force_perf)
 		fmt = FOLD_FMT_PERF;
 	if (fmt == FOLD_FMT_SVG) {
-		rc = slurp(in, &buf, &cap, have, err, opts.label);
+		rc = slurp(in, gz, &buf, &cap, have, err, opts.label);
 		if (rc == 0)
 			rc = fold_read_svg_mem(t, buf, cap, &opts, st, err);
 	} else if (fmt == FOLD_FMT_FOLDED) {
-		rc = fold_read_folded_fd_prefixed(t, in, buf, have, &opts, st, err);
+		rc = fold_read_folded_fd_prefixed(t, in, gz, buf, have, &opts, st, err);
 	} else if (fmt == FOLD_FMT_PERF) {
 		rc = fold_read_perf_fd(t, in, buf, have, &opts, st, err);
 	} else if (fmt == FOLD_FMT_GZIP) {
@@ -76,10 +79,7 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 			   "bytes at the start", FOLD_DETECT_MAX >> 10);
 	}
 out:
-	if (gz) {
-		int grc = fold_gz_finish(gz, err, opts.label);
-		rc = rc ? rc : grc;
-	}
+	rc = finish_gz(gz, rc, err, opts.label);
 	free(buf);
 	if (fd > 0)
 		close(fd);
@@ -118,12 +118,45 @@ static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format
 	}
 }
 
+/* Joins the decompressor.  Its error wins when the stream was cut for
+ * expanding too much (the reader's own error, about a cut stream, would
+ * hide why); otherwise the first error stands. */
+static int finish_gz(struct fold_gz *gz, int rc, struct uf_err *err, const char *label)
+{
+	if (!gz)
+		return rc;
+	struct uf_err gerr = { 0 };
+	int grc = fold_gz_finish(gz, &gerr, label);
+	if (grc == -EFBIG || (grc && !rc)) {
+		*err = gerr;
+		return grc;
+	}
+	return rc;
+}
+
+/* Bytes of an SVG that may be held: FOLD_MAX_SVG_BYTES; gzipped, at most
+ * FOLD_GZ_HOLD_RATIO times the compressed bytes read (a 1 MB .svg.gz
+ * inflated to 2 GiB was held and accepted, issue 28). */
+static uint64_t svg_max(const struct fold_gz *gz)
+{
+	if (!gz)
+		return FOLD_MAX_SVG_BYTES;
+	uint64_t m = fold_gz_in_bytes(gz) * FOLD_GZ_HOLD_RATIO;
+	return m < FOLD_GZ_HOLD_MIN ? FOLD_GZ_HOLD_MIN : m < FOLD_MAX_SVG_BYTES ? m : FOLD_MAX_SVG_BYTES;
+}
+
 /* Reads the rest of fd after `have` bytes; on return *len is the total. */
-static int slurp(int fd, char **buf, size_t *len, size_t have, struct uf_err *err, const char *label)
+static int slurp(int fd, const struct fold_gz *gz, char **buf, size_t *len, size_t have,
+		 struct uf_err *err, const char *label)
 {
 	size_t cap = *len;
 	for (;;) {
 		if (have == cap) {
+			if (gz && cap >= svg_max(gz)) {
+				uf_err_set(err, UF_EINPUT, label, "gzipped SVG expands more than %d times "
+					   "its size: decompress it first to read it", FOLD_GZ_HOLD_RATIO);
+				return -EFBIG;
+			}
 			if (cap >= FOLD_MAX_SVG_BYTES) {
 				uf_err_set(err, UF_EINPUT, label, "SVG larger than %llu MiB",
 					   (unsigned long long)(FOLD_MAX_SVG_BYTES >> 20));

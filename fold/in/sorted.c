@@ -402,7 +402,7 @@ static void index_bad(struct index_job *j)
  * hashes it on the way: fold_name_hash(f, *flen), 8 bytes a step. */
 static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
 {
-	uint64_t h = FOLD_NH_SEED, v;
+	uint64_t h = uf_hash_start(), v;
 	size_t n = 0;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	while (n + 8 <= avail + 2) {
@@ -414,9 +414,9 @@ static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
 			b = avail - n; /* the stack ends first */
 		if (b < 8) {
 			*flen = n + b;
-			return fold_nh_final(h, b ? v & (~0ull >> (64 - 8 * b)) : 0, n + b);
+			return uf_hash_final(h, b ? v & (~0ull >> (64 - 8 * b)) : 0, n + b);
 		}
-		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		h = uf_hash_step(h, v);
 		n += 8;
 	}
 #endif
@@ -424,13 +424,13 @@ static inline uint64_t scan_frame(const char *f, size_t avail, size_t *flen)
 	size_t len = semi ? (size_t)(semi - f) : avail;
 	while (len - n >= 8) {
 		memcpy(&v, f + n, 8);
-		h = fold_nh_mix(h ^ v, FOLD_NH_K1);
+		h = uf_hash_step(h, v);
 		n += 8;
 	}
 	v = 0;
 	memcpy(&v, f + n, len - n);
 	*flen = len;
-	return fold_nh_final(h, v, len);
+	return uf_hash_final(h, v, len);
 }
 
 /* Frames this stack shares with the previous good line (sorted input,

@@ -87,7 +87,7 @@ int fold_loc_add(fold_trie *t, uint32_t node, uint32_t loc, double count)
 	struct fold_locs *L = t->locs;
 	if (!L || !(count > 0))
 		return L ? 0 : -EINVAL;
-	size_t j = uf_hash_u64(key_of(node, loc)) & L->mask;
+	size_t j = uf_hash_u64_keyed(key_of(node, loc)) & L->mask;
 	for (; L->slots[j]; j = (j + 1) & L->mask) {
 		uint32_t e = L->slots[j] - 1;
 		if (L->node[e] == node && L->loc[e] == loc) {
@@ -100,7 +100,7 @@ int fold_loc_add(fold_trie *t, uint32_t node, uint32_t loc, double count)
 	if ((size_t)(L->n + 1) * 2 > (size_t)L->mask + 1) {
 		if (grow_slots(L))
 			return -ENOMEM;
-		for (j = uf_hash_u64(key_of(node, loc)) & L->mask; L->slots[j]; j = (j + 1) & L->mask)
+		for (j = uf_hash_u64_keyed(key_of(node, loc)) & L->mask; L->slots[j]; j = (j + 1) & L->mask)
 			;
 	}
 	uint32_t e = L->n++;
@@ -424,7 +424,7 @@ static int grow_slots(struct fold_locs *L)
 	if (!s)
 		return -ENOMEM;
 	for (uint32_t e = 0; e < L->n; e++) {
-		size_t j = uf_hash_u64(key_of(L->node[e], L->loc[e])) & (ncap - 1);
+		size_t j = uf_hash_u64_keyed(key_of(L->node[e], L->loc[e])) & (ncap - 1);
 		while (s[j])
 			j = (j + 1) & (ncap - 1);
 		s[j] = e + 1;

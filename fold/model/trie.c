@@ -12,6 +12,11 @@
  * (parent, name) beside the id, 12 bytes instead of 4, because on a
  * large profile each probe is a cache miss and comparing through the
  * node arrays would add two more.
+ *
+ * Both hash with util/hash.h's per-process key (names: uf_hash_bytes,
+ * nodes: uf_hash_u64_keyed), so an input cannot pick names or shapes that
+ * pile into one run of slots; ids are handed out in insertion order, so
+ * the key never reaches an output (issue 28 item 4).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -363,7 +368,7 @@ int fold_trie_check(const fold_trie *t)
 
 static uint64_t node_key_hash(uint32_t parent, uint32_t name)
 {
-	return uf_hash_u64(((uint64_t)parent << 32) | name);
+	return uf_hash_u64_keyed(((uint64_t)parent << 32) | name);
 }
 
 static int grow_names(fold_trie *t)

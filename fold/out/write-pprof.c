@@ -12,10 +12,17 @@
  * a finished trie: one location per distinct name, one sample per
  * distinct stack.
  *
- * Trade-off: protobuf-c needs the whole message as C structs before it
- * packs, so memory is a few words per call-path node and per frame of
- * each distinct stack; the packed bytes are streamed through zlib to the
- * FILE, never held whole.
+ * Trade-off: protobuf-c packs a whole message from C structs, so the
+ * Profile is packed in three parts that concatenate to the same bytes
+ * (invariant 4): sample_type, then each Sample packed on its own as the
+ * trie walk reaches it, then the tables.  Memory is the tables (a few
+ * words per distinct name, location and string) plus one path: a stack's
+ * frames are never held for more than one sample at a time (issue 28: a
+ * binary tree of height 13 under a long chain took 521 MB when every
+ * sample's location list was built first; each level doubled it).  The
+ * packed bytes are streamed through zlib to the FILE, never held whole.
+ * record's builder (fold_pprof_sample) still keeps its samples as flat
+ * arrays of ids, one word a frame.
  *
  * Invariants:
  *  1. string_table[0] is ""; every id (function, location, mapping) is
@@ -23,11 +30,16 @@
  *  2. Every sample has exactly nvalues values, in sample_type order.
  *  3. Output bytes depend only on the builder calls' order (no hashes or
  *     pointers reach the file).
+ *  4. Profile fields go out in field-number order, as one
+ *     protobuf-c pack would write them: 1 sample_type, 2 sample, then 3..
+ *  5. Every string is valid UTF-8 (proto3 `string`; strict readers refuse
+ *     others): an invalid byte becomes U+FFFD.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <zlib.h>
 
 #include "fold/out/out.h"
@@ -82,9 +94,66 @@ struct fold_pprof {
 
 /* ---- strings ---------------------------------------------------------- */
 
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
+		     c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	for (size_t i = 1; i < len; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return len;
+}
+
+/* s with each byte that starts no valid UTF-8 sequence replaced by U+FFFD,
+ * in *out (owned, to free), or NULL in *out when s is valid as it is.
+ * Returns the new length, or -ENOMEM. */
+static ssize_t utf8_repair(const char *s, size_t len, char **out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+	while (i < len && (k = utf8_seq(p + i, len - i)) != 0)
+		i += k;
+	*out = NULL;
+	if (i == len)
+		return (ssize_t)len;
+	char *r = malloc(len * 3 + 1); /* each bad byte grows to 3 */
+	if (!r)
+		return -ENOMEM;
+	size_t o = 0;
+	for (i = 0; i < len; i += k ? k : 1) {
+		k = utf8_seq(p + i, len - i);
+		memcpy(r + o, k ? (const char *)p + i : "\xef\xbf\xbd", k ? k : 3);
+		o += k ? k : 3;
+	}
+	while (o > FOLD_MAX_NAME) /* the trie's cap: cut at a character's start */
+		while (((unsigned char)r[--o] & 0xc0) == 0x80)
+			;
+	*out = r;
+	return (ssize_t)o;
+}
+
 int64_t fold_pprof_string(struct fold_pprof *b, const char *s, size_t len)
 {
-	uint32_t id = fold_trie_intern(b->strs, s, len);
+	char *fixed;
+	ssize_t n = utf8_repair(s, len, &fixed); /* invariant 5 */
+	if (n < 0)
+		return -ENOMEM;
+	uint32_t id = fold_trie_intern(b->strs, fixed ? fixed : s, (size_t)n);
+	free(fixed);
 	if (id == FOLD_NONE)
 		return -ENOMEM;
 	size_t have = b->str_index_cap;
@@ -209,7 +278,7 @@ static int slot_grow(uint64_t **slot, size_t *mask, size_t n)
 
 static uint64_t fn_hash(int64_t name, int64_t file)
 {
-	return uf_hash_u64((uint64_t)name * 0x9e3779b97f4a7c15ull ^ (uint64_t)file);
+	return uf_hash_u64_keyed((uint64_t)name * 0x9e3779b97f4a7c15ull ^ (uint64_t)file);
 }
 
 static void fn_insert(struct fold_pprof *b, size_t idx)
@@ -354,10 +423,75 @@ static void gz_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
 	}
 }
 
+static void gz_put(struct gz_sink *s, const uint8_t *data, size_t len)
+{
+	gz_append(&s->base, len, data);
+}
+
+static struct gz_sink *sink_open(FILE *out)
+{
+	struct gz_sink *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->base.append = gz_append;
+	s->out = out;
+	if (deflateInit2(&s->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Ends the gzip stream and frees s; returns 0 or -EIO. */
+static int sink_close(struct gz_sink *s, FILE *out)
+{
+	if (!s)
+		return -ENOMEM;
+	if (!s->err)
+		gz_write(s, NULL, 0, Z_FINISH);
+	deflateEnd(&s->zs);
+	int rc = s->err ? s->err : ferror(out) ? -EIO : 0;
+	free(s);
+	return rc;
+}
+
+/* Profile field 1 (sample_type): protobuf-c packs fields in number order,
+ * so head, samples (field 2) one by one, then tail are the bytes one
+ * pack of the whole message would give (invariant 4). */
+static void pack_head(struct fold_pprof *b, struct gz_sink *s)
+{
+	PValueType *tp[MAX_VALUES];
+	PProfile p;
+	perftools__profiles__profile__init(&p);
+	for (int i = 0; i < b->nvalues; i++)
+		tp[i] = &b->types[i];
+	p.n_sample_type = (size_t)b->nvalues;
+	p.sample_type = tp;
+	perftools__profiles__profile__pack_to_buffer(&p, &s->base);
+}
+
+/* One Profile.sample: tag, length, the Sample message. */
+static void pack_sample(struct gz_sink *s, const uint64_t *ids, size_t n, const int64_t *vals,
+			int nvalues)
+{
+	PSample smp;
+	perftools__profiles__sample__init(&smp);
+	smp.n_location_id = n;
+	smp.location_id = (uint64_t *)ids;
+	smp.n_value = (size_t)nvalues;
+	smp.value = (int64_t *)vals;
+	uint8_t head[11] = { 2 << 3 | 2 }; /* field 2, length-delimited */
+	size_t len = perftools__profiles__sample__get_packed_size(&smp), h = 1;
+	for (; len > 127; len >>= 7)
+		head[h++] = (uint8_t)(len | 128);
+	head[h++] = (uint8_t)len;
+	gz_put(s, head, h);
+	perftools__profiles__sample__pack_to_buffer(&smp, &s->base);
+}
+
 /* The pointer arrays protobuf-c wants, around the builder's flat ones. */
 struct packing {
-	PValueType *tp[MAX_VALUES];
-	PSample *smp, **smpp;
 	PLocation **locp;
 	PLine **linep;
 	PFunction **fnp;
@@ -367,8 +501,6 @@ struct packing {
 
 static void packing_free(struct packing *k)
 {
-	free(k->smp);
-	free(k->smpp);
 	free(k->locp);
 	free(k->linep);
 	free(k->fnp);
@@ -376,37 +508,17 @@ static void packing_free(struct packing *k)
 	free(k->strs);
 }
 
-static void fill_samples(struct fold_pprof *b, struct packing *k, PProfile *p)
+/* Points p at the builder's tables (every field after sample).  Returns 0
+ * or -ENOMEM. */
+static int fill_tail(struct fold_pprof *b, struct packing *k, PProfile *p)
 {
-	for (size_t i = 0; i < b->nsamples; i++) {
-		perftools__profiles__sample__init(&k->smp[i]);
-		k->smp[i].n_location_id = b->sample_off[i + 1] - b->sample_off[i];
-		k->smp[i].location_id = b->ids + b->sample_off[i];
-		k->smp[i].n_value = (size_t)b->nvalues;
-		k->smp[i].value = b->vals + i * (size_t)b->nvalues;
-		k->smpp[i] = &k->smp[i];
-	}
-	p->n_sample = b->nsamples;
-	p->sample = k->smpp;
-}
-
-/* Points p at the builder's data.  Returns 0 or -ENOMEM. */
-static int fill_profile(struct fold_pprof *b, struct packing *k, PProfile *p)
-{
-	k->smp = calloc(b->nsamples ? b->nsamples : 1, sizeof *k->smp);
-	k->smpp = malloc((b->nsamples ? b->nsamples : 1) * sizeof *k->smpp);
 	k->locp = malloc((b->nloc ? b->nloc : 1) * sizeof *k->locp);
 	k->linep = malloc((b->nloc ? b->nloc : 1) * sizeof *k->linep);
 	k->fnp = malloc((b->nfn ? b->nfn : 1) * sizeof *k->fnp);
 	k->mapp = malloc((b->nmap ? b->nmap : 1) * sizeof *k->mapp);
 	k->strs = malloc(b->nstr * sizeof *k->strs);
-	if (!k->smp || !k->smpp || !k->locp || !k->linep || !k->fnp || !k->mapp || !k->strs)
+	if (!k->locp || !k->linep || !k->fnp || !k->mapp || !k->strs)
 		return -ENOMEM;
-	for (int i = 0; i < b->nvalues; i++)
-		k->tp[i] = &b->types[i];
-	p->n_sample_type = (size_t)b->nvalues;
-	p->sample_type = k->tp;
-	fill_samples(b, k, p);
 	for (size_t i = 0; i < b->nloc; i++) {
 		k->linep[i] = &b->line[i];
 		b->loc[i].n_line = 1;
@@ -435,29 +547,30 @@ static int fill_profile(struct fold_pprof *b, struct packing *k, PProfile *p)
 	return 0;
 }
 
-int fold_pprof_write(struct fold_pprof *b, FILE *out)
+static int pack_tail(struct fold_pprof *b, struct gz_sink *s)
 {
 	PProfile p;
 	perftools__profiles__profile__init(&p);
 	struct packing k = { 0 };
-	struct gz_sink *sink = calloc(1, sizeof *sink);
-	int rc = -ENOMEM;
-	if (!sink || fill_profile(b, &k, &p) != 0)
-		goto out;
-	sink->base.append = gz_append;
-	sink->out = out;
-	if (deflateInit2(&sink->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		goto out;
-	perftools__profiles__profile__pack_to_buffer(&p, &sink->base);
-	if (!sink->err)
-		gz_write(sink, NULL, 0, Z_FINISH);
-	deflateEnd(&sink->zs);
-	rc = sink->err ? sink->err : ferror(out) ? -EIO : 0;
-out:
+	int rc = fill_tail(b, &k, &p);
+	if (rc == 0)
+		perftools__profiles__profile__pack_to_buffer(&p, &s->base);
 	packing_free(&k);
-	free(sink);
 	return rc;
+}
+
+int fold_pprof_write(struct fold_pprof *b, FILE *out)
+{
+	struct gz_sink *sink = sink_open(out);
+	if (!sink)
+		return -ENOMEM;
+	pack_head(b, sink);
+	for (size_t i = 0; i < b->nsamples && !sink->err; i++)
+		pack_sample(sink, b->ids + b->sample_off[i], b->sample_off[i + 1] - b->sample_off[i],
+			    b->vals + i * (size_t)b->nvalues, b->nvalues);
+	int rc = pack_tail(b, sink);
+	int crc = sink_close(sink, out);
+	return rc ? rc : crc;
 }
 
 /* ---- a finished trie -------------------------------------------------- */
@@ -467,9 +580,11 @@ static int64_t count_value(double v)
 	return v >= 9.2e18 ? INT64_MAX : (int64_t)llround(v);
 }
 
-/* One sample for node's own count: its frames leaf first. */
-static int add_sample(struct fold_pprof *b, const fold_trie *t, const struct fold_export_opts *o,
-		      uint32_t node, uint64_t *loc_of, uint64_t *path)
+/* One sample for node's own count, its frames leaf first, packed into
+ * sink at once: memory stays one path deep however many samples share it. */
+static int add_sample(struct fold_pprof *b, struct gz_sink *sink, const fold_trie *t,
+		      const struct fold_export_opts *o, uint32_t node, uint64_t *loc_of,
+		      uint64_t *path)
 {
 	double self = t->self[node], base = t->base ? t->base[node] : 0;
 	uint32_t d = 0;
@@ -490,7 +605,8 @@ static int add_sample(struct fold_pprof *b, const fold_trie *t, const struct fol
 		v[k++] = count_value(self * o->period_ns);
 	if (t->base)
 		v[k++] = count_value(base);
-	return fold_pprof_sample(b, path, d, v);
+	pack_sample(sink, path, d, v, k);
+	return sink->err;
 }
 
 int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE *out)
@@ -501,6 +617,7 @@ int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE 
 	uint64_t *loc_of = calloc(t->nnames ? t->nnames : 1, sizeof *loc_of);
 	uint64_t *path = malloc(((size_t)t->maxdepth + 2) * sizeof *path);
 	uint32_t *stack = NULL;
+	struct gz_sink *sink = NULL;
 	int rc = -ENOMEM;
 	const char *cn = o->count_name ? o->count_name : "samples";
 	char before[300];
@@ -512,11 +629,12 @@ int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE 
 		goto out;
 	/* the sorted entry order (invariant 3 across input orders) */
 	stack = malloc(((size_t)t->maxdepth + 2) * 2 * sizeof *stack);
-	if (!stack)
+	if (!stack || !(sink = sink_open(out)))
 		goto out;
+	pack_head(b, sink);
 	uint32_t sp = 0;
 	if ((t->self[0] != 0 || (t->base && t->base[0] != 0)) &&
-	    add_sample(b, t, o, FOLD_ROOT, loc_of, path))
+	    add_sample(b, sink, t, o, FOLD_ROOT, loc_of, path))
 		goto out;
 	stack[sp++] = FOLD_ROOT;
 	stack[sp++] = t->eoff[0];
@@ -528,15 +646,19 @@ int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE 
 		}
 		uint32_t e = t->ent[(*next)++], c = e & ~FOLD_ENTRY_SELF;
 		if (e & FOLD_ENTRY_SELF) {
-			if (add_sample(b, t, o, c, loc_of, path))
+			if (add_sample(b, sink, t, o, c, loc_of, path))
 				goto out;
 			continue;
 		}
 		stack[sp++] = c;
 		stack[sp++] = t->eoff[c];
 	}
-	rc = fold_pprof_write(b, out);
+	rc = pack_tail(b, sink);
 out:
+	if (sink) {
+		int crc = sink_close(sink, out);
+		rc = rc ? rc : crc;
+	}
 	fold_pprof_free(b);
 	free(loc_of);
 	free(path);

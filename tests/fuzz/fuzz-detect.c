@@ -13,7 +13,7 @@
 
 #include "fold/fold.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	enum fold_format whole = fold_detect_format(data, size, 1);
 	if (whole == FOLD_FMT_MORE)
@@ -33,3 +33,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

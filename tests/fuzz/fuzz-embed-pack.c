@@ -83,7 +83,7 @@ static void check_writers_agree(const fold_trie *t)
 	free(cols.buf);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
@@ -113,3 +113,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(b64);
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

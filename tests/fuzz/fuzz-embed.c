@@ -51,7 +51,7 @@ static int emit(const fold_trie *t, struct fuzz_mem *block, struct fuzz_mem *fol
 	return -1;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	fold_trie *t = parse((const char *)data, size);
 	if (!t)
@@ -75,3 +75,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fold_trie_free(u);
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

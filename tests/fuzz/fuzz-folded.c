@@ -51,7 +51,7 @@ static char *fold_text(const char *buf, size_t len, int fd, size_t *out_len, uin
 	return fold_text_as(buf, len, fd, 0, out_len, bad);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	/* the input becomes the whole file: written over the last one, then
 	 * cut to its size (truncating to 0 first freed and refaulted every
@@ -85,3 +85,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(f2);
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

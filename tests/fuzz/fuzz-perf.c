@@ -56,7 +56,7 @@ static char *refold(const char *buf, size_t len, size_t *out_len, uint64_t *bad)
 	return out;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	/* the input becomes the whole file: written over the last one, then
 	 * cut to its size (truncating to 0 first freed and refaulted every
@@ -94,3 +94,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(f2);
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

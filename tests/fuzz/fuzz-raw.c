@@ -27,7 +27,7 @@ static const char *resolve(void *ctx, uint64_t addr, int is_ret, size_t *len)
 	return n;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	fold_trie *t = fold_trie_new();
 	struct fold_read_opts o = { .label = "fuzz", .reverse = size % 3 == 1 };
@@ -50,3 +50,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fold_trie_free(t);
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

@@ -30,7 +30,7 @@ static int add_line(struct fold_svg_frames *fs, fold_trie *t, char *line)
 	return fold_svg_frames_add(fs, t, p, v[0], v[1], v[2]);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
 	fold_trie *t = fold_trie_new();
@@ -59,3 +59,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(text);
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

@@ -40,7 +40,7 @@ static fold_trie *read_svg(const char *buf, size_t len, int *approximate)
 }
 
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_input(const uint8_t *data, size_t size)
 {
 	int approx = 0, approx2 = 0;
 	fold_trie *t = read_svg((const char *)data, size, &approx);
@@ -79,3 +79,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fold_trie_free(t);
 	return 0;
 }
+
+FUZZ_READER(fuzz_input)

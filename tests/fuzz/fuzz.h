@@ -98,4 +98,86 @@ static char *fuzz_write_folded(const struct fold_trie *t, size_t *len)
 	return m.buf;
 }
 
+/* ---- the resource oracle (issue 28) ----------------------------------
+ *
+ * A reader's harness defines `static int fuzz_input(data, size)` and
+ * FUZZ_READER(fuzz_input) makes it the entry point, measured: the peak of
+ * live heap bytes while it runs (ASan's malloc and free hooks; memory
+ * mapped directly, as big trie arrays are, is not seen) must stay under
+ * FUZZ_HEAP_BASE + FUZZ_HEAP_PER_BYTE * size, and its wall time under
+ * FUZZ_TIME_BASE_S + FUZZ_TIME_PER_BYTE_S * size.  The factors are
+ * generous (a harness reads its input four or five times, into several
+ * tries, instrumented) yet a deflate or gzip bomb (1000x), or a quadratic
+ * table fed a hash-flood input from the corpus, breaks them.
+ * UF_FUZZ_RESOURCES=1 prints both figures for each input.
+ */
+#include <sanitizer/allocator_interface.h>
+#include <time.h>
+
+#define FUZZ_HEAP_BASE (64ull << 20)
+#define FUZZ_HEAP_PER_BYTE 512
+#define FUZZ_TIME_BASE_S 2.0
+#define FUZZ_TIME_PER_BYTE_S 20e-6
+
+static uint64_t fuzz_live, fuzz_peak; /* heap bytes, atomically (reader threads) */
+
+__attribute__((unused))
+static void fuzz_malloc_hook(const volatile void *p, size_t n)
+{
+	(void)p;
+	uint64_t live = __atomic_add_fetch(&fuzz_live, n, __ATOMIC_RELAXED);
+	uint64_t peak = __atomic_load_n(&fuzz_peak, __ATOMIC_RELAXED);
+	while (live > peak &&
+	       !__atomic_compare_exchange_n(&fuzz_peak, &peak, live, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+__attribute__((unused))
+static void fuzz_free_hook(const volatile void *p)
+{
+	if (p) /* the hook runs before the chunk is released: its size is known */
+		__atomic_sub_fetch(&fuzz_live, __sanitizer_get_allocated_size((const void *)p),
+				   __ATOMIC_RELAXED);
+}
+
+__attribute__((unused))
+static double fuzz_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+__attribute__((unused))
+static int fuzz_measured(int (*one)(const uint8_t *, size_t), const uint8_t *data, size_t size)
+{
+	static int hooked;
+	if (!hooked++)
+		__sanitizer_install_malloc_and_free_hooks(fuzz_malloc_hook, fuzz_free_hook);
+	uint64_t base = __atomic_load_n(&fuzz_live, __ATOMIC_RELAXED);
+	__atomic_store_n(&fuzz_peak, base, __ATOMIC_RELAXED);
+	double t0 = fuzz_now();
+	int rc = one(data, size);
+	double secs = fuzz_now() - t0;
+	uint64_t heap = __atomic_load_n(&fuzz_peak, __ATOMIC_RELAXED) - base;
+	if (getenv("UF_FUZZ_RESOURCES"))
+		fprintf(stderr, "fuzz resources: %zu bytes: %.3f s, %llu bytes of heap\n", size, secs,
+			(unsigned long long)heap);
+	if (!fuzz_oracle())
+		return rc;
+	if (heap > FUZZ_HEAP_BASE + (uint64_t)FUZZ_HEAP_PER_BYTE * size)
+		fuzz_fail("%zu input bytes took %llu bytes of heap (cap: %llu + %d a byte)", size,
+			  (unsigned long long)heap, (unsigned long long)FUZZ_HEAP_BASE, FUZZ_HEAP_PER_BYTE);
+	if (secs > FUZZ_TIME_BASE_S + FUZZ_TIME_PER_BYTE_S * (double)size)
+		fuzz_fail("%zu input bytes took %.2f s (cap: %.1f s + %.0f us a byte)", size, secs,
+			  FUZZ_TIME_BASE_S, FUZZ_TIME_PER_BYTE_S * 1e6);
+	return rc;
+}
+
+#define FUZZ_READER(fn)                                                  \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)      \
+	{                                                                 \
+		return fuzz_measured(fn, data, size);                     \
+	}
+
 #endif

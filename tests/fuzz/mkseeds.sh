@@ -181,4 +181,13 @@ for mode in range(3):
     open(os.path.join(C, 'cfi-walk', 'chain-mode%d' % mode), 'wb').write(hdr + body + stack)
 PY
 
+# ---- hash floods (issue 28 item 4): names and perf frame lines that all
+# collide under the fixed-seed hash used before util/hash.h was keyed.  Big
+# on purpose (a quadratic table shows only at scale), so they sit with the
+# crashes: replayed under the resource oracle, never copied into a fuzzing
+# run's corpus, where libFuzzer's max_len would follow them
+mkdir -p tests/fuzz/crashes/folded tests/fuzz/crashes/perf
+python3 tests/sec/flood.py folded 40000 >tests/fuzz/crashes/folded/hash-flood-names
+python3 tests/sec/flood.py perf 20000 >tests/fuzz/crashes/perf/hash-flood-lines
+
 echo "seeds: $(find $C -type f | wc -l) files, $(du -sh $C | cut -f1)"

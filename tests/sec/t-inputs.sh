@@ -93,7 +93,7 @@ put('pk-plain.svg', m.group(1).replace(' data-encoding="pack-deflate-base64"', '
 PY
 bad=""
 for f in star:"packed block is not base64" cut:"packed block is not a whole deflate stream" \
-	 enc:"$TMP/pk-enc.svg: embedded profile data has an unknown encoding" bomb:"packed block inflates past 1024 MiB"; do
+	 enc:"$TMP/pk-enc.svg: embedded profile data has an unknown encoding" bomb:"packed block inflates more than 64 times its size (a deflate bomb?)"; do
 	"$UF" fold "$TMP/pk-${f%%:*}.svg" > /dev/null 2> "$TMP/err"; rc=$?
 	{ [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q "^uniprof-flame: .*${f#*:}$" "$TMP/err"; } ||
 		bad="$bad ${f%%:*}:rc=$rc:$(head -c 120 "$TMP/err")"
