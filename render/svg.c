@@ -233,8 +233,10 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 		rc = setup_diff(S);
 	if (rc)
 		return rc;
-	if (t->base) /* the differential's legend: its own rows under the titles */
-		S->ypad3 += o->fontsize * 2 * svg_write_legend(S, 0, 0);
+	/* The differential's legend: its own rows above the frames, made by
+	 * growing the canvas upward (as for pruned rows) so every frame keeps
+	 * flamegraph.pl's coordinates; data-uf-legendh tells the script. */
+	S->legend_h = t->base ? o->fontsize * 2 * svg_write_legend(S, 0, 0) : 0;
 	uint32_t depthmax = S->L.depthmax, pdepth = visible_pruned_depth(&S->L, S->wpt);
 	if (S->Lb.f) {
 		uint32_t b = visible_pruned_depth(&S->Lb, S->wpt_b);
@@ -244,8 +246,8 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	uint32_t rows = depthmax + 1;
 	S->extra_rows = pdepth > depthmax ? pdepth - depthmax : 0;
 	S->imageheight = rows * o->frameheight + S->ypad1 + S->ypad2 + S->ypad3;
-	S->top = o->inverted ? 0 : -(double)S->extra_rows * o->frameheight;
-	S->height = S->imageheight + S->extra_rows * o->frameheight;
+	S->top = (o->inverted ? 0 : -(double)S->extra_rows * o->frameheight) - S->legend_h;
+	S->height = S->imageheight + S->extra_rows * o->frameheight + S->legend_h;
 	if (o->inverted)
 		S->imageheight += S->extra_rows * o->frameheight;
 	S->mode = o->random ? PALETTE_RANDOM : o->hash ? PALETTE_HASH : PALETTE_NAME;
@@ -448,6 +450,8 @@ static void svg_header(struct svg *S)
 		     "data-uf-diff=\"%d\" data-uf-searchcolor=\"rgb(230,0,230)\"",
 		fs, o->fontwidth, S->xpad, W, o->frameheight, o->inverted ? 1 : 0,
 		S->t->base ? 1 : 0);
+	if (S->legend_h > 0)
+		fprintf(out, " data-uf-legendh=\"%g\"", S->legend_h);
 	svg_view_attrs(S);
 	fprintf(out, "<!-- Flame graph drawn by uniprof-flame; its profile data is embedded below. -->\n");
 	if (o->notes && *o->notes) {
@@ -479,6 +483,7 @@ static void svg_header(struct svg *S)
 	svg_libs_setup(S);
 	int libbutton = svg_has_lib_panel(S), showbefore = S->Lb.f != NULL;
 	double row1 = fs * 2 + top, row = fs * (o->subtitle && *o->subtitle ? 6 : 4) + top;
+	double librow = row; /* the --colors=lib legend: in ypad3, under the frames' top */
 	/* Row 1: buttons at both ends, the title centred in the room between
 	 * them (cut with ".." when it is wider: it never runs under a button). */
 	double left = libbutton ? S->xpad + 100 + svg_text_width("Libraries", 9, fs)
@@ -488,11 +493,10 @@ static void svg_header(struct svg *S)
 	title_el(S, "title", W / 2, row1, title, fs + 5, room);
 	if (o->subtitle && *o->subtitle)
 		title_el(S, "subtitle", W / 2, fs * 4 + top, o->subtitle, fs, W - 2 * S->xpad);
-	if (S->t->base) { /* its own rows, then the --colors=lib legend under it */
-		row += fs * 2 * svg_write_legend(S, row, 1);
-	}
+	if (S->t->base) /* its rows, between the titles and the frames */
+		librow += fs * 2 * svg_write_legend(S, row, 1);
 	if (!strcmp(o->colors, "lib") && S->t->lib_of)
-		svg_write_lib_legend(S, row);
+		svg_write_lib_legend(S, librow);
 	if (libbutton)
 		text_el(S, "libbutton", S->xpad + 100, row1, "", "Libraries");
 	double bottom = S->imageheight - S->ypad2 / 2;

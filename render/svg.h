@@ -51,6 +51,7 @@ struct svg {
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
 	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */
 	double timemax_b, wpt_b;
+	double legend_h;      /* px the differential's legend adds above the header */
 	char diff_hint[192];  /* the legend's note when the totals differ, or "" */
 	/* libraries (render/libpanel.c): shares, most self first; none when
 	 * the names carry no library */

@@ -1096,8 +1096,9 @@
 		G.bgH = G.bg ? G.bg.getAttribute('height') : null;
 		const ypad1 = fs * 3, ypad2 = fs * 2 + 10;
 		const ypad3 = document.getElementById('subtitle') ? fs * 2 : 0;
+		const legendH = num('data-uf-legendh', 0); /* the diff legend's rows, above */
 		G.rows = cfg.inverted ? Math.round((G.vb[1] + G.vb[3] - ypad2 - G.y0) / fh)
-			: Math.round((G.y0 + fh - 1 - (G.vb[1] + ypad1 + ypad3)) / fh);
+			: Math.round((G.y0 + fh - 1 - (G.vb[1] + legendH + ypad1 + ypad3)) / fh);
 		if (!(G.rows >= 1)) G.rows = 1;
 		return G;
 	}
