@@ -3,6 +3,7 @@
 #
 #   make            build build/uniprof-flame
 #   make check      install test deps if root, build, run every suite (ASan+UBSan)
+#   make check-quick  the edit-test loop: no guest boots, no browsers, Linux examples only
 #   make demo       profile the bundled example and write demo.svg
 #   make bench      benchmark figures (never fails the build)
 #   make bench-browser  SVG open/click times in Chromium and Firefox
@@ -60,7 +61,7 @@ ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check demo bench bench-browser install clean deps-build deps-check unit mutate
+.PHONY: all check check-quick examples-linux demo bench bench-browser install clean deps-build deps-check unit mutate
 .SECONDARY:
 
 # deps-build installs libxen-dev on x86-64; without Xen support, one line.
@@ -143,9 +144,19 @@ check:
 	@$(MAKE) --no-print-directory all build/asan/uniprof-flame unit examples
 	@tests/run-all.sh
 
+# The edit-test loop (issue 31): every suite but those that boot QEMU, Xen
+# or the AArch64 guest or drive a browser (tests/run-all.sh QUICK_OUT), and
+# only the Linux example programs.  make check runs everything.
+check-quick:
+	@$(MAKE) --no-print-directory all build/asan/uniprof-flame unit examples-linux
+	@QUICK=1 tests/run-all.sh
+
+# make demo needs the profiler and the QEMU example guest only, not the
+# AArch64 and hostile guests or the Linux programs (issue 31).
 demo:
 	@scripts/deps.sh build
-	@$(MAKE) --no-print-directory all examples
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -C examples qemu-guest
 	@scripts/demo.sh
 
 bench: all
@@ -162,6 +173,12 @@ mutate: all
 
 examples:
 	@if [ -f examples/Makefile ]; then $(MAKE) --no-print-directory -C examples; fi
+
+# The Linux workloads of examples/Makefile (its BINS) without the guests.
+EXAMPLES_LINUX := app-test-1 app-test-1-pie app-test-1-so app-test-2 app-threads libufwork.so \
+		  app-test-1-fp app-qsort app-leaf app-uklibs app-inline app-lines
+examples-linux:
+	@$(MAKE) --no-print-directory -C examples $(addprefix ../build/examples/,$(EXAMPLES_LINUX))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
