@@ -4,7 +4,7 @@
 # Chromium and Firefox ESR (test-header.js): at --width 700, 1200 (the
 # default) and 1800; plain and differential; with and without the
 # "Libraries" button; a differential of runs with different totals (its
-# --normalize note) and a long title.  No two header texts overlap and
+# --normalize note), a long title, a long subtitle (as record writes).  No two header texts overlap and
 # each fits the canvas (issue 31 items 1 and 2: the diff legend drawn over
 # "Libraries" and the title, "Matched: ..." cut at the right edge).
 # Libraries come from a uniprof-flame-libs block added to an SVG of ours,
@@ -52,7 +52,9 @@ for w in 700 1200 1800; do
 	"$UF" diff --width $w "$data/diff-before.folded" "$data/diff-after.folded" -o "$d/diff-$w.svg" 2>/dev/null &&
 	"$UF" diff --width $w "$TMP/before-libs.svg" "$TMP/after-libs.svg" -o "$d/diff-libs-$w.svg" 2>/dev/null &&
 	"$UF" diff --width $w --title "A differential of two recorded runs of the unikernel, before and after" \
-		"$TMP/before-libs.svg" "$TMP/after-libs.svg" -o "$d/diff-libs-longtitle-$w.svg" 2>/dev/null ||
+		"$TMP/before-libs.svg" "$TMP/after-libs.svg" -o "$d/diff-libs-longtitle-$w.svg" 2>/dev/null &&
+	"$UF" render --width $w --subtitle "$(printf 'app-test-1 (pid 4242), 2026-11-27T01:50:55Z, 5.0 s, 4,950 samples at 990/999 Hz, %.0s' 1 2)" \
+		"$TMP/after-libs.svg" -o "$d/plain-libs-subtitle-$w.svg" ||
 		{ fail "header: width $w" "could not render"; exit 0; }
 done
 grep -q '<text id="libbutton"' "$d/diff-libs-700.svg" && grep -q 'id="diffhint"' "$d/diff-libs-700.svg" ||
