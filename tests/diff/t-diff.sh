@@ -213,8 +213,11 @@ done
 printf 'main;a 60\nmain;b 40\nmain;c 1\n' > "$TMP/h-before.folded"   # 101 samples
 printf 'main;a 100\nmain;b 71\n' > "$TMP/h-after.folded"            # 171: x1.69, c gone
 printf 'main;a 60\nmain;b 40\n' > "$TMP/h-same.folded"
-"$UF" diff "$TMP/h-before.folded" "$TMP/h-after.folded" -o "$TMP/h.svg" 2>/dev/null
-"$UF" diff --normalize "$TMP/h-before.folded" "$TMP/h-after.folded" -o "$TMP/hn.svg" 2>/dev/null
+"$UF" diff "$TMP/h-before.folded" "$TMP/h-after.folded" -o "$TMP/h.svg" 2>"$TMP/h.err"
+"$UF" diff --normalize "$TMP/h-before.folded" "$TMP/h-after.folded" -o "$TMP/hn.svg" 2>"$TMP/hn.err"
+grep -q 'warning: BEFORE has 101 samples, AFTER 171 (x1.69): .*--normalize' "$TMP/h.err" && [ ! -s "$TMP/hn.err" ] &&
+	pass "diff: totals that differ: a warning names --normalize (none once normalized)" ||
+	fail "diff: --normalize warning" "$(cat "$TMP/h.err" "$TMP/hn.err")"
 # totals that differ: a note naming --normalize, in the legend; none once normalized
 hint=$(grep -o '<text id="diffhint"[^>]*>[^<]*' "$TMP/h.svg" | sed 's/.*>//')
 [ "$hint" = "totals differ (101 → 171, ×1.69): diff --normalize compares shares" ] &&
