@@ -21,6 +21,24 @@
 
 enum { O_DELTA = 1, O_NORMALIZE, O_MIN_DELTA, O_PALETTE };
 
+/* Totals that differ by more than a tenth, not normalized: every common
+ * frame looks grown or shrunk by the sample count alone (issue 31); the
+ * SVG's legend says the same. */
+static void warn_totals(const fold_trie *t, int swapped)
+{
+	double b = 0, a = 0;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		b += t->base[i];
+		a += t->self[i];
+	}
+	if (swapped) {
+		double x = a; a = b; b = x;
+	}
+	if (a > 0 && b > 0 && (a > b * 1.1 || a < b * 0.9))
+		cli_warn("BEFORE has %.0f samples, AFTER %.0f (x%.2f): colours show the change in counts; "
+			 "--normalize compares shares of each total", b, a, a / b);
+}
+
 static void usage(FILE *to)
 {
 	fputs("usage: uniprof-flame diff [options] BEFORE AFTER [-o OUT.svg]\n\n"
@@ -114,6 +132,8 @@ int cmd_diff(int argc, char **argv)
 	struct uf_err err = { 0 };
 	cli_inputs_configure(&io);
 	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &t, &err);
+	if (rc == 0 && !normalize)
+		warn_totals(t, ro.negate);
 	if (rc == 0) /* libraries as the drawn (AFTER) input knows them */
 		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
 	if (rc == 0)

@@ -375,6 +375,23 @@ static void put_signed_pct(struct outbuf *out, double v, const char *unit)
 	ob_puts(out, unit);
 }
 
+/* A count as a tooltip shows it: whole counts exactly, others (BEFORE
+ * scaled by --normalize, --factor) to two decimals without trailing zeros:
+ * "170.99", not "170.98961937716263" (issue 31).  The embedded block keeps
+ * the exact value.  flamegraph.js displayCount() is the same. */
+static void display_count(char *buf, size_t size, double v)
+{
+	if (!(v >= 0) || isinf(v) || (v == floor(v) && v < 1e15)) {
+		fold_format_count(buf, size, v);
+		return;
+	}
+	int n = snprintf(buf, size, "%.2f", v);
+	while (n > 0 && (size_t)n < size && buf[n - 1] == '0')
+		buf[--n] = 0;
+	if (n > 0 && (size_t)n < size && buf[n - 1] == '.')
+		buf[--n] = 0;
+}
+
 /* Second tooltip line: before -> after, total and self, with the change. */
 static void diff_details(struct svg *S, const struct frame *f)
 {
@@ -389,8 +406,8 @@ static void diff_details(struct svg *S, const struct frame *f)
 		x = btot; btot = atot; atot = x;
 	}
 	char a[64], b[64];
-	fold_format_count(b, sizeof b, bt * S->factor);
-	fold_format_count(a, sizeof a, at * S->factor);
+	display_count(b, sizeof b, bt * S->factor);
+	display_count(a, sizeof a, at * S->factor);
 	OB_LIT(out, "\nbefore \xe2\x86\x92 after: total ");
 	ob_puts(out, b);
 	OB_LIT(out, " \xe2\x86\x92 ");
@@ -402,8 +419,8 @@ static void diff_details(struct svg *S, const struct frame *f)
 	double pts = (atot > 0 ? 100 * at / atot : 0) - (btot > 0 ? 100 * bt / btot : 0);
 	OB_LIT(out, ", ");
 	put_signed_pct(out, pts, " pts)");
-	fold_format_count(b, sizeof b, bs * S->factor);
-	fold_format_count(a, sizeof a, as * S->factor);
+	display_count(b, sizeof b, bs * S->factor);
+	display_count(a, sizeof a, as * S->factor);
 	OB_LIT(out, "; self ");
 	ob_puts(out, b);
 	OB_LIT(out, " \xe2\x86\x92 ");
@@ -450,28 +467,54 @@ static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t s
 		 (int)(255 - (255 - c[2]) * k));
 }
 
-/* The legend: what the colours of a differential mean. */
-void svg_write_legend(struct svg *S)
+/* The legend: what the colours of a differential mean.  Its own row(s)
+ * under the title (issue 31: drawn in the title row it ran over the
+ * "Libraries" button and, below ~1150 px, the title); a piece that would
+ * cross the right edge starts a new row. */
+int svg_write_legend(struct svg *S, double y, int write)
 {
 	const struct render_opts *o = S->o;
 	const struct diff_palette *p = o->diff_palette && !strcmp(o->diff_palette, "cb") ? &colour_blind
 											 : &red_blue;
-	char grow[32], shrink[32];
+	char grow[32], shrink[32], note[64];
 	snprintf(grow, sizeof grow, "rgb(%d,%d,%d)", p->grow[0], p->grow[1], p->grow[2]);
 	snprintf(shrink, sizeof shrink, "rgb(%d,%d,%d)", p->shrink[0], p->shrink[1], p->shrink[2]);
+	snprintf(note, sizeof note, "(colour: change of %s samples)",
+		 o->delta == RENDER_DELTA_TOTAL ? "total" : "self");
 	const char *items[][2] = { { grow, "grew" }, { shrink, "shrank" }, { p->added, "new" },
-				   { p->gone, "gone" }, { p->faint, "below min-delta" } };
-	size_t n = o->delta == RENDER_DELTA_TOTAL ? (o->min_delta > 0 ? 5 : 4) : 2;
-	double x = 110, y = o->fontsize * 2 + S->top, sz = o->fontsize * 0.8;
-	fputs("<g id=\"legend\">\n", S->out);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(S->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-				"stroke=\"rgb(120,120,120)\" stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			x, y - sz, sz, sz, items[i][0], x + sz + 3, y, items[i][1]);
-		x += sz + 12 + o->fontsize * 0.6 * (double)strlen(items[i][1]);
+				   { p->gone, "gone" }, { p->faint, "below min-delta" }, { NULL, note },
+				   { NULL, S->diff_hint } };
+	size_t nsw = o->delta == RENDER_DELTA_TOTAL ? (o->min_delta > 0 ? 5 : 4) : 2;
+	double fs = o->fontsize, sz = fs * 0.8, x = S->xpad, right = o->width - S->xpad;
+	int rows = 1;
+	if (write)
+		fputs("<g id=\"legend\">\n", S->out);
+	for (size_t k = 0; k < sizeof items / sizeof items[0]; k++) {
+		if (k >= nsw && items[k][0])
+			continue;
+		const char *label = items[k][1];
+		if (!*label)
+			continue;
+		double tw = svg_text_width(label, strlen(label), fs), w = (items[k][0] ? sz + 3 : 0) + tw;
+		if (x > S->xpad && x + w > right) {
+			rows++;
+			x = S->xpad;
+			y += fs * 2;
+		}
+		if (write && items[k][0])
+			fprintf(S->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+					"stroke=\"rgb(120,120,120)\" stroke-width=\"0.5\"/>", x, y - sz, sz, sz, items[k][0]);
+		if (write) {
+			fprintf(S->out, "<text%s x=\"%.1f\" y=\"%.1f\">", label == S->diff_hint ? " id=\"diffhint\"" : "",
+				x + w - tw, y);
+			escape_xml_any(S->out, label, strlen(label));
+			fputs("</text>\n", S->out);
+		}
+		x += w + 12;
 	}
-	fprintf(S->out, "<text x=\"%.1f\" y=\"%.1f\">(colour: change of %s samples)</text>\n</g>\n", x, y,
-		o->delta == RENDER_DELTA_TOTAL ? "total" : "self");
+	if (write)
+		fputs("</g>\n", S->out);
+	return rows;
 }
 
 /* ---- colours ------------------------------------------------------------ */

@@ -83,6 +83,7 @@ static void svg_footer(struct svg *S);
 static void svg_release(struct svg *S);
 static int chain_rewrite(const fold_trie *t, fold_trie **out);
 static double *subtree_base(const fold_trie *t);
+static void diff_hint(struct svg *S);
 
 void render_opts_init(struct render_opts *o)
 {
@@ -222,7 +223,7 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	S->ypad2 = o->fontsize * 2 + 10;
 	S->ypad3 = o->subtitle && *o->subtitle ? o->fontsize * 2 : 0;
 	if (!strcmp(o->colors, "lib") && t->lib_of)
-		S->ypad3 += o->fontsize * 2; /* the legend's line */
+		S->ypad3 += o->fontsize * 2; /* the --colors=lib legend's line */
 	S->wpt = (o->width - 2 * S->xpad) / S->timemax;
 	S->factor = o->factor;
 	double minw = o->minwidth_pct ? S->timemax * o->minwidth / 100 : o->minwidth / S->wpt;
@@ -232,6 +233,10 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 		rc = setup_diff(S);
 	if (rc)
 		return rc;
+	/* The differential's legend: its own rows above the frames, made by
+	 * growing the canvas upward (as for pruned rows) so every frame keeps
+	 * flamegraph.pl's coordinates; data-uf-legendh tells the script. */
+	S->legend_h = t->base ? o->fontsize * 2 * svg_write_legend(S, 0, 0) : 0;
 	uint32_t depthmax = S->L.depthmax, pdepth = visible_pruned_depth(&S->L, S->wpt);
 	if (S->Lb.f) {
 		uint32_t b = visible_pruned_depth(&S->Lb, S->wpt_b);
@@ -241,8 +246,8 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	uint32_t rows = depthmax + 1;
 	S->extra_rows = pdepth > depthmax ? pdepth - depthmax : 0;
 	S->imageheight = rows * o->frameheight + S->ypad1 + S->ypad2 + S->ypad3;
-	S->top = o->inverted ? 0 : -(double)S->extra_rows * o->frameheight;
-	S->height = S->imageheight + S->extra_rows * o->frameheight;
+	S->top = (o->inverted ? 0 : -(double)S->extra_rows * o->frameheight) - S->legend_h;
+	S->height = S->imageheight + S->extra_rows * o->frameheight + S->legend_h;
 	if (o->inverted)
 		S->imageheight += S->extra_rows * o->frameheight;
 	S->mode = o->random ? PALETTE_RANDOM : o->hash ? PALETTE_HASH : PALETTE_NAME;
@@ -272,12 +277,38 @@ static int setup_diff(struct svg *S)
 			m = fmax(m, fabs(t->total[i] - S->base_total[i]));
 		S->maxdelta = m > 0 ? m : 1;
 	}
+	diff_hint(S);
 	if (!o->before_layer || o->no_script || !(S->base_total[0] > 0))
 		return 0; /* without the script, nothing could show the hidden layer */
+	uint32_t gone = 0;
+	for (uint32_t i = 1; i < t->nnodes && !gone; i++)
+		gone = t->total[i] == 0 && S->base_total[i] > 0;
+	if (!gone)
+		return 0; /* the hidden layer would show no frame the drawn one lacks */
 	S->timemax_b = S->base_total[0];
 	S->wpt_b = (o->width - 2 * S->xpad) / S->timemax_b;
 	double minw = o->minwidth_pct ? S->timemax_b * o->minwidth / 100 : o->minwidth / S->wpt_b;
 	return layout_build_base(t, o->flamechart, minw, S->base_total, &S->Lb);
+}
+
+/* The legend's note when BEFORE's and AFTER's totals differ by more than
+ * a tenth and were not normalized (issue 31): every common frame then
+ * reads as grown or shrunk by the change in sample count alone, so the
+ * note says so and names --normalize.  Normalized totals are equal. */
+static void diff_hint(struct svg *S)
+{
+	double b = S->base_total[0], a = S->t->total[0];
+	if (S->o->swapped) {
+		double x = a; a = b; b = x;
+	}
+	S->diff_hint[0] = 0;
+	if (!(a > 0 && b > 0) || fabs(a / b - 1) <= 0.1)
+		return;
+	char bs[64], as[64];
+	fold_format_count(bs, sizeof bs, nearbyint(b * S->factor));
+	fold_format_count(as, sizeof as, nearbyint(a * S->factor));
+	snprintf(S->diff_hint, sizeof S->diff_hint, "totals differ (%s \xe2\x86\x92 %s, \xc3\x97%.2f): "
+		 "diff --normalize compares shares", bs, as, a / b);
 }
 
 /* t->base summed over each subtree (a parent's id is below its
@@ -313,6 +344,44 @@ static void text_el(struct svg *S, const char *id, double x, double y, const cha
 	fprintf(S->out, "<text id=\"%s\" x=\"%.2f\" y=\"%.2f\"%s>", id, x, y, extra);
 	escape_xml_any(S->out, s, strlen(s));
 	fputs("</text>\n", S->out);
+}
+
+/* Header texts have no measured width before a browser lays them out, so
+ * the renderer estimates: 0.62 of the font size a character (Verdana's
+ * lower case averages 0.58, its digits and capitals run to 0.7), counting
+ * UTF-8 characters, not bytes.  tests/browser/test-header.js checks the
+ * header's real boxes at three widths in Chromium and Firefox. */
+double svg_text_width(const char *s, size_t len, double fs)
+{
+	size_t chars = 0;
+	for (size_t i = 0; i < len; i++)
+		chars += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return (double)chars * fs * 0.62;
+}
+
+/* A centred text cut to `room` px with ".." (at a character boundary):
+ * the title between the header's buttons, the subtitle within the canvas. */
+static void title_el(struct svg *S, const char *id, double x, double y, const char *s, double fs,
+		     double room)
+{
+	size_t len = strlen(s);
+	if (svg_text_width(s, len, fs) <= room) {
+		text_el(S, id, (int)x, y, "", s);
+		return;
+	}
+	double budget = room - svg_text_width("..", 2, fs);
+	size_t n = 0;
+	while (n < len) {
+		size_t next = n + 1;
+		while (next < len && ((unsigned char)s[next] & 0xc0) == 0x80)
+			next++;
+		if (svg_text_width(s, next, fs) > budget)
+			break;
+		n = next;
+	}
+	fprintf(S->out, "<text id=\"%s\" x=\"%.2f\" y=\"%.2f\">", id, (double)(int)x, y);
+	escape_xml_any(S->out, s, n);
+	fputs("..</text>\n", S->out);
 }
 
 static void write_css(struct svg *S)
@@ -381,6 +450,8 @@ static void svg_header(struct svg *S)
 		     "data-uf-diff=\"%d\" data-uf-searchcolor=\"rgb(230,0,230)\"",
 		fs, o->fontwidth, S->xpad, W, o->frameheight, o->inverted ? 1 : 0,
 		S->t->base ? 1 : 0);
+	if (S->legend_h > 0)
+		fprintf(out, " data-uf-legendh=\"%g\"", S->legend_h);
 	svg_view_attrs(S);
 	fprintf(out, "<!-- Flame graph drawn by uniprof-flame; its profile data is embedded below. -->\n");
 	if (o->notes && *o->notes) {
@@ -409,26 +480,37 @@ static void svg_header(struct svg *S)
 			    : o->flamechart		? "Flame Chart"
 			    : o->inverted		? "Icicle Graph"
 						: "Flame Graph";
-	text_el(S, "title", (int)(W / 2), fs * 2 + top, "", title);
-	if (o->subtitle && *o->subtitle)
-		text_el(S, "subtitle", (int)(W / 2), fs * 4 + top, "", o->subtitle);
 	svg_libs_setup(S);
+	int libbutton = svg_has_lib_panel(S), showbefore = S->Lb.f != NULL;
+	double row1 = fs * 2 + top, row = fs * (o->subtitle && *o->subtitle ? 6 : 4) + top;
+	double librow = row; /* the --colors=lib legend: in ypad3, under the frames' top */
+	/* Row 1: buttons at both ends, the title centred in the room between
+	 * them (cut with ".." when it is wider: it never runs under a button). */
+	double left = libbutton ? S->xpad + 100 + svg_text_width("Libraries", 9, fs)
+				: S->xpad + svg_text_width("Reset Zoom", 10, fs);
+	double right = W - S->xpad - (showbefore ? 190 : 100);
+	double room = 2 * fmin(W / 2 - left, right - W / 2) - 2 * fs;
+	title_el(S, "title", W / 2, row1, title, fs + 5, room);
+	if (o->subtitle && *o->subtitle)
+		title_el(S, "subtitle", W / 2, fs * 4 + top, o->subtitle, fs, W - 2 * S->xpad);
+	if (S->t->base) /* its rows, between the titles and the frames */
+		librow += fs * 2 * svg_write_legend(S, row, 1);
 	if (!strcmp(o->colors, "lib") && S->t->lib_of)
-		svg_write_lib_legend(S, fs * (o->subtitle && *o->subtitle ? 6 : 4) + top);
-	if (svg_has_lib_panel(S))
-		text_el(S, "libbutton", S->xpad + 100, fs * 2 + top, "", "Libraries");
+		svg_write_lib_legend(S, librow);
+	if (libbutton)
+		text_el(S, "libbutton", S->xpad + 100, row1, "", "Libraries");
 	double bottom = S->imageheight - S->ypad2 / 2;
 	text_el(S, "details", S->xpad, bottom, "", " ");
-	text_el(S, "unzoom", S->xpad, fs * 2 + top, " class=\"hide\"", "Reset Zoom");
-	text_el(S, "search", W - S->xpad - 100, fs * 2 + top, "", "Search");
-	text_el(S, "ignorecase", W - S->xpad - 16, fs * 2 + top, "", "ic");
-	text_el(S, "matched", W - S->xpad - 100, bottom, "", " ");
+	text_el(S, "unzoom", S->xpad, row1, " class=\"hide\"", "Reset Zoom");
+	text_el(S, "search", W - S->xpad - 100, row1, "", "Search");
+	text_el(S, "ignorecase", W - S->xpad - 16, row1, "", "ic");
+	/* right-aligned (CSS) at the right margin: "Matched: 90.93% of view,
+	 * 90.93% of total" started at W - 110 and was cut at the edge */
+	text_el(S, "matched", W - S->xpad, bottom, "", " ");
 	if (S->rep->total_ignored)
 		fprintf(out, "<!-- --total was below the real total and was ignored -->\n");
-	if (S->t->base)
-		svg_write_legend(S);
-	if (S->Lb.f)
-		text_el(S, "showbefore", W - S->xpad - 190, fs * 2 + top,
+	if (showbefore)
+		text_el(S, "showbefore", W - S->xpad - 190, row1,
 			o->swapped ? " data-other=\"Show before\"" : " data-other=\"Show after\"",
 			o->swapped ? "Show after" : "Show before");
 }

@@ -51,6 +51,8 @@ struct svg {
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
 	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */
 	double timemax_b, wpt_b;
+	double legend_h;      /* px the differential's legend adds above the header */
+	char diff_hint[192];  /* the legend's note when the totals differ, or "" */
 	/* libraries (render/libpanel.c): shares, most self first; none when
 	 * the names carry no library */
 	struct fold_lib_share *libs;
@@ -63,8 +65,13 @@ int svg_write_frames(struct svg *S, const char *id, int hidden);
 /* Width in px of frame f's pruned runs in layout L at wpt px per sample; a
  * pruned box narrower than a pixel shows nothing and is not written. */
 double svg_pruned_px(const struct layout *L, const struct frame *f, double wpt);
-/* The legend of a differential's colours, in the header row. */
-void svg_write_legend(struct svg *S);
+/* The legend of a differential's colours on the line(s) from y down, in
+ * rows of o->fontsize * 2 that wrap at the canvas' right edge, with
+ * S->diff_hint last; writes nothing when !write.  Returns the rows used. */
+int svg_write_legend(struct svg *S, double y, int write);
+/* Width in px a header text of `len` bytes takes at font size fs: an
+ * estimate, see svg.c. */
+double svg_text_width(const char *s, size_t len, double fs);
 
 /* render/libpanel.c: the libraries' shares into S->libs (none when the
  * names carry no library); the --colors=lib legend at y; whether the SVG

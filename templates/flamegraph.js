@@ -163,6 +163,13 @@
 		return v.toFixed(40);
 	}
 
+	/* frames.c display_count(): whole counts exactly, others to two
+	 * decimals without trailing zeros ("170.99"). */
+	function displayCount(v) {
+		if (!(v >= 0) || v > 1e300 || (v === Math.floor(v) && v < 1e15)) return formatCount(v);
+		return fixed(v, 2).replace(/0+$/, '').replace(/\.$/, '');
+	}
+
 	/* "N COUNTNAME, P" of a tooltip (frames.c count_text). */
 	function countText(samples, whole, total) {
 		const v = samples * cfg.factor;
@@ -1089,8 +1096,9 @@
 		G.bgH = G.bg ? G.bg.getAttribute('height') : null;
 		const ypad1 = fs * 3, ypad2 = fs * 2 + 10;
 		const ypad3 = document.getElementById('subtitle') ? fs * 2 : 0;
+		const legendH = num('data-uf-legendh', 0); /* the diff legend's rows, above */
 		G.rows = cfg.inverted ? Math.round((G.vb[1] + G.vb[3] - ypad2 - G.y0) / fh)
-			: Math.round((G.y0 + fh - 1 - (G.vb[1] + ypad1 + ypad3)) / fh);
+			: Math.round((G.y0 + fh - 1 - (G.vb[1] + legendH + ypad1 + ypad3)) / fh);
 		if (!(G.rows >= 1)) G.rows = 1;
 		return G;
 	}
@@ -1302,10 +1310,10 @@
 		}
 		const share = (v, t) => fixed(t > 0 ? 100 * v / t : 0, 2) + '%';
 		const pts = (atot > 0 ? 100 * at / atot : 0) - (btot > 0 ? 100 * bt / btot : 0);
-		let s = '\nbefore \u2192 after: total ' + formatCount(bt * cfg.factor) + ' \u2192 ' +
-			formatCount(at * cfg.factor) + ' (' + share(bt, btot) + ' \u2192 ' + share(at, atot) + ', ' +
-			(pts > 0 ? '+' : '') + fixed(pts, 2) + ' pts); self ' + formatCount(bs * cfg.factor) +
-			' \u2192 ' + formatCount(as * cfg.factor);
+		let s = '\nbefore \u2192 after: total ' + displayCount(bt * cfg.factor) + ' \u2192 ' +
+			displayCount(at * cfg.factor) + ' (' + share(bt, btot) + ' \u2192 ' + share(at, atot) + ', ' +
+			(pts > 0 ? '+' : '') + fixed(pts, 2) + ' pts); self ' + displayCount(bs * cfg.factor) +
+			' \u2192 ' + displayCount(as * cfg.factor);
 		if (bt === 0 && at > 0) s += ' (new)';
 		else if (at === 0 && bt > 0) s += ' (gone)';
 		return s;

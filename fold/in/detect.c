@@ -19,7 +19,17 @@
  * after blanks: SVG; `perf script` text (fold_perf_sniff in
  * fold/read-perf.c: the first line that is not a '#' comment or empty is
  * a sample header, ending in "event:" or followed by a frame line);
- * anything else is folded text.
+ * anything else is folded text.  Text with a NUL byte up to the end of its
+ * first content line (neither empty nor a '#' comment), when that line is
+ * not a folded stack ("frames SPACE count"), is FOLD_FMT_BINARY: an
+ * executable or a core file given by mistake is refused (exit 2) rather
+ * than drawn from whatever of its strings end in a number (issue 31: every
+ * ELF file has a NUL in its first 8 bytes).  Trade-off: a NUL inside a
+ * frame name stays readable (names are byte strings and round-trip through
+ * the SVG, tests/render/t-render.sh "hostile names"), so a line that ends
+ * in a count is text whatever its bytes.  A NUL further on is left to the
+ * readers: checking the whole input here would make the answer depend on
+ * how much of it the caller holds (invariant 1).
  *
  * Invariants:
  *  1. The decision depends only on the first two bytes, the bytes up to
@@ -40,6 +50,7 @@
 #include "fold/in/in.h"
 
 static size_t skip_blank(const unsigned char *p, size_t len);
+static int binary_first_line(const unsigned char *p, size_t len, int eof);
 
 enum fold_format fold_detect_format(const void *buf, size_t len, int eof)
 {
@@ -55,6 +66,11 @@ enum fold_format fold_detect_format(const void *buf, size_t len, int eof)
 	size_t i = skip_blank(p, len);
 	if (i < len && p[i] == '<')
 		return FOLD_FMT_SVG;
+	int bin = i < len ? binary_first_line(p, len, eof) : 0;
+	if (bin > 0)
+		return FOLD_FMT_BINARY;
+	if (bin < 0)
+		return len >= FOLD_DETECT_MAX ? FOLD_FMT_BINARY : FOLD_FMT_MORE;
 	if (i < len) {
 		int perf = fold_perf_sniff((const char *)p, len, eof);
 		if (perf < 0)
@@ -75,6 +91,7 @@ const char *fold_format_name(enum fold_format f)
 	case FOLD_FMT_MORE: return "undecided";
 	case FOLD_FMT_PERF: return "perf script";
 	case FOLD_FMT_GZIP: return "gzip";
+	case FOLD_FMT_BINARY: return "binary";
 	case FOLD_FMT_UNKNOWN: break;
 	}
 	return "unknown";
@@ -93,4 +110,46 @@ static size_t skip_blank(const unsigned char *p, size_t len)
 			   p[i] == '\v' || p[i] == '\f'))
 		i++;
 	return i;
+}
+
+/* Whether [b, e) ends like a folded stack line: a blank, then a count
+ * (digits and at most one '.'), then an optional CR. */
+static int ends_in_count(const unsigned char *p, size_t b, size_t e)
+{
+	if (e > b && p[e - 1] == '\r')
+		e--;
+	size_t d = e;
+	while (d > b && ((p[d - 1] >= '0' && p[d - 1] <= '9') || p[d - 1] == '.'))
+		d--;
+	return d < e && d > b && (p[d - 1] == ' ' || p[d - 1] == '\t');
+}
+
+/* 1 when a NUL byte comes before the end of the first line that is
+ * neither empty nor a '#' comment and that line does not end in a count
+ * (or the NUL is in a comment or blank line before it); 0 when that line
+ * is NUL-free or a stack line; -1 when it holds a NUL but is cut (no
+ * newline yet, !eof): whether a count ends it is still unknown. */
+static int binary_first_line(const unsigned char *p, size_t len, int eof)
+{
+	size_t i = 0;
+	while (i < len) {
+		const unsigned char *nl = memchr(p + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - p) : len;
+		size_t b = i;
+		while (b < end && (p[b] == ' ' || p[b] == '\t' || p[b] == '\r' || p[b] == '\v' ||
+				   p[b] == '\f' || p[b] == 0xef || p[b] == 0xbb || p[b] == 0xbf))
+			b++;
+		int content = b < end && p[b] != '#';
+		if (memchr(p + i, 0, end - i)) {
+			if (!content)
+				return 1; /* a NUL in a comment or blank line: no text has one */
+			if (!nl && !eof)
+				return -1;
+			return !ends_in_count(p, b, end);
+		}
+		if (content)
+			return 0; /* the first content line, NUL-free */
+		i = end + 1;
+	}
+	return 0;
 }

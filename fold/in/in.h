@@ -76,6 +76,7 @@ enum fold_format {
 	FOLD_FMT_UNKNOWN,  /* FOLD_DETECT_MAX bytes of whitespace: refuse */
 	FOLD_FMT_PERF,     /* `perf script` text (fold_perf_sniff) */
 	FOLD_FMT_GZIP,     /* gzip (1f 8b): decompress, then detect again */
+	FOLD_FMT_BINARY,   /* a NUL byte in the text that decides: refuse */
 };
 /* A caller never needs more than this many leading bytes to decide. */
 #define FOLD_DETECT_MAX (1u << 20)

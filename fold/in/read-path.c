@@ -70,6 +70,10 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 		rc = fold_read_folded_fd_prefixed(t, in, gz, buf, have, &opts, st, err);
 	} else if (fmt == FOLD_FMT_PERF) {
 		rc = fold_read_perf_fd(t, in, buf, have, &opts, st, err);
+	} else if (fmt == FOLD_FMT_BINARY) {
+		rc = -EINVAL;
+		uf_err_set(err, UF_EINPUT, opts.label, "binary file, not folded text (a NUL byte in its "
+			   "first line): give a folded, perf script or SVG profile");
 	} else if (fmt == FOLD_FMT_GZIP) {
 		rc = -EINVAL;
 		uf_err_set(err, UF_EINPUT, opts.label, "gzip data inside gzip data");

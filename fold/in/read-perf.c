@@ -127,6 +127,7 @@ static int header_match(const char *s, size_t len, size_t *comm_len, size_t *pid
 static int event_match(const char *s, size_t len, size_t *period, size_t *period_len,
 		       size_t *ev, size_t *ev_len);
 static int frame_match(const char *s, size_t len, struct frame_parts *fp);
+static int sniff_frame(const char *s, size_t n);
 static void note_bad(struct perf_reader *r);
 static inline int is_ws(unsigned char c);
 static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left,
@@ -209,10 +210,35 @@ int fold_perf_sniff(const char *buf, size_t len, int eof)
 		if (!nl2 && !eof)
 			return -1;
 		size_t n2 = nl2 ? (size_t)(nl2 - nx) : len - pos;
-		struct frame_parts fp;
-		return n2 && is_ws((unsigned char)nx[0]) && frame_match(nx, n2, &fp) == 0;
+		return n2 && sniff_frame(nx, n2);
 	}
 	return eof ? 0 : -1;
+}
+
+/* Whether the line after a header without an event (perf script -F with
+ * no time field, or a tracepoint's arguments) is one of its frames, as
+ * every -F list prints them (tests/interop/t-perf-fields.sh): a line the
+ * script reads as a frame, tab-indented or not (the script's frame
+ * pattern starts with \s*, so `-F ...,ip,sym,dso` piped through a tool
+ * that strips the tabs still reads); or, with no "(dso)" (-F ip,sym), an
+ * indented hex address and a blank: the script then counts the samples
+ * by process name alone, and so do we. */
+static int sniff_frame(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t cl, p, pl, ti, tl;
+	struct frame_parts fp;
+	if (!is_ws(u[0]) && header_match(s, n, &cl, &p, &pl, &ti, &tl) == 0)
+		return 0; /* the script tries the header pattern first */
+	if (frame_match(s, n, &fp) == 0)
+		return 1;
+	size_t i = 0;
+	while (i < n && is_ws(u[i]))
+		i++;
+	size_t h = i;
+	while (i < n && ((u[i] >= '0' && u[i] <= '9') || (u[i] >= 'a' && u[i] <= 'f')))
+		i++;
+	return h > 0 && i > h && i < n && u[i] == ' ';
 }
 
 /* ---- classes of byte (the Perl regex classes, ASCII rules) ----------- */

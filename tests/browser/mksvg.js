@@ -174,6 +174,6 @@ process.stdout.write(
 	'<text id="unzoom" class="hide" x="10" y="24">Reset Zoom</text>\n' +
 	'<text id="search" x="1090" y="24">Search</text>\n' +
 	'<text id="ignorecase" x="1174" y="24">ic</text>\n' +
-	'<text id="matched" x="1090" y="' + (H - 17) + '"> </text>\n' +
+	'<text id="matched" x="1190" y="' + (H - 17) + '"> </text>\n' +
 	'<g id="frames">\n' + out.join('\n') + '\n</g>\n' +
 	'<script type="text/ecmascript"><![CDATA[\n' + js + ']]></script>\n</svg>\n');

@@ -299,6 +299,22 @@ async function testDrill(browser) {
 		expect(revealed > 0, 'the drill-down drew no frame the file had pruned');
 		expect(errors.length === 0, errors.join('; '));
 	});
+	await group('--minwidth N%: a drill-down prunes at N% of the zoomed frame, as render of the subtree', async () => {
+		/* issue 31 item 13: a percentage taken of the whole profile in a
+		 * drill-down keeps fewer frames than render of the subtree draws */
+		const pf = path.join(tmp, 'drill-pct.svg');
+		render(['render', '--minwidth', '0.5%', folded], pf);
+		const pg = await browser.newPage();
+		await pg.goto(pathToFileURL(pf).href);
+		for (let d = 1; d <= pathv.length; d++) {
+			await clickChild(pg, pathv[d - 1], d);
+			const sub = path.join(tmp, 'sub' + d + '.folded'), subsvg = path.join(tmp, 'sub-pct' + d + '.svg');
+			render(['render', '--minwidth', '0.5%', sub], subsvg);
+			const want = svgFrames(subsvg).filter((f) => f.depth >= d);
+			compareFrames(await viewFrames(pg), want, '--minwidth 0.5%, level ' + d);
+		}
+		await pg.close();
+	});
 	await group('a plain-text block (files before packing) drills down the same', async () => {
 		const plain = path.join(tmp, 'drill-plain.svg');
 		plainCopy(svgf, plain);

@@ -26,6 +26,8 @@ LONG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
 SHORT = re.compile(r"(?<![\w-])-([a-zA-Z])(?![\w-])")
 EXEMPT = {"--help", "-h"}
 ERRNO_TEXTS = {"permission denied", "no such file or directory", "connection refused"}
+# what the dynamic loader, not our code, prints (a Troubleshooting entry explains it)
+LOADER_TEXTS = {"error while loading shared libraries", "libdw.so.1 ..."}
 
 # command -> (its cli files, README section heading, includes the render table)
 COMMANDS = {
@@ -145,7 +147,7 @@ def main():
 def troubleshooting(top, readme):
     """Every message a Troubleshooting entry quotes is one the program prints."""
     code = ""
-    for d in ["cli", "fold", "render", "sampler", "symtab", "ptrace-if", "gdb-if", "xen-if", "util", "elfload"]:
+    for d in ["cli", "fold", "render", "sampler", "symtab", "ptrace-if", "gdb-if", "xen-if", "util", "unwind"]:
         for r, _, fs in os.walk(os.path.join(top, d)):  # fold/ keeps its files in rooms
             for f in sorted(fs):
                 if f.endswith(".c"):
@@ -163,7 +165,7 @@ def troubleshooting(top, readme):
         # placeholders: N, quoted subjects, numbers, (notes), errno texts (strerror)
         frags = [f for f in re.split(r": |\bN\b|'[^']*'|\b0x[0-9a-f]+\b|\([^)]*\)",
                                      q.replace("uniprof-flame: ", ""))
-                 if len(f.strip()) >= 6 and f.strip() not in ERRNO_TEXTS]
+                 if len(f.strip()) >= 6 and f.strip() not in ERRNO_TEXTS and f.strip() not in LOADER_TEXTS]
         missing += [f"{f.strip()!r} (of {q!r})" for f in frags if f.strip() not in code]
     if missing or not quoted:
         print(f"FAIL: readme troubleshooting: messages not in the code: {'; '.join(missing) or 'none found'}")

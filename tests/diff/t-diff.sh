@@ -208,3 +208,28 @@ if got != want:
     sys.exit(1)
 PY
 done
+
+# Issue 31 item 3: what a first differential of two runs tells its user.
+printf 'main;a 60\nmain;b 40\nmain;c 1\n' > "$TMP/h-before.folded"   # 101 samples
+printf 'main;a 100\nmain;b 71\n' > "$TMP/h-after.folded"            # 171: x1.69, c gone
+printf 'main;a 60\nmain;b 40\n' > "$TMP/h-same.folded"
+"$UF" diff "$TMP/h-before.folded" "$TMP/h-after.folded" -o "$TMP/h.svg" 2>"$TMP/h.err"
+"$UF" diff --normalize "$TMP/h-before.folded" "$TMP/h-after.folded" -o "$TMP/hn.svg" 2>"$TMP/hn.err"
+grep -q 'warning: BEFORE has 101 samples, AFTER 171 (x1.69): .*--normalize' "$TMP/h.err" && [ ! -s "$TMP/hn.err" ] &&
+	pass "diff: totals that differ: a warning names --normalize (none once normalized)" ||
+	fail "diff: --normalize warning" "$(cat "$TMP/h.err" "$TMP/hn.err")"
+# totals that differ: a note naming --normalize, in the legend; none once normalized
+hint=$(grep -o '<text id="diffhint"[^>]*>[^<]*' "$TMP/h.svg" | sed 's/.*>//')
+[ "$hint" = "totals differ (101 → 171, ×1.69): diff --normalize compares shares" ] &&
+	! grep -q 'id="diffhint"' "$TMP/hn.svg" && pass "diff: totals that differ get a --normalize note, normalized none" ||
+	fail "diff: --normalize note" "got '$hint', normalized: $(grep -c diffhint "$TMP/hn.svg")"
+# normalized (fractional) counts: at most two decimals in every tooltip
+long=$(grep -o 'before → after: [^<]*' "$TMP/hn.svg" | grep -oE '[0-9]+\.[0-9]{3,}' | head -3 | tr '\n' ' ')
+grep -q 'total 60 → 100 (59.41% → 58.48%' "$TMP/h.svg" && grep -q 'total 101.58 → 100 ' "$TMP/hn.svg" && [ -z "$long" ] &&
+	pass "diff: normalized counts show two decimals (101.58, not 101.58415841584159)" ||
+	fail "diff: normalized counts" "long numbers: '$long'; $(grep -o 'before → after: total [0-9.]* → 100 [^<]*' "$TMP/hn.svg" | head -1)"
+# "Show before" only when a frame disappeared
+"$UF" diff "$TMP/h-same.folded" "$TMP/h-after.folded" -o "$TMP/hs.svg" 2>/dev/null
+grep -q 'id="showbefore"' "$TMP/h.svg" && ! grep -q 'id="showbefore"\|id="frames-before"' "$TMP/hs.svg" &&
+	pass "diff: 'Show before' only when a frame is gone" ||
+	fail "diff: Show before" "with c gone: $(grep -c showbefore "$TMP/h.svg"), nothing gone: $(grep -c showbefore "$TMP/hs.svg")"

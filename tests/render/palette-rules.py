@@ -56,6 +56,11 @@ RUST = [
     ("alloc::raw_vec::finish_grow", "yellow"),
     ("<core::iter::Map<I,F> as Iterator>::next", "yellow"),
     ("<alloc::vec::Vec<T> as Drop>::drop", "yellow"),
+    # each prefix after the leading '<' (issue 31 item 15: a rule that
+    # tested std:: before stripping the '<' passed every suite)
+    ("<std::vec::Vec<T> as Drop>::drop", "yellow"),
+    ("<std::io::Stdout as Write>::flush", "yellow"),
+    ("<<std::io::Stdout as Write>::flush>", "green"),
     ("myapp::parse::run", "green"),
     ("<myapp::S as Foo>::bar", "green"),
     ("stdx::helper", "green"),

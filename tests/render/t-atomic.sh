@@ -51,6 +51,29 @@ cp "$OLD" "$F"
 printf 'garbage\n' | "$UF" fold -o "$F" - 2> "$TMP/err"; rc=$?
 same_old "atomic: fold -o keeps the old folded file" $rc "no valid stacks" "$F"
 
+# File modes (issue 31 item 12): a written output gets 0666 & ~umask, like
+# any file a shell or cp creates, whether -o names a new file or replaces an
+# old one (the replacement is a new file: the old 0600 is not kept); an
+# output created 0600 is unreadable to the web server or colleague it is for.
+# mode_of UMASK CMD... : the mode of the file CMD writes under UMASK
+for um in 022 002; do
+	want=$(printf '%o' $((0666 & ~0$um)))
+	rm -f "$TMP/m.svg" "$TMP/m.folded" "$TMP/m2.folded"
+	(umask $um; "$UF" render "$IN" -o "$TMP/m.svg") 2>"$TMP/err"
+	got=$(stat -c %a "$TMP/m.svg" 2>/dev/null)
+	[ "$got" = "$want" ] && pass "mode: render -o new file is $want under umask $um" ||
+		fail "mode: render -o new file under umask $um" "mode ${got:-missing}, want $want"
+	(umask $um; "$UF" fold -o "$TMP/m.folded" "$IN") 2>"$TMP/err"
+	got=$(stat -c %a "$TMP/m.folded" 2>/dev/null)
+	[ "$got" = "$want" ] && pass "mode: fold -o new file is $want under umask $um" ||
+		fail "mode: fold -o new file under umask $um" "mode ${got:-missing}, want $want"
+	cp "$OLD" "$TMP/m.svg"; chmod 600 "$TMP/m.svg"
+	(umask $um; "$UF" render "$IN" -o "$TMP/m.svg") 2>"$TMP/err"
+	got=$(stat -c %a "$TMP/m.svg" 2>/dev/null)
+	[ "$got" = "$want" ] && pass "mode: render -o over a 0600 file is $want under umask $um" ||
+		fail "mode: render -o over a 0600 file under umask $um" "mode ${got:-missing}, want $want"
+done
+
 # A write error: a 64 KiB tmpfs holding the old SVG, a new SVG far larger.
 if [ "$(id -u)" != 0 ]; then
 	skip "atomic: full filesystem" "needs root to mount a small tmpfs"

@@ -49,7 +49,9 @@ expect "minwidth 0: nothing pruned" \
 	"all big edge main under" "$TMP/b1.folded" --width 120 --minwidth 0
 
 # diff: the before layer (shown by the script) is pruned by the same rule
-"$UF" diff --minwidth 1% "$TMP/b1.folded" "$TMP/b1.folded" -o "$TMP/d.svg" 2> "$TMP/err"
+# (it is written when a frame is gone: "under" is not in AFTER)
+printf 'main;big 198\nmain;edge 2\n' > "$TMP/b1-after.folded"
+"$UF" diff --minwidth 1% "$TMP/b1.folded" "$TMP/b1-after.folded" -o "$TMP/d.svg" 2> "$TMP/err"
 got=$(python3 - "$TMP/d.svg" <<'EOF2'
 import sys, xml.etree.ElementTree as ET
 S = "{http://www.w3.org/2000/svg}"

@@ -181,3 +181,23 @@ if [ $rc -eq 0 ] && [ -p "$TMP/fifo" ] && grep -q '</svg>' "$TMP/from-fifo"; the
 else
 	fail "-o FIFO" "rc=$rc"
 fi
+
+# 14. a binary file is refused, never drawn from its strings (issue 31 item 4):
+#     /bin/ls has help-text lines ending in a number that read as stacks
+for bin in /bin/ls "$UF"; do
+	"$UF" render "$bin" -o "$TMP/bin.svg" 2>"$TMP/err"; rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$TMP/bin.svg" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	   grep -q "binary file, not folded text" "$TMP/err"; then
+		pass "binary input $(basename "$bin"): exit 2, 'binary file, not folded text'"
+	else
+		fail "binary input $(basename "$bin")" "rc=$rc: $(head -c 300 "$TMP/err")"
+	fi
+	rm -f "$TMP/bin.svg"
+done
+# the same gzipped through stdin, and a first stack line with a NUL and no count
+gzip -c /bin/ls | "$UF" render -o "$TMP/bin.svg" 2>"$TMP/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "binary file" "$TMP/err" && pass "binary input gzipped on stdin: exit 2" ||
+	fail "binary input gzipped on stdin" "rc=$rc: $(head -c 300 "$TMP/err")"
+printf '# a comment\nmain;a\0b\nmain 3\n' | "$UF" fold - >/dev/null 2>"$TMP/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "binary file" "$TMP/err" && pass "a NUL in a first line with no count: exit 2" ||
+	fail "a NUL in a first line with no count" "rc=$rc: $(head -c 300 "$TMP/err")"

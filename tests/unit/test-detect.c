@@ -122,6 +122,32 @@ static void detect_refuses_endless_blanks(void **state)
 	free(b);
 }
 
+/* A NUL byte up to the end of the first content line that is no stack
+ * line: binary, refused (issue 31 item 4); the answer is stable over every
+ * prefix; a NUL inside a name of a line ending in a count stays text. */
+static void detect_binary(void **state)
+{
+	static const char elf[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\nusage: ls 1\n";
+	assert_int_equal(det_exact(elf, sizeof elf - 1, 1), FOLD_FMT_BINARY);
+	for (size_t len = 12; len < sizeof elf; len++)
+		assert_int_equal(det_exact(elf, len, 0), FOLD_FMT_BINARY);
+	assert_int_equal(det_exact(elf, 8, 0), FOLD_FMT_MORE); /* the line is cut */
+	assert_int_equal(det_exact(elf, 8, 1), FOLD_FMT_BINARY);
+	static const char late[] = "# c\n\nmain;a\0b\n";
+	assert_int_equal(det_exact(late, sizeof late - 1, 1), FOLD_FMT_BINARY);
+	static const char after[] = "main;a 3\nx\0 1\n"; /* past the first stack line: the reader's */
+	assert_int_equal(det_exact(after, sizeof after - 1, 1), FOLD_FMT_FOLDED);
+	static const char name[] = "main;byte_\0_end 1\r\n"; /* a NUL in a name: a stack line */
+	assert_int_equal(det_exact(name, sizeof name - 1, 1), FOLD_FMT_FOLDED);
+	static const char comment[] = "#\0\nmain 1\n";
+	assert_int_equal(det_exact(comment, sizeof comment - 1, 1), FOLD_FMT_BINARY);
+	for (size_t len = 0; len < sizeof late; len++) {
+		enum fold_format f = det_exact(late, len, 0);
+		assert_true(f == FOLD_FMT_MORE || f == FOLD_FMT_BINARY);
+	}
+	assert_string_equal(fold_format_name(FOLD_FMT_BINARY), "binary");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +158,7 @@ int main(void)
 		cmocka_unit_test(detect_partial_bom_at_buffer_end),
 		cmocka_unit_test(detect_prefix_stable),
 		cmocka_unit_test(detect_refuses_endless_blanks),
+		cmocka_unit_test(detect_binary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

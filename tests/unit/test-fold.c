@@ -920,6 +920,36 @@ static void fold_lib_shares_count_each_sample_once(void **state)
 	fold_trie_free(t);
 }
 
+/* fold_embed_encode on an odd length of 256 KiB or more (issue 31 item
+ * 11): the two halves' Adler-32s combine with the second half's length,
+ * len - len/2; zlib's own uncompress checks the checksum. */
+static void embed_encode_odd_length(void **state)
+{
+	size_t n = FOLD_EMBED_SPLIT + 12345; /* odd */
+	char *cols = malloc(n);
+	assert_non_null(cols);
+	uint64_t r = 3;
+	for (size_t i = 0; i < n; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		cols[i] = (char)('a' + (r >> 59) % 8);
+	}
+	char *packed;
+	size_t plen;
+	assert_int_equal(fold_embed_encode(cols, n, &packed, &plen), 0);
+	uint8_t *z = malloc(plen);
+	long long zl = uf_base64_decode(packed, plen, z);
+	assert_true(zl > 0);
+	uLongf ulen = n;
+	uint8_t *raw = malloc(n);
+	assert_int_equal(uncompress(raw, &ulen, z, (uLong)zl), Z_OK);
+	assert_int_equal(ulen, n);
+	assert_memory_equal(raw, cols, n);
+	free(raw);
+	free(z);
+	free(packed);
+	free(cols);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -945,6 +975,7 @@ int main(void)
 		cmocka_unit_test(fold_output_does_not_depend_on_hash_key),
 		cmocka_unit_test(fold_writer_two_threads_same_as_one),
 		cmocka_unit_test(fold_lib_shares_count_each_sample_once),
+		cmocka_unit_test(embed_encode_odd_length),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
