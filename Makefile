@@ -18,7 +18,7 @@ DESTDIR ?=
 CC      ?= cc
 PKG_CONFIG ?= pkg-config
 
-MODULES := util fold render symtab unwind sampler ptrace-if gdb-if cli
+MODULES := util fold render symtab unwind sampler ptrace-if gdb-if record cli
 # Xen support is built when libxen-dev is present on an x86-64 host (xen-if
 # reads x86-64 vCPU state: it does not compile for Arm); else xen-if/stub.c.
 XEN_PC := xencontrol xenforeignmemory xenstore

@@ -112,8 +112,7 @@ int cmd_diff(int argc, char **argv)
 	ro.swapped = ro.negate;
 	fold_trie *t;
 	struct uf_err err = { 0 };
-	cli_inputs_configure(&io);
-	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &t, &err);
+	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &io, &t, &err);
 	if (rc == 0) /* libraries as the drawn (AFTER) input knows them */
 		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
 	if (rc == 0)

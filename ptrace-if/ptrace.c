@@ -83,9 +83,11 @@ static ssize_t p_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf
 		      struct uf_err *err);
 static void p_detach(struct uf_target *t);
 static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err);
+static int p_exit_status(const struct uf_target *t, int *status);
 
 static const struct uf_target_ops ptrace_ops = {
 	.name = "ptrace",
+	.caps = UF_TARGET_CAP_PROCMAPS,
 	.stop = p_stop,
 	.resume = p_resume,
 	.threads = p_threads,
@@ -93,6 +95,9 @@ static const struct uf_target_ops ptrace_ops = {
 	.read = p_read,
 	.detach = p_detach,
 	.idle = p_idle,
+	.thread_name = ptrace_target_thread_name,
+	.exit_status = p_exit_status,
+	.release = ptrace_target_free,
 };
 
 static struct ptr *ptr_new(struct uf_target *t, pid_t pid);
@@ -192,6 +197,15 @@ const struct ptrace_info *ptrace_target_info(const struct uf_target *t)
 {
 	struct ptr *p = t->priv;
 	return p ? &p->info : NULL;
+}
+
+static int p_exit_status(const struct uf_target *t, int *status)
+{
+	const struct ptr *p = t->priv;
+	if (!p || !p->info.exited)
+		return 0;
+	*status = p->info.status;
+	return 1;
 }
 
 size_t ptrace_target_thread_name(const struct uf_target *t, uint32_t tid, char *buf, size_t size)
@@ -390,6 +404,7 @@ static struct ptr *ptr_new(struct uf_target *t, pid_t pid)
 		return NULL;
 	p->info.pid = pid;
 	memset(t, 0, sizeof *t);
+	t->pid = pid;
 	t->ops = &ptrace_ops;
 	t->priv = p;
 	t->arch = NATIVE_ARCH;
