@@ -103,6 +103,7 @@ static const struct uf_target_ops ptrace_ops = {
 static struct ptr *ptr_new(struct uf_target *t, pid_t pid);
 static int seize_all(struct ptr *p, struct uf_err *err);
 static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err);
+static int wait_exec(struct ptr *p, struct uf_err *err, const char *what);
 static void child_exec(const int go[2], const int fail[2], char *const argv[])
 	__attribute__((noreturn));
 static struct thr *thr_find(struct ptr *p, pid_t tid);
@@ -183,6 +184,8 @@ int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *
 		rc = -e;
 	} else if (rc && !err->cls) {
 		uf_err_set(err, UF_ETARGET, argv[0], "cannot start: %s", strerror(-rc));
+	} else if (!rc) {
+		rc = wait_exec(p, err, argv[0]);
 	}
 	if (rc && p) {
 		p_detach(t);
@@ -451,9 +454,37 @@ static int seize_all(struct ptr *p, struct uf_err *err)
 }
 
 /* Returns 1 when tid was seized, 0 when it has just exited, or <0. */
+/* Spawn mode: waits for the exec event of the program (the exec itself
+ * succeeded: the fail pipe closed empty), which leaves it stopped before
+ * its first instruction.  Other reports (none are expected) are taken as
+ * they come; an exit before exec is an error. */
+static int wait_exec(struct ptr *p, struct uf_err *err, const char *what)
+{
+	for (;;) {
+		int st;
+		pid_t w = waitpid(p->info.pid, &st, __WALL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			uf_err_set(err, UF_ETARGET, what, "cannot start: %s", strerror(errno));
+			return -errno;
+		}
+		on_status(p, w, st);
+		if (WIFSTOPPED(st) && (unsigned)st >> 16 == PTRACE_EVENT_EXEC)
+			return 0;
+		if (p->info.exited) {
+			uf_err_set(err, UF_ETARGET, what, "exited before its first instruction");
+			return -ESRCH;
+		}
+		cont_all(p);
+	}
+}
+
 static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err)
 {
-	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT;
+	/* a spawned program is held at its exec (ptrace_target_spawn) */
+	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT |
+		    (p->info.spawned ? PTRACE_O_TRACEEXEC : 0);
 	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)opts) < 0) {
 		int e = errno;
 		if (e == ESRCH)

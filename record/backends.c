@@ -194,6 +194,7 @@ static int open_spawn(struct record *r, struct uf_err *err)
  * executable, the dynamic loader, the vDSO), before it runs. */
 static int start_spawn(struct record *r, struct uf_err *err)
 {
+	r->at_entry = 1;
 	return record_open_maps(r, err);
 }
 

@@ -52,7 +52,13 @@ struct record {
 	struct symtab *exe_tab;       /* -x */
 	struct unwind_space *space;   /* CFI tables (--unwind) */
 	struct unwind_stats walk;     /* how the walks ended */
-	uint64_t last_space_miss;     /* ns of the last refresh that added nothing */
+	int at_entry;                 /* held at its exec: the next walk is at
+				       * the program's entry point */
+	struct {                      /* code mappings that are no file ([vdso],
+				       * JIT): no refresh adds them */
+		uint64_t start, end;
+	} nofile[32];
+	unsigned nnofile;             /* entries used (a ring past 32) */
 	struct sampler s;
 	int progress_shown;
 	uint64_t last_refresh;        /* elapsed ns of the last maps refresh */

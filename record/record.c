@@ -19,8 +19,8 @@
  *    loader or dlopen mapped a library since) re-reads the process's maps
  *    inside the pause and walks again, so the first sample in a new
  *    library is whole: one pause per new library grows by the time its
- *    CFI takes to read (milliseconds).  A re-read that found nothing new
- *    (JIT code, an anonymous mapping) is not tried again for 50 ms.
+ *    CFI takes to read (milliseconds).  Code in no file ([vdso], JIT)
+ *    costs one maps read per mapping, remembered (up to 32 of them).
  *  - Symbols of libraries loaded and unloaded between two mapping reads
  *    (about once a second) are missed, in exchange for no /proc reads for
  *    symbols while the target is stopped.
@@ -42,12 +42,14 @@ static int open_space(struct record *r, struct uf_err *err);
 static int check_output(const char *path, struct uf_err *err);
 static int walk(void *ctx, struct uf_target *t, uint32_t id, const struct uf_regs *regs,
 		uint64_t *pcs, size_t max, size_t *n, struct uf_err *err);
+static int new_code(struct record *r, const uint64_t *pcs, size_t n);
+static int known_nofile(const struct record *r, uint64_t pc);
+static int mapping_at(pid_t pid, uint64_t pc, uint64_t *start, uint64_t *end);
 static void finish_target(struct record *r);
 static int write_outputs(struct record *r, struct uf_err *err);
 static int write_raw(struct record *r, struct uf_err *err);
 static void release(struct record *r);
 static void signals(int install);
-static uint64_t mono_ns(void);
 
 void record_opts_init(struct record_opts *o)
 {
@@ -152,9 +154,9 @@ static int open_space(struct record *r, struct uf_err *err)
 }
 
 /* The sampler's walker (inside the pause).  A walk that met a PC outside
- * every module of a process's space re-reads the maps now and walks
- * again when that added a module (trade-off 1); the stats count the
- * walk that is kept. */
+ * every module of a process's space, in a file mapping the space does not
+ * hold yet, re-reads the maps now and walks again (trade-off 1); the
+ * stats count the walk that is kept. */
 static int walk(void *ctx, struct uf_target *t, uint32_t id, const struct uf_regs *regs,
 		uint64_t *pcs, size_t max, size_t *n, struct uf_err *err)
 {
@@ -162,20 +164,19 @@ static int walk(void *ctx, struct uf_target *t, uint32_t id, const struct uf_reg
 	struct unwind_stats st = { 0 };
 	enum unwind_mode mode = r->o->unwind;
 	int rc = unwind_walk(t, id, regs, r->space, mode, pcs, max, n, &st, err);
-	if (rc >= 0 && st.unmapped && r->space && (r->caps & UF_TARGET_CAP_PROCMAPS)) {
-		uint64_t now = mono_ns();
-		size_t before, after, cfi, rows, bytes;
-		unwind_space_stats(r->space, &before, &cfi, &rows, &bytes);
-		if (now - r->last_space_miss >= 50000000ull)
-			unwind_space_add_pid(r->space, r->target.pid);
-		unwind_space_stats(r->space, &after, &cfi, &rows, &bytes);
-		if (after != before) {
-			memset(&st, 0, sizeof st);
-			rc = unwind_walk(t, id, regs, r->space, mode, pcs, max, n, &st, err);
-		} else {
-			r->last_space_miss = now;
-		}
+	if (rc >= 0 && st.unmapped && r->space && (r->caps & UF_TARGET_CAP_PROCMAPS) &&
+	    new_code(r, pcs, *n)) {
+		memset(&st, 0, sizeof st);
+		rc = unwind_walk(t, id, regs, r->space, mode, pcs, max, n, &st, err);
 	}
+	if (r->at_entry && rc == UNWIND_NOINFO && *n == 1) {
+		/* the entry point is the outermost frame by the ABI (the
+		 * kernel starts it with no caller; ld.so's _start has no FDE) */
+		st.ends[UNWIND_NOINFO]--;
+		st.ends[UNWIND_COMPLETE]++;
+		rc = UNWIND_COMPLETE;
+	}
+	r->at_entry = 0;
 	for (int i = 0; i < UNWIND_NEND; i++)
 		r->walk.ends[i] += st.ends[i];
 	r->walk.reads += st.reads;
@@ -184,6 +185,66 @@ static int walk(void *ctx, struct uf_target *t, uint32_t id, const struct uf_reg
 	r->walk.steps_fp += st.steps_fp;
 	r->walk.unmapped += st.unmapped;
 	return rc;
+}
+
+/* 1 when a PC of pcs[0..n) outside the space lay in a file mapping that
+ * unwind_space_add_pid has now added.  A PC in code that is no file
+ * ([vdso], JIT) or in a file the space cannot take has its mapping
+ * remembered, so it costs one maps read, not one per sample. */
+static int new_code(struct record *r, const uint64_t *pcs, size_t n)
+{
+	uint64_t bias;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pc = pcs[i] - (i > 0);
+		if (unwind_space_find(r->space, pc, &bias) || bias != UINT64_MAX || known_nofile(r, pc))
+			continue;
+		uint64_t start, end;
+		int file = mapping_at(r->target.pid, pc, &start, &end);
+		if (file < 0)
+			return 0;   /* maps unreadable, or no mapping: nothing to add */
+		if (file) {
+			unwind_space_add_pid(r->space, r->target.pid);
+			if (unwind_space_find(r->space, pc, &bias) || bias != UINT64_MAX)
+				return 1;
+		}
+		/* no file, or one the space cannot take (deleted, not regular) */
+		r->nofile[r->nnofile % 32].start = start;
+		r->nofile[r->nnofile % 32].end = end;
+		r->nnofile++;
+	}
+	return 0;
+}
+
+static int known_nofile(const struct record *r, uint64_t pc)
+{
+	unsigned k = r->nnofile < 32 ? r->nnofile : 32;
+	for (unsigned i = 0; i < k; i++)
+		if (pc >= r->nofile[i].start && pc < r->nofile[i].end)
+			return 1;
+	return 0;
+}
+
+/* The mapping of `pc` in /proc/PID/maps: 1 a file ("/..." path), 0 other
+ * ([vdso], anonymous), -1 none or unreadable. */
+static int mapping_at(pid_t pid, uint64_t pc, uint64_t *start, uint64_t *end)
+{
+	char path[64], line[4096 + 128];
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	int found = -1;
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof line, f)) {
+		unsigned long long a, b;
+		int off = 0;
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &a, &b, &off) < 2 || pc < a || pc >= b)
+			continue;
+		*start = a;
+		*end = b;
+		found = off > 0 && line[off] == '/';
+	}
+	fclose(f);
+	return found;
 }
 
 /* After sampling: catch late mappings while the process still exists
@@ -304,11 +365,4 @@ static void signals(int install)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

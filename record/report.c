@@ -31,7 +31,9 @@ static void command_line(const struct record *r, char *buf, size_t size);
 void record_progress(void *ctx, const struct sampler_stats *st)
 {
 	struct record *r = ctx;
-	int due = st->elapsed_ns - r->last_refresh >= 1000000000ull || !r->last_refresh;
+	/* once a second; at once only when the maps could not be read yet (a
+	 * burst of symbol reading early on would starve the sampler there) */
+	int due = st->elapsed_ns - r->last_refresh >= 1000000000ull || (!r->last_refresh && !r->maps);
 	if ((r->caps & UF_TARGET_CAP_PROCMAPS) && due) {
 		struct uf_err e2 = { 0 };
 		r->last_refresh = st->elapsed_ns ? st->elapsed_ns : 1;
