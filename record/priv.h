@@ -54,6 +54,7 @@ struct record {
 	struct unwind_stats walk;     /* how the walks ended */
 	int at_entry;                 /* held at its exec: the next walk is at
 				       * the program's entry point */
+	uint64_t entry_pc;            /* that entry point (0: none) */
 	struct {                      /* code mappings that are no file ([vdso],
 				       * JIT): no refresh adds them */
 		uint64_t start, end;

@@ -169,14 +169,16 @@ static int walk(void *ctx, struct uf_target *t, uint32_t id, const struct uf_reg
 		memset(&st, 0, sizeof st);
 		rc = unwind_walk(t, id, regs, r->space, mode, pcs, max, n, &st, err);
 	}
-	if (r->at_entry && rc == UNWIND_NOINFO && *n == 1) {
+	if (r->at_entry)
+		r->entry_pc = regs->pc;
+	r->at_entry = 0;
+	if (rc == UNWIND_NOINFO && *n == 1 && regs->pc == r->entry_pc && r->entry_pc) {
 		/* the entry point is the outermost frame by the ABI (the
 		 * kernel starts it with no caller; ld.so's _start has no FDE) */
 		st.ends[UNWIND_NOINFO]--;
 		st.ends[UNWIND_COMPLETE]++;
 		rc = UNWIND_COMPLETE;
 	}
-	r->at_entry = 0;
 	for (int i = 0; i < UNWIND_NEND; i++)
 		r->walk.ends[i] += st.ends[i];
 	r->walk.reads += st.reads;
