@@ -4,8 +4,10 @@
 # first instruction: the child is held at its exec event until record has
 # built its tables, so
 #   - the first sample (time order) is the dynamic loader's entry point;
-#   - a program spending 0.3 s in phase_a then 0.3 s in phase_b is drawn
-#     50:50 (+-3 pp), not 44:56 as when 40-100 ms of phase_a ran unseen;
+#   - a program doing the same work for about 0.3 s in phase_a, then in
+#     phase_b, is drawn 50:50 (+-3 pp), not 44:56 as when 40-100 ms of
+#     phase_a ran unseen (equal work, not equal wall time: a loaded
+#     machine then cannot make the truth differ from 50:50);
 #   - a 0.2 s program gets samples at -F 999 (it once got none).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-record.sh"
@@ -14,30 +16,38 @@ command -v gcc >/dev/null || { skip first-sample "no gcc"; exit 0; }
 cat > "$TMP/phases.c" <<'C'
 #include <stdlib.h>
 #include <time.h>
+/* CPU time: a pause of the sampler (the target stopped) is not counted */
 static double now(void)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
-/* spins until `s` seconds of wall time have passed since `t0` */
-__attribute__((noinline)) static double spin_until(double t0, double s)
+/* `n` rounds of the same work: phase_a and phase_b cost the same CPU */
+__attribute__((noinline)) static double spin(long n)
 {
-	double x = 0;
-	do
-		for (int i = 0; i < 2000; i++)
+	volatile double x = 0;
+	for (long k = 0; k < n; k++)
+		for (int i = 0; i < 1000; i++)
 			x += i * 0.5;
-	while (now() - t0 < s);
 	return x;
 }
-__attribute__((noinline)) static double phase_a(double t0, double s) { return spin_until(t0, s); }
-__attribute__((noinline)) static double phase_b(double t0, double s) { return spin_until(t0, s); }
+__attribute__((noinline)) static double phase_a(long n) { return spin(n); }
+__attribute__((noinline)) static double phase_b(long n) { return spin(n); }
+/* rounds per CPU second of this machine, measured over 20 ms */
+__attribute__((noinline)) static double calibrate(void)
+{
+	double t0 = now();
+	long n = 0;
+	while (now() - t0 < 0.02)
+		spin(10), n += 10;
+	return n / (now() - t0);
+}
 int main(int argc, char **argv)
 {
-	double t0 = now(), s = argc > 1 ? atof(argv[1]) : 0.3;
-	double x = phase_a(t0, s);
-	x += phase_b(t0, 2 * s);
-	return x < 0;
+	double s = argc > 1 ? atof(argv[1]) : 0.3;
+	long n = (long)(calibrate() * s);
+	return phase_a(n) + phase_b(n) < 0;
 }
 C
 gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$TMP/phases" "$TMP/phases.c" ||
