@@ -52,6 +52,7 @@ struct thr {
 	int gone;
 	int exiting;      /* past PTRACE_EVENT_EXIT: never sampled again */
 	int held;         /* the main thread held at its exit event (invariant 3) */
+	int detached;     /* PTRACE_DETACH succeeded: no longer ours */
 	char comm[17];
 };
 
@@ -242,7 +243,7 @@ static int p_stop(struct uf_target *t, struct uf_err *err)
 	 * the interrupt stops (PTRACE_INTERRUPT on it succeeds) */
 	for (size_t i = 0; i < p->nthr; i++) {
 		struct thr *h = &p->thr[i];
-		if (h->gone || h->stopped)
+		if (h->gone || h->stopped || h->detached)
 			continue;
 		t->n_hypercalls++;
 		if (ptrace(PTRACE_INTERRUPT, h->tid, 0, 0) == 0)
@@ -341,15 +342,28 @@ static void p_detach(struct uf_target *t)
 	if (!p || !p->attached)
 		return;
 	struct uf_err e = { 0 };
-	p_stop(t, &e);
-	for (size_t i = 0; i < p->nthr; i++) {
-		struct thr *h = &p->thr[i];
-		if (h->gone)
-			continue;
-		/* a thread that did not stop in time cannot be detached by
-		 * PTRACE_DETACH; it is released when we exit */
-		if (ptrace(PTRACE_DETACH, h->tid, 0, (void *)(long)(h->group_stop ? 0 : h->sig)) == 0)
-			h->stopped = 0;
+	/* A thread that did not stop within p_stop's budget (a loaded
+	 * machine) cannot be detached yet; it would stay in its stop, traced,
+	 * once it gets there, and a spawned program waited for would never
+	 * end.  So stop and detach again until every thread is let go or
+	 * gone (about 2 s at most; past that it is released when we exit). */
+	for (int pass = 0; pass < 100; pass++) {
+		p_stop(t, &e);
+		size_t left = 0;
+		for (size_t i = 0; i < p->nthr; i++) {
+			struct thr *h = &p->thr[i];
+			if (h->gone || h->detached)
+				continue;
+			long sig = h->group_stop ? 0 : h->sig;
+			if (h->stopped && ptrace(PTRACE_DETACH, h->tid, 0, (void *)sig) == 0) {
+				h->stopped = 0;
+				h->detached = 1;
+			} else if (!(h->stopped && errno == ESRCH)) {
+				left++;  /* not stopped yet (ESRCH on a stopped one: it died) */
+			}
+		}
+		if (!left)
+			break;
 	}
 	drain(p);
 	p->attached = 0;
