@@ -21,7 +21,7 @@ CC      ?= cc
 PKG_CONFIG ?= pkg-config
 
 # fold itself has no .c now (its rooms do); kept so a file merged into fold/ still builds
-MODULES := util fold fold/model fold/in fold/out fold/embed render symtab unwind sampler ptrace-if gdb-if cli
+MODULES := util fold fold/model fold/in fold/out fold/embed render symtab unwind sampler ptrace-if gdb-if record cli
 # Xen support is built when libxen-dev is present on an x86-64 host (xen-if
 # reads x86-64 vCPU state: it does not compile for Arm); else xen-if/stub.c.
 XEN_PC := xencontrol xenforeignmemory xenstore

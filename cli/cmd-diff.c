@@ -130,8 +130,7 @@ int cmd_diff(int argc, char **argv)
 	ro.swapped = ro.negate;
 	fold_trie *t;
 	struct uf_err err = { 0 };
-	cli_inputs_configure(&io);
-	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &t, &err);
+	int rc = cli_read_diff(argv[optind], argv[optind + 1], normalize, ro.negate, &io, &t, &err);
 	if (rc == 0 && !normalize)
 		warn_totals(t, ro.negate);
 	if (rc == 0) /* libraries as the drawn (AFTER) input knows them */

@@ -52,7 +52,7 @@ static int fold_diff(int n, char **paths, int normalize, const char *out,
 		return cli_usage("fold ", "'--diff': takes two inputs, A and B (got %d)", n);
 	fold_trie *t;
 	struct uf_err err = { 0 };
-	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, &t, &err);
+	int rc = cli_read_diff(paths[0], paths[1], normalize, 0, io, &t, &err);
 	if (rc == 0)
 		rc = cli_write_profile(t, NULL, io, CLI_OUT_FOLDED, out, &err);
 	fold_trie_free(t);
@@ -135,7 +135,6 @@ int cmd_fold(int argc, char **argv)
 		}
 	}
 	free(all);
-	cli_inputs_configure(&io);
 	if (normalize && !diff)
 		return cli_usage("fold ", "'--normalize': only applies with --diff");
 	/* --addrs: with --symbols, or stackcollapse-perf.pl's for perf input */
@@ -154,7 +153,7 @@ int cmd_fold(int argc, char **argv)
 	if (chart)
 		fold_trie_keep_sequence(t);
 	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &err)
-		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &err);
+		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &io, &err);
 	symtab_free(ri.st);
 	if (rc == 0)
 		rc = cli_by_lib_apply(&t, by_lib, &err);

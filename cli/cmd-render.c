@@ -71,8 +71,7 @@ int cmd_render(int argc, char **argv)
 		return cli_usage("render ", "render: out of memory");
 	if (ro.flamechart)
 		fold_trie_keep_sequence(t);
-	cli_inputs_configure(&io);
-	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &err);
+	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &io, &err);
 	if (rc == 0)
 		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
 	if (rc == 0)

@@ -37,7 +37,8 @@ void cli_warn_read_stats(const struct fold_read_stats *total)
 			 FOLD_MAX_DEPTH);
 }
 
-int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_err *err)
+int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct cli_io_opts *io,
+		    struct uf_err *err)
 {
 	static char *stdin_only[] = { "-" };
 	if (n == 0) {
@@ -46,7 +47,6 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 	}
 	struct fold_read_stats total = { 0 };
 	for (int i = 0; i < n; i++) {
-		const struct cli_io_opts *io = cli_inputs_config();
 		struct fold_read_opts o = { .reverse = reverse, .label = paths[i],
 					    .force_perf = io && io->force_perf, .perf = io ? &io->perf : NULL };
 		struct fold_read_stats st = { 0 };
@@ -92,6 +92,7 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_er
 struct reader_job {
 	const char *path;
 	fold_trie *t;
+	const struct cli_io_opts *io;
 	struct uf_err err;
 	int rc;
 };
@@ -100,15 +101,15 @@ static void *read_job(void *arg)
 {
 	struct reader_job *j = arg;
 	char *paths[] = { (char *)j->path };
-	j->rc = cli_read_inputs(j->t, paths, 1, 0, &j->err);
+	j->rc = cli_read_inputs(j->t, paths, 1, 0, j->io, &j->err);
 	return NULL;
 }
 
 int cli_read_diff(const char *before, const char *after, int normalize, int swap,
-		  fold_trie **out, struct uf_err *err)
+		  const struct cli_io_opts *io, fold_trie **out, struct uf_err *err)
 {
-	struct reader_job a = { .path = before, .t = fold_trie_new() };
-	struct reader_job b = { .path = after, .t = fold_trie_new() };
+	struct reader_job a = { .path = before, .t = fold_trie_new(), .io = io };
+	struct reader_job b = { .path = after, .t = fold_trie_new(), .io = io };
 	int rc = -ENOMEM;
 	*out = NULL;
 	if (!a.t || !b.t) {
@@ -117,7 +118,6 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	}
 	/* two folded files: one sorted read into one differential trie */
 	struct fold_read_stats st[2] = { { 0 }, { 0 } };
-	const struct cli_io_opts *io = cli_inputs_config();
 	rc = io && io->force_perf ? 1 : fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
 	if (rc != 1) {
 		if (rc == 0) { /* a refused file's error already says it all */

@@ -12,7 +12,10 @@
 
 /* Reads paths[0..n) ("-" = stdin; n == 0 reads stdin) into t and calls
  * fold_trie_finish.  No valid stack at all is an error (UF_EINPUT). */
-int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, struct uf_err *err);
+/* `io` (borrowed; NULL: the defaults) says how `perf script` text is read. */
+struct cli_io_opts;
+int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct cli_io_opts *io,
+		    struct uf_err *err);
 /* Warns what reading skipped: invalid lines (how many, the first
  * FILE:LINE) and stacks cut at FOLD_MAX_DEPTH. */
 void cli_warn_read_stats(const struct fold_read_stats *st);
@@ -25,5 +28,5 @@ void cli_warn_read_stats(const struct fold_read_stats *st);
  * `normalize`, BEFORE is scaled to AFTER's total, so shares are compared
  * exactly.  Finished; free with fold_trie_free. */
 int cli_read_diff(const char *before, const char *after, int normalize, int swap,
-		  fold_trie **out, struct uf_err *err);
+		  const struct cli_io_opts *io, fold_trie **out, struct uf_err *err);
 #endif

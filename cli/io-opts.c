@@ -28,8 +28,6 @@ static const struct option io_options[] = {
 	{ 0, 0, 0, 0 },
 };
 
-static const struct cli_io_opts *configured;
-
 struct option *cli_io_options_merge(const struct option *own, enum cli_io_which which)
 {
 	size_t a = 0, b = sizeof io_options / sizeof io_options[0] - 1;
@@ -98,16 +96,6 @@ void cli_io_help(FILE *to)
 	      "      --addrs         unknown symbols as [dso <addr>]\n"
 	      "      --event-filter EVENT  keep samples of EVENT (default: the first event seen)\n",
 	      to);
-}
-
-void cli_inputs_configure(const struct cli_io_opts *io)
-{
-	configured = io;
-}
-
-const struct cli_io_opts *cli_inputs_config(void)
-{
-	return configured;
 }
 
 static int ends_with(const char *s, const char *suffix)

@@ -50,11 +50,6 @@ int cli_io_opt(struct cli_io_opts *io, int c, const char *arg);
 /* For --help: the input options, and the output format line. */
 void cli_io_help(FILE *to);
 
-/* The options every input reader of this process uses (cli/inputs.c
- * reads them); NULL for the defaults.  Borrowed until reset. */
-void cli_inputs_configure(const struct cli_io_opts *io);
-const struct cli_io_opts *cli_inputs_config(void);
-
 /* The output format of `path` under io (extension, else `dflt`). */
 enum cli_out_format cli_out_format_of(const struct cli_io_opts *io, const char *path,
 				      enum cli_out_format dflt);

@@ -23,7 +23,7 @@
 
 #include "gdb-if/conn.h"
 #include "gdb-if/packet.h"
-#include "sampler/target.h"
+#include "target/target.h"
 
 #define RX_CAP (GDB_PKT_MAX_RAW + 4096)
 #define RX_FIRST (16 * 1024)   /* rx starts here, doubles up to RX_CAP */

@@ -40,7 +40,7 @@
 
 #include <sys/types.h>
 
-#include "sampler/target.h"
+#include "target/target.h"
 
 struct gdb_opts {
 	unsigned timeout_ms;   /* per reply; 0 = GDB_DEFAULT_TIMEOUT_MS */

@@ -417,6 +417,7 @@ static void gdetach(struct uf_target *t)
 
 static const struct uf_target_ops gdb_ops = {
 	.name = "gdb",
+	.caps = UF_TARGET_CAP_VCPUS,
 	.stop = gstop,
 	.resume = gresume,
 	.threads = gthreads,

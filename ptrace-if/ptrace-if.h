@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "sampler/target.h"
+#include "target/target.h"
 #include "util/err.h"
 
 /* A thread that is runnable but not running (more threads than CPUs)
@@ -53,7 +53,10 @@ struct ptrace_info {
  * running; free with ptrace_target_free() after detach. */
 int ptrace_target_attach(struct uf_target *t, pid_t pid, struct uf_err *err);
 /* Runs argv[0] (PATH searched) with argv, attached from its first
- * instruction after exec.  A program that cannot be executed is
+ * instruction after exec, and returns with it held there (stopped at its
+ * exec event): the caller reads its maps, builds its tables, and the
+ * first resume() (the sampler's first round) lets it run, so the first
+ * sample is its first instruction.  A program that cannot be executed is
  * UF_ETARGET. */
 int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *err);
 /* The info record (borrowed from t); NULL before attach. */

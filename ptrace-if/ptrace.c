@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ptrace-if/ptrace.c — the ptrace backend of sampler/target.h.
+ * ptrace-if/ptrace.c — the ptrace backend of target/target.h.
  *
  * States of one thread and the call behind each transition:
  *
@@ -52,6 +52,7 @@ struct thr {
 	int gone;
 	int exiting;      /* past PTRACE_EVENT_EXIT: never sampled again */
 	int held;         /* the main thread held at its exit event (invariant 3) */
+	int detached;     /* PTRACE_DETACH succeeded: no longer ours */
 	char comm[17];
 };
 
@@ -83,9 +84,11 @@ static ssize_t p_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf
 		      struct uf_err *err);
 static void p_detach(struct uf_target *t);
 static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err);
+static int p_exit_status(const struct uf_target *t, int *status);
 
 static const struct uf_target_ops ptrace_ops = {
 	.name = "ptrace",
+	.caps = UF_TARGET_CAP_PROCMAPS,
 	.stop = p_stop,
 	.resume = p_resume,
 	.threads = p_threads,
@@ -93,11 +96,15 @@ static const struct uf_target_ops ptrace_ops = {
 	.read = p_read,
 	.detach = p_detach,
 	.idle = p_idle,
+	.thread_name = ptrace_target_thread_name,
+	.exit_status = p_exit_status,
+	.release = ptrace_target_free,
 };
 
 static struct ptr *ptr_new(struct uf_target *t, pid_t pid);
 static int seize_all(struct ptr *p, struct uf_err *err);
 static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err);
+static int wait_exec(struct ptr *p, struct uf_err *err, const char *what);
 static void child_exec(const int go[2], const int fail[2], char *const argv[])
 	__attribute__((noreturn));
 static struct thr *thr_find(struct ptr *p, pid_t tid);
@@ -178,6 +185,8 @@ int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *
 		rc = -e;
 	} else if (rc && !err->cls) {
 		uf_err_set(err, UF_ETARGET, argv[0], "cannot start: %s", strerror(-rc));
+	} else if (!rc) {
+		rc = wait_exec(p, err, argv[0]);
 	}
 	if (rc && p) {
 		p_detach(t);
@@ -192,6 +201,15 @@ const struct ptrace_info *ptrace_target_info(const struct uf_target *t)
 {
 	struct ptr *p = t->priv;
 	return p ? &p->info : NULL;
+}
+
+static int p_exit_status(const struct uf_target *t, int *status)
+{
+	const struct ptr *p = t->priv;
+	if (!p || !p->info.exited)
+		return 0;
+	*status = p->info.status;
+	return 1;
 }
 
 size_t ptrace_target_thread_name(const struct uf_target *t, uint32_t tid, char *buf, size_t size)
@@ -225,7 +243,7 @@ static int p_stop(struct uf_target *t, struct uf_err *err)
 	 * the interrupt stops (PTRACE_INTERRUPT on it succeeds) */
 	for (size_t i = 0; i < p->nthr; i++) {
 		struct thr *h = &p->thr[i];
-		if (h->gone || h->stopped)
+		if (h->gone || h->stopped || h->detached)
 			continue;
 		t->n_hypercalls++;
 		if (ptrace(PTRACE_INTERRUPT, h->tid, 0, 0) == 0)
@@ -324,15 +342,28 @@ static void p_detach(struct uf_target *t)
 	if (!p || !p->attached)
 		return;
 	struct uf_err e = { 0 };
-	p_stop(t, &e);
-	for (size_t i = 0; i < p->nthr; i++) {
-		struct thr *h = &p->thr[i];
-		if (h->gone)
-			continue;
-		/* a thread that did not stop in time cannot be detached by
-		 * PTRACE_DETACH; it is released when we exit */
-		if (ptrace(PTRACE_DETACH, h->tid, 0, (void *)(long)(h->group_stop ? 0 : h->sig)) == 0)
-			h->stopped = 0;
+	/* A thread that did not stop within p_stop's budget (a loaded
+	 * machine) cannot be detached yet; it would stay in its stop, traced,
+	 * once it gets there, and a spawned program waited for would never
+	 * end.  So stop and detach again until every thread is let go or
+	 * gone (about 2 s at most; past that it is released when we exit). */
+	for (int pass = 0; pass < 100; pass++) {
+		p_stop(t, &e);
+		size_t left = 0;
+		for (size_t i = 0; i < p->nthr; i++) {
+			struct thr *h = &p->thr[i];
+			if (h->gone || h->detached)
+				continue;
+			long sig = h->group_stop ? 0 : h->sig;
+			if (h->stopped && ptrace(PTRACE_DETACH, h->tid, 0, (void *)sig) == 0) {
+				h->stopped = 0;
+				h->detached = 1;
+			} else if (!(h->stopped && errno == ESRCH)) {
+				left++;  /* not stopped yet (ESRCH on a stopped one: it died) */
+			}
+		}
+		if (!left)
+			break;
 	}
 	drain(p);
 	p->attached = 0;
@@ -390,6 +421,7 @@ static struct ptr *ptr_new(struct uf_target *t, pid_t pid)
 		return NULL;
 	p->info.pid = pid;
 	memset(t, 0, sizeof *t);
+	t->pid = pid;
 	t->ops = &ptrace_ops;
 	t->priv = p;
 	t->arch = NATIVE_ARCH;
@@ -436,9 +468,37 @@ static int seize_all(struct ptr *p, struct uf_err *err)
 }
 
 /* Returns 1 when tid was seized, 0 when it has just exited, or <0. */
+/* Spawn mode: waits for the exec event of the program (the exec itself
+ * succeeded: the fail pipe closed empty), which leaves it stopped before
+ * its first instruction.  Other reports (none are expected) are taken as
+ * they come; an exit before exec is an error. */
+static int wait_exec(struct ptr *p, struct uf_err *err, const char *what)
+{
+	for (;;) {
+		int st;
+		pid_t w = waitpid(p->info.pid, &st, __WALL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			uf_err_set(err, UF_ETARGET, what, "cannot start: %s", strerror(errno));
+			return -errno;
+		}
+		on_status(p, w, st);
+		if (WIFSTOPPED(st) && (unsigned)st >> 16 == PTRACE_EVENT_EXEC)
+			return 0;
+		if (p->info.exited) {
+			uf_err_set(err, UF_ETARGET, what, "exited before its first instruction");
+			return -ESRCH;
+		}
+		cont_all(p);
+	}
+}
+
 static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *err)
 {
-	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT;
+	/* a spawned program is held at its exec (ptrace_target_spawn) */
+	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT |
+		    (p->info.spawned ? PTRACE_O_TRACEEXEC : 0);
 	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)opts) < 0) {
 		int e = errno;
 		if (e == ESRCH)

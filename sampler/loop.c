@@ -142,7 +142,7 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r,
 	int rc = t->ops->stop(t, err);
 	if (rc != 0)
 		return rc; /* UF_TARGET_GONE or an error; nothing to resume */
-	uint64_t frozen = mono_ns(), unmapped = s->stats.walk.unmapped;
+	uint64_t frozen = mono_ns();
 	int wrc = walk_all(s, t, r, o, err);
 	rc = t->ops->resume(t, err);
 	uint64_t b = mono_ns();
@@ -151,8 +151,6 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r,
 	s->stats.samples++;
 	if (wrc < 0)
 		return wrc;
-	if (o->refresh && s->stats.walk.unmapped != unmapped && rc == 0)
-		o->refresh(o->progress_ctx);
 	for (size_t i = 0; i < r->nids; i++) {
 		if (!r->lens[i])
 			continue;
@@ -191,8 +189,13 @@ static int walk_all(struct sampler *s, struct uf_target *t, struct round *r,
 			s->stats.stop_failures++;
 			continue;
 		}
-		rc = unwind_walk(t, r->ids[i], &regs, o->space, o->unwind, r->pcs + i * r->depth,
-				 r->depth, &r->lens[i], &s->stats.walk, err);
+		uint64_t *pcs = r->pcs + i * r->depth;
+		if (!o->walk) {
+			pcs[0] = regs.pc;
+			r->lens[i] = 1;
+			continue;
+		}
+		rc = o->walk(o->walk_ctx, t, r->ids[i], &regs, pcs, r->depth, &r->lens[i], err);
 		if (rc < 0)
 			return rc;
 	}

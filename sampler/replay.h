@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sampler/target.h"
+#include "target/target.h"
 
 struct replay_region {
 	uint64_t addr;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sampler/sampler.h — the sampling loop, the stack set and the
- * per-sample sequence (stacks are walked by unwind/unwind.h).
+ * per-sample sequence (stacks are walked by the caller's walker, normally
+ * unwind/unwind.h's unwind_walk, plugged in by record/).
  *
  * The loop wakes at absolute CLOCK_MONOTONIC deadlines (start + k/Hz, so
  * there is no drift), stops the target, reads every thread's registers,
@@ -9,7 +10,7 @@
  * stores what it saw.  Nothing is symbolized while the target is stopped:
  * sampler_fold() turns the address stacks into names afterwards through a
  * resolver callback (normally symtab/).  Stacks are unwound inside the
- * pause by unwind/ (CFI tables built beforehand, frame pointers where
+ * pause by the walker (unwind/: CFI tables built beforehand, frame pointers where
  * there is no CFI), which copies whole stack windows rather than two words
  * per frame: a few microseconds of memcpy instead of a target round trip
  * per frame — round trips dominate every backend.
@@ -41,8 +42,7 @@
 #include <stdio.h>
 
 #include "fold/fold.h"
-#include "sampler/target.h"
-#include "unwind/unwind.h"
+#include "target/target.h"
 #include "util/err.h"
 
 #define SAMPLER_DEFAULT_HZ 99.0
@@ -112,7 +112,6 @@ struct sampler_stats {
 	 * CPU); `frozen` from the moment every thread was stopped to the end
 	 * of resume (registers, walks, resume: our own cost). */
 	struct sampler_hist stop, frozen;
-	struct unwind_stats walk;
 	uint32_t max_threads;      /* most threads seen in one round */
 	int target_gone;           /* the run ended because the target went away */
 	int interrupted;           /* the run ended on the stop flag */
@@ -155,14 +154,15 @@ struct sampler_opts {
 	unsigned max_depth;            /* frames per stack */
 	volatile sig_atomic_t *stop;   /* set asynchronously to end the run; may be NULL */
 	sampler_progress_fn progress;  /* may be NULL */
-	enum unwind_mode unwind;       /* UNWIND_AUTO by default */
-	const struct unwind_space *space; /* CFI tables (borrowed; may be NULL: frame
-					   * pointers only); changed only by the callbacks */
-	/* May be NULL.  Called after resume when a round met PCs outside every
-	 * module of `space` (stats.walk.unmapped grew): a chance to add the
-	 * mappings the target made since (its dynamic loader, dlopen). */
-	void (*refresh)(void *ctx);
 	void *progress_ctx;
+	/* Walks the stack of stopped thread `id` of `t` from `regs` into
+	 * pcs[0..*n) (at most max, *n >= 1), leaf first (invariant 3); called
+	 * inside the pause.  Returns >= 0, or <0 with *err (ends the run).
+	 * NULL: the program counter alone.  unwind/ sits above the sampler,
+	 * so the sampler names no unwinder: the caller plugs one in. */
+	int (*walk)(void *ctx, struct uf_target *t, uint32_t id, const struct uf_regs *regs,
+		    uint64_t *pcs, size_t max, size_t *n, struct uf_err *err);
+	void *walk_ctx;
 };
 
 void sampler_opts_init(struct sampler_opts *o);

@@ -53,7 +53,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "sampler/target.h"   /* the target interface: ops only, no sampler code */
+#include "target/target.h"   /* the target interface: ops only, no sampler code */
 #include "util/err.h"
 
 #define UNWIND_MAX_WINDOW (64ull << 20)   /* bytes above sp0 a frame may lie */

@@ -456,6 +456,7 @@ static void quiet_destroy(struct xentoollog_logger *l)
 
 static const struct uf_target_ops xen_ops = {
 	.name = "xen",
+	.caps = UF_TARGET_CAP_VCPUS | UF_TARGET_CAP_COST,
 	.stop = op_stop,
 	.resume = op_resume,
 	.threads = op_threads,

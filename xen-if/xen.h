@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sampler/target.h"
+#include "target/target.h"
 #include "util/err.h"
 
 /* Largest read() we serve in one call: bounds the time spent in a pause. */

@@ -34,7 +34,8 @@ COMMANDS = {
     "render": (["cli/cmd-render.c", "cli/render-opts.c"], "### render", False),
     "fold": (["cli/cmd-fold.c"], "### fold", False),
     "diff": (["cli/cmd-diff.c", "cli/render-opts.c"], "### diff", True),
-    "record": (["cli/cmd-record.c", "cli/render-opts.c"], "### record: profiling a Linux process", True),
+    "record": (["cli/cmd-record.c", "cli/render-opts.c", "record/backends.c"],
+               "### record: profiling a Linux process", True),
 }
 
 
@@ -55,8 +56,14 @@ def from_source(top, files):
         src = open(os.path.join(top, f)).read()
         for m in re.finditer(r'\{\s*"([A-Za-z0-9][A-Za-z0-9-]*)"\s*,\s*(no|required|optional)_argument', src):
             out.add("--" + m.group(1))
-        for m in re.finditer(r'cli_getopt\([^"]*"([^"]*)"', src):
-            out |= {"-" + c for c in m.group(1) if c.isalpha()}
+        # a literal short-option string, at the call or in a *_SHORTOPTS define
+        for m in re.finditer(r'cli_getopt\(\s*argc,\s*argv,\s*"([^"]*)"|_SHORTOPTS\s+"([^"]*)"', src):
+            out |= {"-" + c for c in (m.group(1) or m.group(2)) if c.isalpha()}
+        # record's target options: rows of record/backends.c's table
+        for m in re.finditer(r'\{\s*"[a-z-]+",\s*"([a-z-]+)",\s*(?:\'(.)\'|0)', src):
+            out.add("--" + m.group(1))
+            if m.group(2):
+                out.add("-" + m.group(2))
         if re.search(r"getopt_long(_only)?\(", src):
             out.add("(getopt_long called directly: use cli_getopt in " + f + ")")
     return out - EXEMPT

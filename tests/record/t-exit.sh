@@ -91,15 +91,10 @@ wait "$BG_PID"; trc=$?
 [ "$rc" -eq 0 ] && [ -s "$TMP/killed.folded" ] && pass "signal: recording ends, output written" ||
 	fail "signal: recording" "exit $rc: $(tail -1 "$TMP/killed.err")"
 
-# a target that is gone before the first sample: exit 3
-# (`true` may still be caught at its first instruction: then it has one
-# sample and exit 0; a few tries give the no-sample case)
-for try in 1 2 3 4 5 6; do
-	rm -f "$TMP/none.folded"
-	"$UF" -q -T 1 --folded "$TMP/none.folded" -- true 2>"$TMP/none.err"; rc=$?
-	[ "$rc" -eq 0 ] && [ "$(awk '{ n += $NF } END { print n }' "$TMP/none.folded")" = 1 ] && continue
-	break
-done
-[ "$rc" -eq 3 ] && grep -q 'no samples' "$TMP/none.err" && pass "no sample at all: exit 3" ||
-	fail "no sample at all" "exit $rc: $(cat "$TMP/none.err")"
+# a program that ends at once is still sampled: it is held at its first
+# instruction until the tables exist, and that is its first sample
+"$UF" -q -T 1 --folded "$TMP/none.folded" -- true 2>"$TMP/none.err"; rc=$?
+n=$(awk '{ n += $NF } END { print n + 0 }' "$TMP/none.folded" 2>/dev/null)
+[ "$rc" -eq 0 ] && [ "${n:-0}" -ge 1 ] && pass "-- true: sampled at its first instruction ($n sample), exit 0" ||
+	fail "-- true sampled" "exit $rc, ${n:-no} samples: $(cat "$TMP/none.err")"
 exit 0

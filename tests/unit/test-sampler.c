@@ -18,6 +18,7 @@
 #include "fold/fold.h"
 #include "sampler/replay.h"
 #include "sampler/sampler.h"
+#include "unwind/unwind.h"
 
 #define STACK 0x7ffff0000000ull
 
@@ -70,6 +71,15 @@ static char *folded(fold_trie *t)
 	return buf;
 }
 
+/* The walker record/ plugs in, frame pointers only; its ends counted. */
+static struct unwind_stats walks;
+
+static int fp_walk(void *ctx, struct uf_target *t, uint32_t id, const struct uf_regs *regs,
+		   uint64_t *pcs, size_t max, size_t *n, struct uf_err *err)
+{
+	return unwind_walk(t, id, regs, NULL, UNWIND_FP, pcs, max, n, ctx, err);
+}
+
 static int run(struct sampler *s, struct replay_target *r, double hz, volatile sig_atomic_t *stop)
 {
 	struct uf_target t;
@@ -77,6 +87,9 @@ static int run(struct sampler *s, struct replay_target *r, double hz, volatile s
 	struct sampler_opts o;
 	replay_target_init(&t, r);
 	sampler_opts_init(&o);
+	memset(&walks, 0, sizeof walks);
+	o.walk = fp_walk;
+	o.walk_ctx = &walks;
 	o.hz = hz;
 	o.stop = stop;
 	int rc = sampler_run(s, &t, &o, &err);
@@ -101,7 +114,7 @@ static void sampler_samples_every_thread(void **state)
 	assert_int_equal(s.seq_len, 10);
 	for (size_t i = 1; i < s.seq_len; i++)
 		assert_true(s.seq[i].t_ns >= s.seq[i - 1].t_ns);
-	assert_int_equal(s.stats.walk.ends[UNWIND_COMPLETE], 10);
+	assert_int_equal(walks.ends[UNWIND_COMPLETE], 10);
 	sampler_release(&s);
 	replay_free(r);
 }

@@ -23,7 +23,7 @@ cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -
   -o "$W/bin/xen-drive" "$TOP/tests/xen/xen-drive.c" "$TOP"/xen-if/{xen,mem,domain}.c "$TOP/util/err.c" \
   "$TOP/tests/xen/segv-trace.c" \
   $XLIBS -lpthread
-if [ -f "$TOP/cli/cmd-record.c" ] && grep -q xen_target_open "$TOP/cli/cmd-record.c"; then
+if [ -f "$TOP/record/backends.c" ] && grep -q xen_target_open "$TOP/record/backends.c"; then
   # the release objects plus a test-only crash reporter (tests/xen/segv-trace.c)
   make -s -C "$TOP" build/xen-test/uniprof-flame-static
   cp "$TOP/build/xen-test/uniprof-flame-static" "$W/bin/uniprof-flame"

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cli/record-pprof.c — record's pprof file, written from the sampled
+ * record/pprof.c — record's pprof file, written from the sampled
  * addresses rather than from the folded names: locations carry their
  * address and mapping (the ELF file, its offset and GNU build id), and
- * file:line where the -x ELF's DWARF gives it, so `go tool pprof -lines`,
+ * file:line where the executable's DWARF gives it (the -x file, else
+ * the executable the process mapped), so `go tool pprof -lines`,
  * `-disasm` (with the binary) and `-list` work on a unikernel profile.
  *
  * Trade-off: one location per distinct address (pprof's model), so the
  * file grows with distinct addresses rather than distinct names; names
  * come from the same resolver as the SVG, so -top matches the flame
- * graph.  Source lines are read only from the file named by -x: the
- * target's own files may be gone, or may not be safe to open, when the
- * profile is written (see symtab/lines.c).
+ * graph.  Source lines come from the main program only (as the SVG's
+ * tooltips without --inline would for it): from -x when given, else from
+ * the executable's path in the process's maps, opened once on first use;
+ * a file that cannot be read gives names and addresses only.  Mappings
+ * are kept sorted by start and found by binary search (a frame costs
+ * O(log mappings), not a scan).
  *
  * Invariants:
  *  1. Values per sample: samples/count and cpu/nanoseconds (count x the
@@ -25,26 +29,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/record-pprof.h"
+#include "record/priv.h"
 #include "util/outfile.h"
+#include "util/vec.h"
 
 #define NAME_BUF 4096
 
+/* What the writer reads from the recording. */
+struct pprof_src {
+	const struct sampler *s;
+	const struct symtab_procmap *maps; /* a process's mappings, or NULL (guests) */
+	const struct symtab *exe_tab;      /* the -x table, or NULL */
+	const char *exe;                   /* -x path (DWARF lines), or NULL */
+	sampler_resolve_fn resolve;        /* names, as for the SVG */
+	void *resolve_ctx;
+	sampler_thread_name_fn thread_name; /* per-thread root frames, or NULL */
+	void *thread_ctx;
+	double period_ns;                  /* 1e9 / HZ */
+};
+
 struct ctx {
-	const struct cli_pprof_src *src;
+	const struct pprof_src *src;
 	struct fold_pprof *b;
 	struct symtab_lines *lines;
 	uint64_t exe_map;          /* mapping id of the -x image (no /proc maps) */
-	uint64_t *map_start, *map_id; /* procmap mappings seen: start -> id */
+	int lines_tried;           /* the main program's DWARF was looked for */
+	uint64_t *map_start, *map_id; /* procmap mappings seen, sorted by start -> id */
 	size_t nmaps, maps_cap;
 	char name[NAME_BUF];
 };
 
 static uint64_t mapping_of(struct ctx *c, uint64_t addr, uint64_t *faddr, int *main_exe);
+static int write_pprof(const struct pprof_src *src, const char *path, struct uf_err *err);
 static uint64_t location_of(struct ctx *c, uint64_t addr, int is_return);
 static int add_pair(struct ctx *c, size_t i, uint64_t *ids);
 
-int cli_write_record_pprof(const struct cli_pprof_src *src, const char *path, struct uf_err *err)
+int record_write_pprof(struct record *r, const char *path, struct uf_err *err)
+{
+	const struct record_opts *o = r->o;
+	struct pprof_src ps = {
+		.s = &r->s, .maps = r->maps, .exe_tab = r->exe_tab, .exe = o->exe,
+		.resolve = record_resolve, .resolve_ctx = r,
+		.thread_name = o->per_thread ? record_thread_name : NULL, .thread_ctx = r,
+		.period_ns = 1e9 / r->so.hz,   /* pprof's cpu/nanoseconds per sample */
+	};
+	return write_pprof(&ps, path, err);
+}
+
+static int write_pprof(const struct pprof_src *src, const char *path, struct uf_err *err)
 {
 	const struct sampler *s = src->s;
 	struct ctx c = { .src = src, .b = fold_pprof_new() };
@@ -58,6 +90,7 @@ int cli_write_record_pprof(const struct cli_pprof_src *src, const char *path, st
 	if (src->exe) {
 		struct uf_err e2 = { 0 }; /* no DWARF: names and addresses only */
 		c.lines = symtab_lines_open(src->exe, &e2);
+		c.lines_tried = 1;
 	}
 	for (size_t i = 0; i < s->pairs_cap; i++)
 		if (s->pair_count[i] && add_pair(&c, i, ids) != 0)
@@ -87,7 +120,7 @@ out_quiet:
  * thread's name as the outermost frame when asked (invariant 3). */
 static int add_pair(struct ctx *c, size_t i, uint64_t *ids)
 {
-	const struct cli_pprof_src *src = c->src;
+	const struct pprof_src *src = c->src;
 	const struct sampler *s = src->s;
 	uint64_t key = s->pair_key[i];
 	size_t n, d = 0;
@@ -109,7 +142,7 @@ static int add_pair(struct ctx *c, size_t i, uint64_t *ids)
 /* The pprof mapping of a runtime address (0: none) and its file address. */
 static uint64_t mapping_of(struct ctx *c, uint64_t addr, uint64_t *faddr, int *main_exe)
 {
-	const struct cli_pprof_src *src = c->src;
+	const struct pprof_src *src = c->src;
 	*faddr = addr;
 	*main_exe = 0;
 	if (!src->maps) { /* a guest image: addresses are file addresses */
@@ -128,19 +161,34 @@ static uint64_t mapping_of(struct ctx *c, uint64_t addr, uint64_t *faddr, int *m
 		return 0;
 	*faddr = m.has_bias ? addr - m.bias : addr;
 	*main_exe = m.is_main;
-	for (size_t i = 0; i < c->nmaps; i++)
-		if (c->map_start[i] == m.start)
-			return c->map_id[i];
+	size_t lo = 0, hi = c->nmaps;   /* first start >= m.start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->map_start[mid] < m.start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nmaps && c->map_start[lo] == m.start)
+		return c->map_id[lo];
 	size_t c1 = c->maps_cap, c2 = c->maps_cap;
 	if (uf_vec_grow(&c->map_start, &c1, c->nmaps + 1, sizeof *c->map_start) ||
 	    uf_vec_grow(&c->map_id, &c2, c->nmaps + 1, sizeof *c->map_id))
 		return 0;
 	c->maps_cap = c1 < c2 ? c1 : c2;
+	if (m.is_main && !c->lines_tried && m.path) {
+		struct uf_err e2 = { 0 };  /* no -x: the executable's own DWARF */
+		c->lines = symtab_lines_open(m.path, &e2);
+		c->lines_tried = 1;
+	}
 	uint64_t id = fold_pprof_mapping(c->b, m.start, m.end, m.off, m.path, m.build_id);
-	if (m.is_main && src->exe && c->lines)
+	if (m.is_main && c->lines)
 		fold_pprof_mapping_has_lines(c->b, id);
-	c->map_start[c->nmaps] = m.start;
-	c->map_id[c->nmaps++] = id;
+	memmove(c->map_start + lo + 1, c->map_start + lo, (c->nmaps - lo) * sizeof *c->map_start);
+	memmove(c->map_id + lo + 1, c->map_id + lo, (c->nmaps - lo) * sizeof *c->map_id);
+	c->map_start[lo] = m.start;
+	c->map_id[lo] = id;
+	c->nmaps++;
 	return id;
 }
 
@@ -148,7 +196,7 @@ static uint64_t mapping_of(struct ctx *c, uint64_t addr, uint64_t *faddr, int *m
  * file:line from the -x DWARF for the main image. */
 static uint64_t location_of(struct ctx *c, uint64_t addr, int is_return)
 {
-	const struct cli_pprof_src *src = c->src;
+	const struct pprof_src *src = c->src;
 	uint64_t faddr;
 	int main_exe;
 	uint64_t map = mapping_of(c, addr, &faddr, &main_exe);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * sampler/target.h — the interface every target backend implements.
+ * target/target.h — the interface every target backend implements.
  *
  * A target is something whose threads of execution (Linux threads, Xen
  * vCPUs, gdbstub threads) can be stopped, inspected and resumed from the
@@ -24,11 +24,12 @@
  *     bound and validate it; backends bound their own protocol parsing.
  *  4. Backends never print or exit; failures fill struct uf_err.
  */
-#ifndef UF_SAMPLER_TARGET_H
-#define UF_SAMPLER_TARGET_H
+#ifndef UF_TARGET_TARGET_H
+#define UF_TARGET_TARGET_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "util/err.h"
@@ -57,8 +58,17 @@ enum uf_target_status {
 	UF_TARGET_GONE = 1,    /* target exited / domain destroyed / socket closed */
 };
 
+/* What a target can do (uf_target_ops.caps): callers ask these, never
+ * which backend a target is. */
+#define UF_TARGET_CAP_VCPUS    1u  /* threads are vCPUs ("vcpu-N", --per-vcpu) */
+#define UF_TARGET_CAP_PROCMAPS 2u  /* a Linux process: /proc/<pid>/maps and its
+				    * mapped files give symbols and CFI */
+#define UF_TARGET_CAP_COST     4u  /* n_hypercalls / n_maps are the cost of a
+				    * sample worth reporting (Xen) */
+
 struct uf_target_ops {
 	const char *name;   /* "ptrace", "xen", "gdb", "replay" */
+	unsigned caps;      /* UF_TARGET_CAP_* */
 
 	/* Freeze every thread.  Returns 0, UF_TARGET_GONE, or <0 with *err. */
 	int (*stop)(struct uf_target *t, struct uf_err *err);
@@ -84,6 +94,16 @@ struct uf_target_ops {
 	 * early, e.g. when our process gets a signal.  Returns 0,
 	 * UF_TARGET_GONE, or <0 with *err. */
 	int (*idle)(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err);
+	/* Optional (NULL: "vcpu-ID" with UF_TARGET_CAP_VCPUS, else "thread-ID").
+	 * The root frame naming thread `id`, also after detach: writes up to
+	 * size-1 bytes, returns the length. */
+	size_t (*thread_name)(const struct uf_target *t, uint32_t id, char *buf, size_t size);
+	/* Optional.  1 and *status (a wait status) when the target is a
+	 * process whose exit was seen, else 0. */
+	int (*exit_status)(const struct uf_target *t, int *status);
+	/* Optional (NULL: detach released everything).  Frees what detach
+	 * kept for thread_name / exit_status; called once, after detach. */
+	void (*release)(struct uf_target *t);
 };
 
 struct uf_target {
@@ -93,6 +113,18 @@ struct uf_target {
 	/* Counters the backend bumps, reported in the summary and benchmarks. */
 	uint64_t n_hypercalls;  /* or syscalls / round trips, per backend */
 	uint64_t n_maps;        /* foreign mappings created (Xen) */
+	pid_t pid;              /* with UF_TARGET_CAP_PROCMAPS: whose /proc/PID */
 };
+
+/* The root-frame name of thread `id` (ops->thread_name or the default). */
+static inline size_t uf_target_thread_name(const struct uf_target *t, uint32_t id, char *buf,
+					   size_t size)
+{
+	if (t->ops->thread_name)
+		return t->ops->thread_name(t, id, buf, size);
+	int n = snprintf(buf, size, "%s-%u", t->ops->caps & UF_TARGET_CAP_VCPUS ? "vcpu" : "thread",
+			 id);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
 
 #endif
