@@ -24,8 +24,22 @@
  * Walk, per frame (frame 0 looks up pc, later frames pc - 1):
  *   CFI row found (modes auto, cfi): CFA = base + off; return address and
  *     saved frame pointer read at CFA + their offsets; sp = CFA.
- *   no usable row (mode auto, and every frame in mode fp): the frame
- *     record at fp: [fp] = caller's fp, [fp + 8] = return address,
+ *   no usable row, frame 0, mode auto, x86-64 (the leaf rule): a
+ *     frameless leaf without CFI, as the assembly memcpy/memset of musl
+ *     (Unikraft assembles them without CFI and builds C with
+ *     -fno-asynchronous-unwind-tables) or Xen's hypercall_page: the return
+ *     address is the word at sp, sp += 8, fp unchanged.  Taken only when
+ *     that word points into code some table has a row for (the caller's
+ *     rules then continue the walk) and, when the target lets the 8 code
+ *     bytes before it be read, those end in a call (e8 rel32, ff /2).
+ *     Limits: a function without CFI that has pushed something is
+ *     misread when the pushed word is itself a return address into
+ *     covered code (rare: pushes save registers and frame pointers); a
+ *     leaf whose caller has no CFI either falls back to the frame
+ *     pointer; on a target that refuses code reads (a fused gdb sample)
+ *     the call check is skipped and the CFI coverage alone decides.
+ *   no usable row otherwise (mode auto, and every frame in mode fp): the
+ *     frame record at fp: [fp] = caller's fp, [fp + 8] = return address,
  *     sp = fp + 16.
  * Ends: COMPLETE when the outermost frame is reached (the return address
  * is undefined in CFI, is 0, or a frame pointer of 0 follows at least one
@@ -84,6 +98,7 @@ struct unwind_stats {
 	uint64_t frames;              /* frames produced (pcs written) */
 	uint64_t steps_cfi;           /* caller frames found through CFI */
 	uint64_t steps_fp;            /* caller frames found through a frame pointer */
+	uint64_t steps_leaf;          /* callers found by the leaf rule (return address at sp) */
 	uint64_t unmapped;            /* frames whose PC lies in no module of the space
 				       * (a library mapped since the space was filled) */
 };

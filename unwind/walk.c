@@ -56,6 +56,9 @@ struct frame {
 
 static int step_cfi(struct walker *k, const struct unwind_row *row, int first, struct frame *f);
 static int step_fp(struct walker *k, int first, struct frame *f);
+static int step_leaf(struct walker *k, const struct unwind_space *space, struct frame *f);
+static int is_known_code(const struct unwind_space *space, uint64_t addr);
+static int follows_call(const unsigned char *code, size_t n);
 static int word(struct walker *k, uint64_t addr, uint64_t *v);
 static int window_load(struct walker *k, uint64_t addr);
 static int add_off(uint64_t base, int64_t off, uint64_t *out);
@@ -83,16 +86,21 @@ int unwind_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r,
 			if (row && row->cfa == UNWIND_CFA_EXPR)
 				row = NULL;
 		}
+		int leaf = 0;
 		if (row)
 			end = step_cfi(&k, row, *n == 1, &f);
 		else if (mode == UNWIND_CFI)
 			end = UNWIND_NOINFO;
+		else if (*n == 1 && (end = step_leaf(&k, space, &f)) == STEP_OK)
+			leaf = 1;
+		else if (end < 0)
+			break;
 		else
 			end = step_fp(&k, *n == 1, &f);
 		if (end != STEP_OK)
 			break;
 		if (st)
-			row ? st->steps_cfi++ : st->steps_fp++;
+			row ? st->steps_cfi++ : leaf ? st->steps_leaf++ : st->steps_fp++;
 		f.pc = strip_pac(r->arch, f.pc);
 		if (f.pc == 0) {
 			end = UNWIND_COMPLETE;
@@ -166,6 +174,68 @@ static int step_fp(struct walker *k, int first, struct frame *f)
 		return rc;
 	*f = (struct frame){ ra, f->fp + 16, next, ra };
 	return STEP_OK;
+}
+
+/* The leaf rule (unwind.h, "Walk"): frame 0 without a CFI row, on
+ * x86-64, as a frameless leaf: the return address is the word at sp.  It
+ * is taken only when it points into code a CFI row covers (so the next
+ * step has rules, and a stray stack word or a saved register rarely
+ * passes) and, when the code bytes before it can be read, they end in a
+ * call instruction.  STEP_OK with f updated; an end (or <0) otherwise, in
+ * which case the caller tries the frame pointer instead. */
+static int step_leaf(struct walker *k, const struct unwind_space *space, struct frame *f)
+{
+	uint64_t ra;
+	int rc;
+	if (k->arch != UF_ARCH_X86_64 || !space || f->sp > UINT64_MAX - 8)
+		return UNWIND_NOINFO;
+	if ((rc = word(k, f->sp, &ra)) != STEP_OK)
+		return rc;
+	if (ra < 8 || !is_known_code(space, ra - 1))
+		return UNWIND_NOINFO;
+	unsigned char code[8];
+	struct uf_err ignore = { 0 };
+	ssize_t got = k->reads < UNWIND_MAX_READS ? k->t->ops->read(k->t, k->id, ra - 8, code, 8, &ignore) : 0;
+	if (k->reads < UNWIND_MAX_READS) {
+		k->reads++;
+		if (k->st)
+			k->st->reads++;
+	}
+	if (got == 8 && !follows_call(code, 8))
+		return UNWIND_NOINFO;
+	*f = (struct frame){ ra, f->sp + 8, f->fp, ra };
+	return STEP_OK;
+}
+
+/* Is addr inside a module whose table has a row (of any kind) for it? */
+static int is_known_code(const struct unwind_space *space, uint64_t addr)
+{
+	uint64_t bias = 0;
+	const struct unwind_table *tab = unwind_space_find(space, addr, &bias);
+	return tab && addr >= bias && unwind_table_find(tab, addr - bias) != NULL;
+}
+
+/* Do the n bytes code[0..n) (those just before a return address) end in
+ * an x86-64 call: e8 rel32, or ff /2 with any ModRM/SIB/displacement form
+ * (an optional REX prefix before ff needs no check: the ff is found at
+ * the same distance)?  Prefixes other than REX and far calls are not
+ * recognised. */
+static int follows_call(const unsigned char *code, size_t n)
+{
+	if (n >= 5 && code[n - 5] == 0xe8)
+		return 1;
+	for (size_t len = 2; len <= 7 && len <= n; len++) {
+		const unsigned char *p = code + n - len;
+		unsigned mod = p[1] >> 6, reg = (p[1] >> 3) & 7, rm = p[1] & 7;
+		if (p[0] != 0xff || reg != 2)
+			continue;
+		size_t want = mod == 3 ? 2 : mod == 1 ? 3 : mod == 2 ? 6 : rm == 5 ? 6 : 2;
+		if (mod != 3 && rm == 4)   /* a SIB byte, and with mod 0 base 5 a disp32 */
+			want += 1 + (mod == 0 && len >= 3 && (p[2] & 7) == 5 ? 4 : 0);
+		if (want == len)
+			return 1;
+	}
+	return 0;
 }
 
 /* The 8-byte word at addr, from the window or a fresh one starting
