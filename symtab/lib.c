@@ -16,6 +16,11 @@
  * (no Makefile.uk read), so a .dbg moved to another machine still maps;
  * a tree laid out otherwise maps to the app.
  *
+ * A relative DW_AT_name (a library built by its own sub-make, from its
+ * unpacked directory: "src/eval.c" in comp_dir .../build/libNAME/origin/
+ * NAME-1.0) is joined to the unit's DW_AT_comp_dir first: the name alone
+ * says nothing of the library, and was counted as the app's.
+ *
  * Invariants:
  *  1. A rule matches at a path-segment boundary (start or after '/'),
  *     its NAME segment is followed by '/' (a directory, not the file).
@@ -41,8 +46,10 @@ static const struct lib_rule {
 	const char *prefix;
 	int kind;
 } rules[] = {
+	{ "build/lib", 0 }, /* Unikraft's fetched sources: build/libmusl/origin/...: first, so
+			     * that a tarball's own lib/ or libs/ inside origin/ stays its
+			     * library's, as does a build dir under a libs/ checkout */
 	{ "libs/", 0 },     /* external libraries checked out beside the tree: lwip, musl, newlib */
-	{ "build/lib", 0 }, /* Unikraft's fetched sources: build/libmusl/origin/... */
 	{ "lib/", 0 },      /* Unikraft's internal libraries: lib/ukalloc/... */
 	{ "plat/", 1 },     /* platforms: plat/kvm/... -> libkvmplat */
 	{ "drivers/", 2 },  /* drivers/virtio/net/... -> libnet */
@@ -113,6 +120,13 @@ struct symtab_libs *symtab_libs_open(const char *path, struct uf_err *err)
 size_t symtab_libs_lookup(struct symtab_libs *l, uint64_t addr, char *buf, size_t size)
 {
 	const char *src = l->lines ? symtab_lines_cu_name(l->lines, addr) : NULL;
+	const char *dir = src && src[0] != '/' ? symtab_lines_cu_dir(l->lines, addr) : NULL;
+	if (dir) {
+		char path[4096];
+		int n = snprintf(path, sizeof path, "%s/%s", dir, src);
+		if (n > 0 && (size_t)n < sizeof path)
+			return symtab_lib_of_source(path, l->app, buf, size);
+	}
 	if (src)
 		return symtab_lib_of_source(src, l->app, buf, size);
 	size_t lo = 0, hi = l->nfr;

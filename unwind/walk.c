@@ -91,7 +91,8 @@ int unwind_walk(struct uf_target *t, uint32_t id, const struct uf_regs *r,
 			end = step_cfi(&k, row, *n == 1, &f);
 		else if (mode == UNWIND_CFI)
 			end = UNWIND_NOINFO;
-		else if (*n == 1 && (end = step_leaf(&k, space, &f)) == STEP_OK)
+		else if (mode == UNWIND_AUTO && *n == 1 &&
+			 (end = step_leaf(&k, space, &f)) == STEP_OK)
 			leaf = 1;
 		else if (end < 0)
 			break;
