@@ -1056,17 +1056,17 @@ static int wait_program(const struct record *r)
 static void summary_walks(const struct record *r)
 {
 	const struct unwind_stats *w = &r->s.stats.walk;
-	uint64_t steps = w->steps_cfi + w->steps_fp + w->steps_leaf;
+	uint64_t steps = w->steps_cfi + w->steps_fp + w->steps_leaf + w->steps_intr;
 	fprintf(stderr,
 		"uniprof-flame: walks (--unwind=%s): %" PRIu64 " complete, %" PRIu64 " at max depth, %"
 		PRIu64 " ended early (%" PRIu64 " bad frame, %" PRIu64 " unreadable, %" PRIu64
-		" no unwind info or frame pointer); callers %.1f%% by CFI, %.1f%% by the leaf rule\n",
+		" no unwind info or frame pointer); callers %.1f%% by CFI, %.1f%% by the leaf rule, %" PRIu64 " through interrupt frames\n",
 		r->so.unwind == UNWIND_FP ? "fp" : r->so.unwind == UNWIND_CFI ? "cfi" : "auto",
 		w->ends[UNWIND_COMPLETE], w->ends[UNWIND_DEPTH],
 		w->ends[UNWIND_BAD_FRAME] + w->ends[UNWIND_UNREADABLE] + w->ends[UNWIND_NOINFO],
 		w->ends[UNWIND_BAD_FRAME], w->ends[UNWIND_UNREADABLE], w->ends[UNWIND_NOINFO],
 		steps ? 100.0 * (double)w->steps_cfi / (double)steps : 0.0,
-		steps ? 100.0 * (double)w->steps_leaf / (double)steps : 0.0);
+		steps ? 100.0 * (double)w->steps_leaf / (double)steps : 0.0, w->steps_intr);
 }
 
 static void summary(const struct record *r)

@@ -38,6 +38,23 @@
  *     leaf whose caller has no CFI either falls back to the frame
  *     pointer; on a target that refuses code reads (a fused gdb sample)
  *     the call check is skipped and the CFI coverage alone decides.
+ *   no usable row, any frame, mode auto, x86-64, the leaf rule not taken
+ *     (the interrupt-frame rule): entry code without CFI, as a Xen PV
+ *     guest's event-channel upcall (hypervisor_callback) or an IRQ stub,
+ *     below which the hypervisor or the CPU pushed the interrupted
+ *     context, rip cs rflags rsp ss (Xen PV pushes rcx and r11 below it
+ *     too; entry code then pushes a pt_regs).  The first 5 words within
+ *     UNWIND_INTR_SCAN words above sp that look like one (cs non-null and
+ *     16-bit, ss 16-bit, rflags with bit 1 set and its reserved bits
+ *     clear, rsp above the frame and within the window, rip in a module
+ *     of the space) continue the walk at rip (looked up as rip, not
+ *     rip - 1: a frame like frame 0, where the leaf rule applies again)
+ *     with sp = rsp, fp unchanged (entry code that saves registers does
+ *     not change rbp before its call).  Limits: a stack slot sequence
+ *     that mimics such a frame (a selector-sized value, a flags-like
+ *     value and a higher stack address after a code address) is taken
+ *     for one; an entry that switched stacks is followed only when the
+ *     interrupted stack lies above the entry's, within the window.
  *   no usable row otherwise (mode auto, and every frame in mode fp): the
  *     frame record at fp: [fp] = caller's fp, [fp + 8] = return address,
  *     sp = fp + 16.
@@ -76,6 +93,7 @@
 #define UNWIND_MAX_ROWS (8u << 20)        /* rows per table (untrusted file) */
 #define UNWIND_MAX_FDES (4u << 20)        /* FDEs per table */
 #define UNWIND_MAX_MODULES 65536u         /* modules per space */
+#define UNWIND_INTR_SCAN 64u              /* words above sp searched for an interrupt frame */
 
 enum unwind_mode {
 	UNWIND_AUTO = 0,   /* CFI where a row covers the PC, else the frame pointer */
@@ -99,6 +117,7 @@ struct unwind_stats {
 	uint64_t steps_cfi;           /* caller frames found through CFI */
 	uint64_t steps_fp;            /* caller frames found through a frame pointer */
 	uint64_t steps_leaf;          /* callers found by the leaf rule (return address at sp) */
+	uint64_t steps_intr;          /* interrupted frames found by the interrupt-frame rule */
 	uint64_t unmapped;            /* frames whose PC lies in no module of the space
 				       * (a library mapped since the space was filled) */
 };

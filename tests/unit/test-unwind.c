@@ -482,6 +482,53 @@ static void leaf_rule_refuses_non_calls(void **state)
 	fx_free(f);
 }
 
+/* The interrupt-frame rule: the leaf (row 0) returns into entry code
+ * without CFI (CODE + 0x410), which pushed three registers below the frame
+ * Xen's upcall left (rip cs rflags rsp ss); the walk continues at the
+ * interrupted rip, looked up exactly (CODE + 0x200 is row 2's first byte:
+ * as a return address it would be row 1's), and ends at _start. */
+static int intr_walk(struct fx *f, uint64_t flags)
+{
+	static uint64_t mem[48];
+	struct unwind_space *sp = space_of(x86_rows, 4, UF_ARCH_X86_64);
+	memset(mem, 0, sizeof mem);
+	mem[0] = CODE + 0x410;          /* the leaf's return: into the entry code */
+	mem[1] = 0x1234;                /* pushed by the entry: rax, rdi, rbx */
+	mem[2] = 7;
+	mem[3] = STACK + 0x80;
+	mem[4] = CODE + 0x200;          /* the interrupted rip */
+	mem[5] = 0xe033;                /* Xen PV FLAT_RING3_CS64 */
+	mem[6] = flags;
+	mem[7] = STACK + 0x100;         /* the interrupted rsp */
+	mem[8] = 0xe02b;
+	mem[0x100 / 8 + 2] = CODE + 0x330;   /* main's return (CFA = rsp + 24) */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = CODE + 0x10, .sp = STACK, .fp = 0xdeadbeef,
+				.arch = UF_ARCH_X86_64 };
+	int end = cfi_walk(f, sp, UNWIND_AUTO, &regs, 64);
+	unwind_space_free(sp);
+	return end;
+}
+
+static void intr_frame_continues_walk(void **state)
+{
+	struct fx *f = fx_new();
+	assert_int_equal(intr_walk(f, 0x246), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 4);
+	assert_true(f->pcs[1] == CODE + 0x410 && f->pcs[2] == CODE + 0x200 &&
+		    f->pcs[3] == CODE + 0x330);
+	assert_int_equal(f->st.steps_intr, 1);
+	assert_int_equal(f->st.steps_cfi, 2);
+	fx_free(f);
+	/* RFLAGS without its always-set bit 1: no interrupt frame; the
+	 * frame pointer (garbage) ends the walk */
+	f = fx_new();
+	assert_int_equal(intr_walk(f, 0x244), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 2);
+	assert_int_equal(f->st.steps_intr, 0);
+	fx_free(f);
+}
+
 /* A one-frame walk that stops because rbp is 0 is not complete. */
 static void cfi_zero_fp_at_leaf_is_noinfo(void **state)
 {
@@ -926,6 +973,7 @@ int main(void)
 		cmocka_unit_test(cfi_zero_fp_at_leaf_is_noinfo),
 		cmocka_unit_test(leaf_rule_recovers_caller),
 		cmocka_unit_test(leaf_rule_refuses_non_calls),
+		cmocka_unit_test(intr_frame_continues_walk),
 		cmocka_unit_test(cfi_rejects_non_increasing_cfa),
 		cmocka_unit_test(walk_sums_do_not_wrap),
 		cmocka_unit_test(cfi_aarch64_leaf_in_lr),
