@@ -262,9 +262,11 @@ static void symtab_untyped_labels(void **state)
 	assert_string_equal(symtab_lookup(st, a + s - 1, NULL, NULL), "asm_sized");
 	symtab_free(st);
 	/* an image linked at address 0 (bare-metal and some unikernel
-	 * images) whose first code is an untyped assembly label */
+	 * images) whose first code is an untyped assembly label, with a
+	 * local label inside it (Unikraft's start code: `nofsgsbase:`),
+	 * which names no frame: its code is the entry's */
 	static const char zero_src[] =
-		"__asm__(\".text\\n.globl zero_label\\nzero_label:\\n nop\\n nop\\n ret\\n\");\n"
+		"__asm__(\".text\\n.globl zero_label\\nzero_label:\\n nop\\nnofsgsbase:\\n nop\\n ret\\n\");\n"
 		"__attribute__((noinline)) int f1(int x) { __asm__ volatile(\"\"); return x + 1; }\n"
 		"void entry(void) { f1(3); for (;;) ; }\n";
 	char zc[128];
@@ -278,6 +280,7 @@ static void symtab_untyped_labels(void **state)
 		fail_msg("cc could not link a program at address 0");
 	st = open_fx("zero");
 	assert_string_equal(symtab_lookup(st, 0, NULL, NULL), "zero_label");
+	assert_string_equal(symtab_lookup(st, 1, NULL, NULL), "zero_label");
 	assert_string_equal(symtab_lookup(st, 2, NULL, NULL), "zero_label");
 	assert_string_equal(symtab_lookup(st, 3, NULL, NULL), "f1");
 	symtab_free(st);
