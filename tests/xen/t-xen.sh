@@ -194,7 +194,7 @@ if [ "$TOOL" = uf ]; then
       END { print t + 0, c + 0 }' "$1"
   }
   read -r ut uc < <(up "$W/out/upcall.folded")
-  if [ "$ut" -ge 20 ] && [ $((100 * uc)) -ge $((95 * ut)) ]; then
+  if [ "$ut" -ge 10 ] && [ $((100 * uc)) -ge $((95 * ut)) ]; then
     pass "xen-upcall: $uc of $ut samples in timer_handler continue into the interrupted workload"
   else
     fail "xen-upcall: interrupted code" "$uc of $ut: $(grep 'timer_handler ' "$W/out/upcall.folded" | sort -t' ' -k2 -nr | head -3 | tr '\n' '|')"

@@ -172,7 +172,7 @@ if [ -x $UF ]; then
   xl destroy uf-uklibs
 fi
 
-# the event-channel upcall: a 100 Hz timer whose handler burns one unit
+# the event-channel upcall: a 100 Hz timer whose handler burns 10 units
 # inside hypervisor_callback -> do_upcall; the host checks that the samples
 # in it continue into the workload they interrupted.  UF_XEN_BASE (the
 # host's) puts an older uniprof-flame in /bin/uniprof-flame-base: the same
@@ -180,10 +180,10 @@ fi
 if [ -x $UF ]; then
   xl create -q /guest/uf-upcall.cfg; rc create-upcall $?
   sleep 1
-  $T $UF -d uf-upcall -x /guest/xen-guest.elf -F 50 -T 20 --folded /out/upcall.folded \
+  $T $UF -d uf-upcall -x /guest/xen-guest.elf -F 25 -T 12 --folded /out/upcall.folded \
     -o /out/upcall.svg > /out/upcall.log 2>&1; rc upcall $?
   [ -x /bin/uniprof-flame-base ] && { $T /bin/uniprof-flame-base -d uf-upcall -x /guest/xen-guest.elf \
-    -F 50 -T 20 --folded /out/upcall-base.folded > /out/upcall-base.log 2>&1; rc upcall-base $?; }
+    -F 25 -T 12 --folded /out/upcall-base.folded > /out/upcall-base.log 2>&1; rc upcall-base $?; }
   echo "upcall-console $(grep -c 'timer upcall at 100 Hz' /var/log/xen/console/guest-uf-upcall.log 2>/dev/null)"
   xl destroy uf-upcall
 fi
