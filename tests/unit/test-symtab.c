@@ -1211,7 +1211,9 @@ static void symtab_lines_frames_inlined(void **state)
 /* A fetched library built from its unpacked directory through a relative
  * path (DW_AT_name "src/eval.c", DW_AT_comp_dir .../build/libfoo/origin/
  * foo-1.0): libfoo, by the name joined to the directory; the app's own
- * file (absolute name, no rule) stays the app's. */
+ * files stay the app's: one with an absolute name and no rule, and one
+ * compiled as "main2.c" in a directory .../rel/lib/x (only the fetched
+ * layout is looked for in a compilation directory). */
 static void symtab_libs_relative_cu_name(void **state)
 {
 	NEED_CC();
@@ -1221,8 +1223,10 @@ static void symtab_libs_relative_cu_name(void **state)
 			     "printf '%%s\n' 'int foo_api(int);' "
 			     "'int main(int c, char **v) { (void)v; return foo_api(c); }' > app/main.c && "
 			     "(cd build/libfoo/origin/foo-1.0 && cc -O1 -g -c -o ../../../../eval.o src/eval.c) && "
-			     "cc -O1 -g -o guest.dbg eval.o $PWD/app/main.c && "
-			     "nm guest.dbg | awk '$3 == \"foo_api\" || $3 == \"main\" { print $3, $1 }' > syms",
+			     "mkdir -p lib/x && sed 's/main/other/' app/main.c > lib/x/main2.c && "
+			     "(cd lib/x && cc -O1 -g -c -o ../../main2.o main2.c) && "
+			     "cc -O1 -g -o guest.dbg eval.o main2.o $PWD/app/main.c && "
+			     "nm guest.dbg | awk '$3 == \"foo_api\" || $3 == \"main\" || $3 == \"other\" { print $3, $1 }' > syms",
 			     dir, dir, dir), 0);
 	char p[160], name[32], buf[64];
 	unsigned long long a;
@@ -1240,7 +1244,7 @@ static void symtab_libs_relative_cu_name(void **state)
 		seen++;
 	}
 	fclose(f);
-	assert_int_equal(seen, 2);
+	assert_int_equal(seen, 3);
 	symtab_libs_free(l);
 }
 
