@@ -8,9 +8,12 @@
  * the stack window (`m`) pipelined in one round trip, then `c` with no
  * reply to wait for: two round trips per vCPU when no-ack mode is on.
  *
- * Trade-off: the stack window of the previous sample is requested
- * speculatively with the registers; when the stack pointer moved out of
- * it, one more round trip fetches the right one.  Unikernel stacks rarely
+ * Trade-off: the stack window is requested speculatively with the
+ * registers: from the lowest sp of the recent samples to the highest word
+ * their walks needed (at least `window` bytes above the last sp; at most
+ * one batch, ~14 KiB on QEMU), so a stack whose depth changes between
+ * samples stays inside it; when the stack moved out of it, one more round
+ * trip fetches the right one.  Unikernel stacks rarely
  * move far between samples, so this usually saves a round trip.  QEMU
  * reads the requests of one write in order with the VM stopped after the
  * interrupt byte, so stop + registers + window are one round trip; and

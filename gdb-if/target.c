@@ -33,7 +33,8 @@
 #include "gdb-if/packet.h"
 
 #define CACHE_N 8          /* memory chunks kept per stop */
-#define SPEC_BELOW 256     /* speculative window starts this far below the last sp */
+#define SPEC_BELOW 256     /* speculative window starts this far below the lowest sp */
+#define SPEC_ABOVE 256     /* ... and ends this far above the highest word a walk asked for */
 #define MAX_SKIPPED 64     /* console (`O`) packets tolerated before a stop reply */
 #define MAX_REQ 8          /* requests in one batch */
 #define PAGE 4096
@@ -42,6 +43,9 @@ struct gthread {
 	uint32_t id;
 	uint64_t last_sp;      /* sp at the previous sample, for speculation */
 	int have_sp;
+	/* The stack seen lately: [lo_sp, hi_need) holds every sample's sp and
+	 * every word a walk asked for (see stack_range). */
+	uint64_t lo_sp, hi_need;
 	int missed;            /* its last walk needed memory beyond the window */
 };
 
@@ -95,6 +99,11 @@ static int stop_fused(struct gdb_target *g, struct uf_err *err);
 static int poison(struct gdb_target *g, struct uf_err *err);
 static void add_select(struct gdb_target *g, uint32_t id, struct req *r, size_t *n);
 static void add_window(struct gdb_target *g, uint64_t lo, struct req *r, size_t *n);
+static void add_stack(struct gdb_target *g, const struct gthread *th, struct req *r, size_t *n);
+static int stack_range(const struct gdb_target *g, const struct gthread *th, uint64_t *lo,
+		       size_t *len);
+static void note_sp(struct gdb_target *g, struct gthread *th, uint64_t sp);
+static int is_stack_read(const struct gdb_target *g, const struct gthread *th, uint64_t addr);
 static size_t cache_copy(struct gdb_target *g, uint64_t addr, uint8_t *buf, size_t len);
 static struct gthread *find_thread(struct gdb_target *g, uint32_t id);
 static int read_to_page_end(struct gdb_target *g, uint32_t id, uint64_t addr,
@@ -197,8 +206,8 @@ static int stop_prefetch(struct gdb_target *g, struct uf_err *err)
 	size_t n = 0;
 	struct gthread *th = find_thread(g, g->last_tid);
 	r[n++] = (struct req){ .text = "g", .kind = REQ_REGS };
-	if (th && th->have_sp && th->last_sp >= SPEC_BELOW)
-		add_window(g, (th->last_sp - SPEC_BELOW) & ~(uint64_t)15, r, &n);
+	if (th && th->have_sp)
+		add_stack(g, th, r, &n);
 	int rc = gdb_conn_queue_raw(&g->c, "\x03", 1, err);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = gdb_conn_queue(&g->c, r[i].text, err);
@@ -230,8 +239,10 @@ static int stop_prefetch(struct gdb_target *g, struct uf_err *err)
 static int can_fuse(struct gdb_target *g)
 {
 	const struct gthread *th = &g->th[0];
+	uint64_t lo;
+	size_t len;
 	return !g->exact && g->nth == 1 && th->have_sp && !th->missed &&
-	       th->last_sp >= SPEC_BELOW;
+	       stack_range(g, th, &lo, &len);
 }
 
 static int stop_fused(struct gdb_target *g, struct uf_err *err)
@@ -240,7 +251,7 @@ static int stop_fused(struct gdb_target *g, struct uf_err *err)
 	size_t n = 0;
 	struct gthread *th = &g->th[0];
 	r[n++] = (struct req){ .text = "g", .kind = REQ_REGS };
-	add_window(g, (th->last_sp - SPEC_BELOW) & ~(uint64_t)15, r, &n);
+	add_stack(g, th, r, &n);
 	int rc = gdb_conn_queue_raw(&g->c, "\x03", 1, err);
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = gdb_conn_queue(&g->c, r[i].text, err);
@@ -323,8 +334,7 @@ static int gregs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct 
 	}
 	if (g->pre_valid && id == g->pre_tid) {   /* fetched with the stop */
 		*regs = g->pre_regs;
-		th->last_sp = regs->sp;
-		th->have_sp = 1;
+		note_sp(g, th, regs->sp);
 		return 0;
 	}
 	if (g->cache_tid != id)
@@ -332,14 +342,12 @@ static int gregs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct 
 	g->cache_tid = id;
 	add_select(g, id, r, &n);
 	r[n++] = (struct req){ .text = "g", .kind = REQ_REGS };
-	if ((g->c.noack || g->c.pipeline) && th->have_sp && th->last_sp >= SPEC_BELOW)
-		add_window(g, (th->last_sp - SPEC_BELOW) & ~(uint64_t)15, r, &n);
+	if ((g->c.noack || g->c.pipeline) && th->have_sp)
+		add_stack(g, th, r, &n);
 	memset(regs, 0, sizeof *regs);
 	int rc = batch(g, r, n, regs, err);
-	if (rc == 0) {
-		th->last_sp = regs->sp;
-		th->have_sp = 1;
-	}
+	if (rc == 0)
+		note_sp(g, th, regs->sp);
 	return rc;
 }
 
@@ -361,8 +369,11 @@ static ssize_t gread(struct uf_target *t, uint32_t id, uint64_t addr, void *buf,
 		if (done > 0)
 			break;   /* gdb.h: the rest would cost another round trip */
 		struct gthread *th = find_thread(g, id);
-		if (th)
-			th->missed = 1;
+		if (th && is_stack_read(g, th, addr + done)) {
+			th->missed = 1;   /* the stack outgrew the window: fetch it whole next time */
+			if (addr + done + 8 > th->hi_need)
+				th->hi_need = addr + done + 8;
+		}
 		if (g->fused)
 			break;   /* the guest runs again: nothing consistent to read */
 		struct req r[MAX_REQ];
@@ -580,6 +591,72 @@ static void add_window(struct gdb_target *g, uint64_t lo, struct req *r, size_t 
 		*q = (struct req){ .kind = REQ_MEM, .addr = a, .len = g->mmax };
 		snprintf(q->text, sizeof q->text, "m%llx,%zx", (unsigned long long)a, g->mmax);
 	}
+}
+
+/* The stack window of the next sample: [lowest sp seen - SPEC_BELOW,
+ * highest word needed + SPEC_ABOVE), at least the configured window above
+ * the last sp.  Why not just around the last sp: a stack whose depth
+ * changes between samples by more than the window (a recursive parser)
+ * left the deeper frames, or the outer ones, outside it, and a fused
+ * sample cannot read more (the guest runs again): 24 % of the walks of
+ * examples/ukguest ended "unreadable" that way.  The range learns both
+ * ends from the samples and the walks (note_sp, gread).  1 when it fits
+ * in one batch (MAX_REQ - 1 `m` requests beside the `g`), which fusing
+ * requires; else *len is what is fetched (from the low end). */
+static int stack_range(const struct gdb_target *g, const struct gthread *th, uint64_t *lo,
+		       size_t *len)
+{
+	uint64_t low = th->lo_sp < th->last_sp ? th->lo_sp : th->last_sp, high = th->hi_need;
+	size_t window = g->nwin * g->mmax, most = (MAX_REQ - 1) * g->mmax;
+	low = (low > SPEC_BELOW ? low - SPEC_BELOW : 0) & ~(uint64_t)15;
+	high = high < UINT64_MAX - SPEC_ABOVE ? high + SPEC_ABOVE : UINT64_MAX;
+	if (th->last_sp < UINT64_MAX - window && high < th->last_sp + window)
+		high = th->last_sp + window;
+	*lo = low;
+	*len = high - low > most ? most : (size_t)(high - low);
+	return high - low <= most;
+}
+
+/* `m` requests for the thread's stack window (stack_range). */
+static void add_stack(struct gdb_target *g, const struct gthread *th, struct req *r, size_t *n)
+{
+	uint64_t lo;
+	size_t len;
+	stack_range(g, th, &lo, &len);
+	size_t save = g->nwin, k = (len + g->mmax - 1) / g->mmax;
+	g->nwin = k < 1 ? 1 : k;
+	add_window(g, lo, r, n);
+	g->nwin = save;
+}
+
+/* A new sample's sp widens the range; a range that no longer fits one
+ * batch (another stack: a thread switch in the guest, an interrupt
+ * stack) starts again from this sp. */
+static void note_sp(struct gdb_target *g, struct gthread *th, uint64_t sp)
+{
+	uint64_t most = (MAX_REQ - 1) * g->mmax;
+	if (!th->have_sp || sp + 8 < sp) {
+		th->lo_sp = sp;
+		th->hi_need = sp + 8 < sp ? sp : sp + 8;
+	} else {
+		th->lo_sp = sp < th->lo_sp ? sp : th->lo_sp;
+		th->hi_need = sp + 8 > th->hi_need ? sp + 8 : th->hi_need;
+		if (th->hi_need - th->lo_sp > most) {
+			th->lo_sp = sp;
+			th->hi_need = sp + 8;
+		}
+	}
+	th->last_sp = sp;
+	th->have_sp = 1;
+}
+
+/* Could this read be part of the stack walk (within one batch's reach
+ * above this sample's sp)?  Code reads (unwind/walk.c's leaf check) are
+ * not, and neither grow the range nor cost the next sample its fusing. */
+static int is_stack_read(const struct gdb_target *g, const struct gthread *th, uint64_t addr)
+{
+	return th->have_sp && addr >= th->last_sp &&
+	       addr - th->last_sp < (uint64_t)(MAX_REQ - 1) * g->mmax;
 }
 
 /* Registers from a `g` reply, at the arch's offsets (hex chars). */

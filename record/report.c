@@ -113,16 +113,18 @@ static void command_line(const struct record *r, char *buf, size_t size)
 static void summary_walks(const struct record *r, FILE *log)
 {
 	const struct unwind_stats *w = &r->walk;
-	uint64_t steps = w->steps_cfi + w->steps_fp;
+	uint64_t steps = w->steps_cfi + w->steps_fp + w->steps_leaf + w->steps_intr;
 	fprintf(log,
 		"uniprof-flame: walks (--unwind=%s): %" PRIu64 " complete, %" PRIu64 " at max depth, %"
 		PRIu64 " ended early (%" PRIu64 " bad frame, %" PRIu64 " unreadable, %" PRIu64
-		" no unwind info or frame pointer); callers %.1f%% by CFI\n",
+		" no unwind info or frame pointer); callers %.1f%% by CFI, %.1f%% by the leaf rule, %"
+		PRIu64 " through interrupt frames\n",
 		r->o->unwind == UNWIND_FP ? "fp" : r->o->unwind == UNWIND_CFI ? "cfi" : "auto",
 		w->ends[UNWIND_COMPLETE], w->ends[UNWIND_DEPTH],
 		w->ends[UNWIND_BAD_FRAME] + w->ends[UNWIND_UNREADABLE] + w->ends[UNWIND_NOINFO],
 		w->ends[UNWIND_BAD_FRAME], w->ends[UNWIND_UNREADABLE], w->ends[UNWIND_NOINFO],
-		steps ? 100.0 * (double)w->steps_cfi / (double)steps : 0.0);
+		steps ? 100.0 * (double)w->steps_cfi / (double)steps : 0.0,
+		steps ? 100.0 * (double)w->steps_leaf / (double)steps : 0.0, w->steps_intr);
 }
 
 /* Mapped files symtab could not read; the path is the target's text: no

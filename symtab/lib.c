@@ -16,6 +16,14 @@
  * (no Makefile.uk read), so a .dbg moved to another machine still maps;
  * a tree laid out otherwise maps to the app.
  *
+ * A relative DW_AT_name that maps to the app (a library built by its own
+ * sub-make, from its unpacked directory: "src/eval.c" in comp_dir
+ * .../build/libNAME/origin/NAME-1.0) is joined to the unit's
+ * DW_AT_comp_dir, and the fetched-library rule alone is tried on that
+ * (build/libNAME/origin/): the name alone says nothing of the library,
+ * and was counted as the app's, while the other rules on a build
+ * machine's directory (/home/u/lib/...) would misname the app's code.
+ *
  * Invariants:
  *  1. A rule matches at a path-segment boundary (start or after '/'),
  *     its NAME segment is followed by '/' (a directory, not the file).
@@ -42,8 +50,10 @@ static const struct lib_rule {
 	const char *prefix;
 	int kind;
 } rules[] = {
+	{ "build/lib", 0 }, /* Unikraft's fetched sources: build/libmusl/origin/...: first, so
+			     * that a tarball's own lib/ or libs/ inside origin/ stays its
+			     * library's, as does a build dir under a libs/ checkout */
 	{ "libs/", 0 },     /* external libraries checked out beside the tree: lwip, musl, newlib */
-	{ "build/lib", 0 }, /* Unikraft's fetched sources: build/libmusl/origin/... */
 	{ "lib/", 0 },      /* Unikraft's internal libraries: lib/ukalloc/... */
 	{ "plat/", 1 },     /* platforms: plat/kvm/... -> libkvmplat */
 	{ "drivers/", 2 },  /* drivers/virtio/net/... -> libnet */
@@ -61,6 +71,7 @@ struct symtab_libs {
 
 static size_t clean_copy(char *buf, size_t size, const char *pre, const char *s, size_t n,
 			 const char *post);
+static int fetched_lib(const char *path, char *buf, size_t size);
 static int load_stt_file(struct symtab_libs *l, const char *path);
 static int add_range(struct symtab_libs *l, size_t *cap, uint64_t start, uint64_t size, const char *file);
 static int cmp_range(const void *a, const void *b);
@@ -114,8 +125,18 @@ struct symtab_libs *symtab_libs_open(const char *path, struct uf_err *err)
 size_t symtab_libs_lookup(struct symtab_libs *l, uint64_t addr, char *buf, size_t size)
 {
 	const char *src = l->lines ? symtab_lines_cu_name(l->lines, addr) : NULL;
-	if (src)
-		return symtab_lib_of_source(src, l->app, buf, size);
+	if (src) {
+		size_t k = symtab_lib_of_source(src, l->app, buf, size);
+		const char *dir = src[0] != '/' && !strcmp(buf, l->app) ?
+				  symtab_lines_cu_dir(l->lines, addr) : NULL;
+		char path[4096];
+		int n = dir ? snprintf(path, sizeof path, "%s/%s", dir, src) : -1;
+		if (n > 0 && (size_t)n < sizeof path && fetched_lib(path, buf, size))
+			return strlen(buf);
+		if (dir)   /* fetched_lib may have written buf */
+			k = symtab_lib_of_source(src, l->app, buf, size);
+		return k;
+	}
 	size_t lo = 0, hi = l->nfr;
 	while (lo < hi) { /* past the last range starting at or below addr */
 		size_t mid = (lo + hi) / 2;
@@ -147,6 +168,22 @@ void symtab_libs_free(struct symtab_libs *l)
 	symtab_lines_free(l->lines);
 	free(l->fr);
 	free(l);
+}
+
+/* The library of a path in Unikraft's fetched layout, build/libNAME/origin/
+ * (the last such, the innermost), into buf: 1, or 0 when none. */
+static int fetched_lib(const char *path, char *buf, size_t size)
+{
+	const char *hit = NULL, *end = NULL;
+	for (const char *p = path; (p = strstr(p, "build/lib")); p++) {
+		const char *name = p + 9, *slash = strchr(name, '/');
+		if ((p == path || p[-1] == '/') && slash && slash > name && !strncmp(slash, "/origin/", 8))
+			hit = name, end = slash;
+	}
+	if (!hit)
+		return 0;
+	clean_copy(buf, size, "lib", hit, (size_t)(end - hit), "");
+	return 1;
 }
 
 /* pre + s[0..n) + post, bytes outside [A-Za-z0-9._+-] as '_' (invariant 3). */

@@ -151,6 +151,15 @@ const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr)
 	return dwarf_diename(&cu);
 }
 
+const char *symtab_lines_cu_dir(struct symtab_lines *l, uint64_t addr)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute a;
+	if (!l || !dwarf_addrdie(l->dw, (Dwarf_Addr)addr, &cu))
+		return NULL;
+	return dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+}
+
 int symtab_lines_inlined(struct symtab_lines *l, uint64_t addr, const char **names, int max)
 {
 	struct symtab_srcpos pos[SYMTAB_MAX_INLINE + 1];

@@ -388,13 +388,20 @@ static int pack_alloc(struct symtab *st, size_t n)
 
 /* One pass over the sorted candidates: the first of each start address is
  * its best alias.  A label inside a sized function is dropped (an assembly
- * label is not a new function); a function inside another cuts it. */
+ * label is not a new function); a function inside another cuts it.  So
+ * is a local label (no type, no size) right after a global or weak one
+ * without size in the same section: assembly start code is a global
+ * entry (_start, Unikraft's _libkvmplat_start64) with local labels inside
+ * it (`nofsgsbase:`), and its frames are named after the entry, not the
+ * label; the entry then extends over it.  Limit: a local assembly
+ * function written after an unsized global one is named after that. */
 static int pack(struct symtab *st)
 {
 	if (pack_alloc(st, st->ncand))
 		return -ENOMEM;
 	size_t n = 0;
 	uint64_t cover = 0; /* end of the last sized function kept */
+	const struct symtab_cand *entry = NULL; /* the last kept: a global label without size */
 	for (size_t i = 0; i < st->ncand;) {
 		const struct symtab_cand *c = &st->cand[i];
 		size_t j = i + 1;
@@ -404,6 +411,14 @@ static int pack(struct symtab *st)
 		i = j;
 		if (c->kind == SYMK_END || (c->kind == SYMK_LABEL && c->start < cover))
 			continue;
+		if (entry && c->kind == SYMK_LABEL && c->bind == SYMB_LOCAL && !c->size &&
+		    c->limit == entry->limit && st->end[n - 1] == c->start) {
+			uint64_t grown = cand_end(entry, next);
+			if (grown > c->start) {
+				st->end[n - 1] = grown;
+				continue;
+			}
+		}
 		uint64_t end = cand_end(c, next);
 		if (end <= c->start)
 			continue;
@@ -416,6 +431,7 @@ static int pack(struct symtab *st)
 		st->name[n] = c->name;
 		st->len[n] = c->len;
 		n++;
+		entry = c->kind == SYMK_LABEL && c->bind != SYMB_LOCAL && !c->size ? c : NULL;
 		if (c->size && c->start + c->size > cover)
 			cover = end;
 	}

@@ -257,6 +257,8 @@ void symtab_lines_free(struct symtab_lines *l);
 /* The source path (DW_AT_name, borrowed from the handle) of the
  * compilation unit containing `addr`; NULL when DWARF has none. */
 const char *symtab_lines_cu_name(struct symtab_lines *l, uint64_t addr);
+/* Its DW_AT_comp_dir (borrowed), or NULL: where a relative name starts. */
+const char *symtab_lines_cu_dir(struct symtab_lines *l, uint64_t addr);
 /* The functions inlined at `addr` (DWARF inlined-subroutine scopes), the
  * outermost first, into names[0..max) (borrowed from the handle); returns
  * how many (0: none, or no DWARF there). */
@@ -293,8 +295,9 @@ int symtab_lines_frames(struct symtab_lines *l, uint64_t addr, struct symtab_src
 /* Bytes of a library name, its NUL included. */
 #define SYMTAB_LIB_MAX 64
 /* The library of a source path by the rule table in lib.c: Unikraft's
- * lib/NAME/ -> libNAME, plat/P/ -> libPplat, drivers/.../NAME/ ->
- * libNAME, libs/NAME/ (and build/libNAME/) -> libNAME, else `app`.
+ * fetched build/libNAME/... first, then lib/NAME/ -> libNAME, plat/P/ ->
+ * libPplat, drivers/.../NAME/ -> libNAME, libs/NAME/ -> libNAME, else
+ * `app`.
  * Writes at most size-1 bytes and a NUL into buf; returns the length. */
 size_t symtab_lib_of_source(const char *src, const char *app, char *buf, size_t size);
 /* Libraries of one ELF file's code: from its DWARF compilation units, else

@@ -24,8 +24,39 @@
  * Walk, per frame (frame 0 looks up pc, later frames pc - 1):
  *   CFI row found (modes auto, cfi): CFA = base + off; return address and
  *     saved frame pointer read at CFA + their offsets; sp = CFA.
- *   no usable row (mode auto, and every frame in mode fp): the frame
- *     record at fp: [fp] = caller's fp, [fp + 8] = return address,
+ *   no usable row, frame 0, mode auto, x86-64 (the leaf rule): a
+ *     frameless leaf without CFI, as the assembly memcpy/memset of musl
+ *     (Unikraft assembles them without CFI and builds C with
+ *     -fno-asynchronous-unwind-tables) or Xen's hypercall_page: the return
+ *     address is the word at sp, sp += 8, fp unchanged.  Taken only when
+ *     that word points into code some table has a row for (the caller's
+ *     rules then continue the walk) and, when the target lets the 8 code
+ *     bytes before it be read, those end in a call (e8 rel32, ff /2).
+ *     Limits: a function without CFI that has pushed something is
+ *     misread when the pushed word is itself a return address into
+ *     covered code (rare: pushes save registers and frame pointers); a
+ *     leaf whose caller has no CFI either falls back to the frame
+ *     pointer; on a target that refuses code reads (a fused gdb sample)
+ *     the call check is skipped and the CFI coverage alone decides.
+ *   no usable row, any frame, mode auto, x86-64, the leaf rule not taken
+ *     (the interrupt-frame rule): entry code without CFI, as a Xen PV
+ *     guest's event-channel upcall (hypervisor_callback) or an IRQ stub,
+ *     below which the hypervisor or the CPU pushed the interrupted
+ *     context, rip cs rflags rsp ss (Xen PV pushes rcx and r11 below it
+ *     too; entry code then pushes a pt_regs).  The first 5 words within
+ *     UNWIND_INTR_SCAN words above sp that look like one (cs non-null and
+ *     16-bit, ss 16-bit, rflags with bit 1 set and its reserved bits
+ *     clear, rsp above the frame and within the window, rip in a module
+ *     of the space) continue the walk at rip (looked up as rip, not
+ *     rip - 1: a frame like frame 0, where the leaf rule applies again)
+ *     with sp = rsp, fp unchanged (entry code that saves registers does
+ *     not change rbp before its call).  Limits: a stack slot sequence
+ *     that mimics such a frame (a selector-sized value, a flags-like
+ *     value and a higher stack address after a code address) is taken
+ *     for one; an entry that switched stacks is followed only when the
+ *     interrupted stack lies above the entry's, within the window.
+ *   no usable row otherwise (mode auto, and every frame in mode fp): the
+ *     frame record at fp: [fp] = caller's fp, [fp + 8] = return address,
  *     sp = fp + 16.
  * Ends: COMPLETE when the outermost frame is reached (the return address
  * is undefined in CFI, is 0, or a frame pointer of 0 follows at least one
@@ -62,6 +93,7 @@
 #define UNWIND_MAX_ROWS (8u << 20)        /* rows per table (untrusted file) */
 #define UNWIND_MAX_FDES (4u << 20)        /* FDEs per table */
 #define UNWIND_MAX_MODULES 65536u         /* modules per space */
+#define UNWIND_INTR_SCAN 64u              /* words above sp searched for an interrupt frame */
 
 enum unwind_mode {
 	UNWIND_AUTO = 0,   /* CFI where a row covers the PC, else the frame pointer */
@@ -84,6 +116,8 @@ struct unwind_stats {
 	uint64_t frames;              /* frames produced (pcs written) */
 	uint64_t steps_cfi;           /* caller frames found through CFI */
 	uint64_t steps_fp;            /* caller frames found through a frame pointer */
+	uint64_t steps_leaf;          /* callers found by the leaf rule (return address at sp) */
+	uint64_t steps_intr;          /* interrupted frames found by the interrupt-frame rule */
 	uint64_t unmapped;            /* frames whose PC lies in no module of the space
 				       * (a library mapped since the space was filled) */
 };

@@ -35,6 +35,47 @@ secondary_start:		/* vCPU 1..: rsp set by VCPUOP_initialise */
 	call	secondary_main
 	ud2
 
+/* The event-channel upcall (guest.c, `upcall`), as Mini-OS and Unikraft's
+ * Xen platform enter it.  Xen left, from rsp up: rcx, r11, then the
+ * interrupted rip, cs, rflags, rsp, ss.  No CFI here, as in those
+ * kernels: the profiler finds the interrupted context by the frame's
+ * shape (unwind.h, the interrupt-frame rule).  The interrupted rcx and
+ * r11 are restored, the caller-saved registers pushed (a pt_regs in
+ * spirit), the stack aligned for the C call, and the return is a direct
+ * iretq to the guest kernel (ring 3 in a 64-bit PV guest: RPL 3). */
+	.globl hypervisor_callback
+hypervisor_callback:
+	mov	(%rsp), %rcx
+	mov	8(%rsp), %r11
+	add	$16, %rsp
+	push	%rax
+	push	%rcx
+	push	%rdx
+	push	%rsi
+	push	%rdi
+	push	%r8
+	push	%r9
+	push	%r10
+	push	%r11
+	push	%rbx
+	mov	%rsp, %rbx
+	and	$-16, %rsp
+	call	do_upcall
+	mov	%rbx, %rsp
+	pop	%rbx
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rdi
+	pop	%rsi
+	pop	%rdx
+	pop	%rcx
+	pop	%rax
+	orb	$3, 8(%rsp)
+	orb	$3, 32(%rsp)
+	iretq
+
 	.section .text.hypercall, "ax"
 	.balign 4096
 	.globl hypercall_page

@@ -16,6 +16,17 @@
 #     -fno-asynchronous-unwind-tables): its rules exist only in the .dbg's
 #     .debug_frame; >= 95 % of the walks are complete and rooted at
 #     long_entry;kmain, callers found through CFI;
+#   - examples/ukguest, built like a Unikraft application without frame
+#     pointers (assembly memcpy/memset without CFI, a recursive library
+#     whose stack depth changes by up to ~10 KiB between samples, libraries
+#     under workdir/build/libNAME/origin/ and workdir/libs/musl/): <= 1 % of
+#     the walks end early; >= 99 % of the samples in memcpy/memset are
+#     rooted at long_entry;kmain with their caller (me_factor,
+#     app_write_expr) above them (the leaf rule); `fold --by=lib` of the
+#     SVG gives each library the self share its functions have in the
+#     folded stacks (+-1 point: libmusl = memcpy, memset, strlen,
+#     uk_musl_checksum; libminexpr = me_*; the rest ukguest), and the
+#     live table equals it;
 #   - QEMU killed mid-run: the output is still written, exit 0, and the
 #     message says the stub closed the connection;
 #   - Ctrl-C mid-run: output written, and the guest keeps running after we
@@ -42,13 +53,14 @@ else
 	fail "gdb guest: .debug_frame" "$(readelf -S "$DBG" | grep -E 'frame' | tr '\n' ' ')"
 fi
 
-# boot APP: QEMU (TCG) with the gdbstub on $SOCK; $QPID is QEMU's own pid.
+# boot APP [KERNEL]: QEMU (TCG) with the gdbstub on $SOCK; $QPID is QEMU's own pid.
 boot() {
+	local kernel=${2:-$GUEST/qemu-guest.elf}
 	SOCK=$TMP/gdb-$1.sock
 	rm -f "$SOCK" "$TMP/qemu.pid"
 	# (in a subshell: the shell would report the job "Killed" otherwise)
 	(timeout 120 qemu-system-x86_64 -accel tcg -m 64 -nodefaults -display none \
-		-serial "file:$TMP/serial-$1.log" -kernel "$GUEST/qemu-guest.elf" -append "$1" \
+		-serial "file:$TMP/serial-$1.log" -kernel "$kernel" -append "$1" \
 		-pidfile "$TMP/qemu.pid" -gdb "unix:$SOCK,server=on,wait=off" 2>>"$TMP/qemu.err"; exit $?) &
 	for _ in $(seq 200); do [ -S "$SOCK" ] && [ -s "$TMP/qemu.pid" ] && break; sleep 0.05; done
 	QPID=$(cat "$TMP/qemu.pid" 2>/dev/null)
@@ -104,6 +116,51 @@ rec_uk() {
 record_truth "gdb app-uklibs: fold --by=lib of the recorded SVG" "$TRUTH/uklibs-guest.truth" rec_uk
 check_lib_table "gdb app-uklibs" "$OUT.err" "$OUT.folded"
 halt
+
+# The Unikraft-like guest without frame pointers.
+UK="$UF_TOP/build/examples/ukguest"
+if make --no-print-directory -s -C "$UF_TOP/examples/ukguest" >/dev/null; then
+	boot ukguest "$UK/ukguest.elf"
+	OUT="$TMP/ukguest"
+	timeout 60 "$UF" --gdb "unix:$SOCK" -x "$UK/ukguest.dbg" -F 299 -T 8 -o "$OUT.svg" \
+		--folded "$OUT.folded" 2>"$OUT.err"
+	halt
+	check_samples "gdb ukguest" "$OUT.folded" "$OUT.err" 299
+	read -r ok early < <(sed -n 's/.*walks (--unwind=auto): \([0-9]*\) complete, \([0-9]*\) at max depth, \([0-9]*\) ended early.*/\1 \3/p' "$OUT.err" | tail -n 1)
+	if [ -n "$early" ] && [ $((ok + early)) -gt 0 ] && [ $((100 * early)) -le $((ok + early)) ]; then
+		pass "gdb ukguest: $early of $((ok + early)) walks ended early (<= 1 %)"
+	else
+		fail "gdb ukguest: early ends" "$(grep walks "$OUT.err" | tail -n 1)"
+	fi
+	# samples in the assembly leaves: rooted, with the caller above them
+	leaf=$(awk '/^#/ { next } { n = $NF; s = substr($0, 1, length($0) - length(n) - 1)
+		k = split(s, f, ";"); if (f[k] != "memcpy" && f[k] != "memset") next; t += n
+		if (f[1] == "long_entry" && f[2] == "kmain" && (f[k-1] == "me_factor" || f[k-1] == "app_write_expr")) ok += n }
+		END { printf "%d %d\n", t, ok }' "$OUT.folded")
+	read -r lt lok <<<"$leaf"
+	if [ "${lt:-0}" -ge 30 ] && [ $((100 * lok)) -ge $((99 * lt)) ]; then
+		pass "gdb ukguest: $lok of $lt samples in memcpy/memset rooted, their caller recovered"
+	else
+		fail "gdb ukguest: leaf callers" "$lok of $lt: $(grep -E ';mem(cpy|set) ' "$OUT.folded" | grep -v '^long_entry;kmain' | head -2 | tr '\n' '|')"
+	fi
+	# per-library self shares: the SVG's library view vs the functions' owners
+	"$UF" fold --by=lib "$OUT.svg" >"$OUT.lib" 2>>"$OUT.err"
+	bad=
+	for lib in libmusl libminexpr ukguest; do
+		want=$(awk -v lib="$lib" '/^#/ { next } { n = $NF; s = substr($0, 1, length($0) - length(n) - 1)
+			k = split(s, f, ";"); fn = f[k]; t += n
+			o = fn ~ /^(memcpy|memset|strlen|uk_musl_checksum)$/ ? "libmusl" : fn ~ /^me_/ ? "libminexpr" : "ukguest"
+			if (o == lib) h += n }
+			END { printf "%.2f\n", t ? 100 * h / t : 0 }' "$OUT.folded")
+		got=$(share "$OUT.lib" "$lib" self)
+		within "$got" "$want" 1 && awk -v w="$want" 'BEGIN { exit !(w >= 2) }' || bad="$bad $lib:$got/$want"
+	done
+	[ -z "$bad" ] && pass "gdb ukguest: libmusl, libminexpr (fetched, relative DWARF path) and the app get their functions' shares" ||
+		fail "gdb ukguest: library shares" "got/want:$bad"
+	check_lib_table "gdb ukguest" "$OUT.err" "$OUT.lib"
+else
+	fail gdb-ukguest-build "examples/ukguest does not build"
+fi
 
 # QEMU killed mid-run.
 boot app-test-1

@@ -406,9 +406,11 @@ static void symtab_untyped_labels(void **state)
 	assert_string_equal(symtab_lookup(st, a + s - 1, NULL, NULL), "asm_sized");
 	symtab_free(st);
 	/* an image linked at address 0 (bare-metal and some unikernel
-	 * images) whose first code is an untyped assembly label */
+	 * images) whose first code is an untyped assembly label, with a
+	 * local label inside it (Unikraft's start code: `nofsgsbase:`),
+	 * which names no frame: its code is the entry's */
 	static const char zero_src[] =
-		"__asm__(\".text\\n.globl zero_label\\nzero_label:\\n nop\\n nop\\n ret\\n\");\n"
+		"__asm__(\".text\\n.globl zero_label\\nzero_label:\\n nop\\nnofsgsbase:\\n nop\\n ret\\n\");\n"
 		"__attribute__((noinline)) int f1(int x) { __asm__ volatile(\"\"); return x + 1; }\n"
 		"void entry(void) { f1(3); for (;;) ; }\n";
 	char zc[128];
@@ -422,6 +424,7 @@ static void symtab_untyped_labels(void **state)
 		fail_msg("cc could not link a program at address 0");
 	st = open_fx("zero");
 	assert_string_equal(symtab_lookup(st, 0, NULL, NULL), "zero_label");
+	assert_string_equal(symtab_lookup(st, 1, NULL, NULL), "zero_label");
 	assert_string_equal(symtab_lookup(st, 2, NULL, NULL), "zero_label");
 	assert_string_equal(symtab_lookup(st, 3, NULL, NULL), "f1");
 	symtab_free(st);
@@ -1217,6 +1220,9 @@ static void symtab_lib_rules(void **state)
 		{ "/u/libs/lwip/src/core/tcp_in.c", "liblwip" },
 		{ "/u/libs/musl/src/lib/x.c", "libmusl" },          /* libs/ before lib/ */
 		{ "/u/app/build/libnewlibc/origin/newlib/a.c", "libnewlibc" },
+		/* fetched before the rest: a tarball's lib/, libs/ stay its own */
+		{ "/u/app/workdir/build/libfoo/origin/foo-1.0/lib/x/a.c", "libfoo" },
+		{ "/u/libs/app/build/libfoo/origin/foo-1.0/libs/y/b.c", "libfoo" },
 		{ "/u/apps/helloworld/main.c", "my-app" },          /* no rule: the app */
 		{ "/u/mylib/ukalloc/a.c", "my-app" },               /* lib/ only at a segment */
 		{ "lib/x.c", "my-app" },                            /* a file, not a directory */
@@ -1347,6 +1353,46 @@ static void symtab_lines_frames_inlined(void **state)
 	assert_string_equal(err.why, "no DWARF debug information");
 }
 
+/* A fetched library built from its unpacked directory through a relative
+ * path (DW_AT_name "src/eval.c", DW_AT_comp_dir .../build/libfoo/origin/
+ * foo-1.0): libfoo, by the name joined to the directory; the app's own
+ * files stay the app's: one with an absolute name and no rule, and one
+ * compiled as "main2.c" in a directory .../rel/lib/x (only the fetched
+ * layout is looked for in a compilation directory). */
+static void symtab_libs_relative_cu_name(void **state)
+{
+	NEED_CC();
+	assert_int_equal(run("mkdir -p %s/rel/build/libfoo/origin/foo-1.0/src %s/rel/app && "
+			     "cd %s/rel && echo 'int foo_api(int x) { return x * 7; }' "
+			     "> build/libfoo/origin/foo-1.0/src/eval.c && "
+			     "printf '%%s\n' 'int foo_api(int);' "
+			     "'int main(int c, char **v) { (void)v; return foo_api(c); }' > app/main.c && "
+			     "(cd build/libfoo/origin/foo-1.0 && cc -O1 -g -c -o ../../../../eval.o src/eval.c) && "
+			     "mkdir -p lib/x && sed 's/main/other/' app/main.c > lib/x/main2.c && "
+			     "(cd lib/x && cc -O1 -g -c -o ../../main2.o main2.c) && "
+			     "cc -O1 -g -o guest.dbg eval.o main2.o $PWD/app/main.c && "
+			     "nm guest.dbg | awk '$3 == \"foo_api\" || $3 == \"main\" || $3 == \"other\" { print $3, $1 }' > syms",
+			     dir, dir, dir), 0);
+	char p[160], name[32], buf[64];
+	unsigned long long a;
+	snprintf(p, sizeof p, "%s/rel/syms", dir);
+	FILE *f = fopen(p, "r");
+	assert_non_null(f);
+	struct uf_err err = { 0 };
+	snprintf(p, sizeof p, "%s/rel/guest.dbg", dir);
+	struct symtab_libs *l = symtab_libs_open(p, &err);
+	assert_non_null(l);
+	int seen = 0;
+	while (fscanf(f, "%31s %llx", name, &a) == 2) {
+		assert_true(symtab_libs_lookup(l, a, buf, sizeof buf) > 0);
+		assert_string_equal(buf, !strcmp(name, "foo_api") ? "libfoo" : "guest");
+		seen++;
+	}
+	fclose(f);
+	assert_int_equal(seen, 3);
+	symtab_libs_free(l);
+}
+
 /* Without DWARF, a local function's library comes from the STT_FILE
  * symbol before it: GCC and clang write the source's base name there, so
  * the rule table sees no directory and the functions are the app's (the
@@ -1397,6 +1443,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(symtab_lib_rules),
+		cmocka_unit_test(symtab_libs_relative_cu_name),
 		cmocka_unit_test(symtab_lines_frames_inlined),
 		cmocka_unit_test(symtab_elf_matches_nm),
 		cmocka_unit_test(symtab_static_and_global_names),

@@ -413,6 +413,130 @@ static void cfi_falls_back_per_frame(void **state)
 	fx_free(f);
 }
 
+/* The leaf rule: the sampled PC has no row (an assembly memcpy without
+ * CFI in a no-frame-pointer build, rbp garbage), the word at sp returns
+ * just past `call_bytes` into row 2 (main: CFA = rsp + 24), whose return
+ * address leads to _start.  Returns the walk's end; f->pcs as walked. */
+static int leaf_walk(struct fx *f, const unsigned char *call_bytes, size_t ncall, uint64_t ra,
+		     int map_code)
+{
+	static uint64_t mem[8];
+	static unsigned char code[0x40];
+	struct unwind_space *sp = space_of(x86_rows, 4, UF_ARCH_X86_64);
+	memset(mem, 0, sizeof mem);
+	mem[0] = ra;                    /* the leaf's return address at sp */
+	mem[3] = CODE + 0x330;          /* main's: CFA (sp + 8 + 24) - 8 */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	memset(code, 0x90, sizeof code);  /* nops before the call */
+	memcpy(code + 0x20 - ncall, call_bytes, ncall);
+	if (map_code)
+		replay_map(f->r, ra - 0x20, code, sizeof code);
+	struct uf_regs regs = { .pc = CODE + 0x410, .sp = STACK, .fp = 0xdeadbeef,
+				.arch = UF_ARCH_X86_64 };
+	int end = cfi_walk(f, sp, UNWIND_AUTO, &regs, 64);
+	unwind_space_free(sp);
+	return end;
+}
+
+static void leaf_rule_recovers_caller(void **state)
+{
+	/* e8 rel32, and ff /2 in its register, SIB, disp8, disp32, RIP and
+	 * absolute forms (call *%rax, *(%rsp), *8(%rsp), *0x100(%rbx),
+	 * *x(%rip), *0x1000(,%rax,8) */
+	static const struct { unsigned char b[7]; size_t n; } calls[] = {
+		{ { 0xe8, 1, 2, 3, 4 }, 5 },
+		{ { 0xff, 0xd0 }, 2 },
+		{ { 0xff, 0x14, 0x24 }, 3 },
+		{ { 0xff, 0x54, 0x24, 0x08 }, 4 },
+		{ { 0xff, 0x93, 0, 1, 0, 0 }, 6 },
+		{ { 0xff, 0x15, 1, 2, 3, 4 }, 6 },
+		{ { 0xff, 0x14, 0xc5, 0, 0x10, 0, 0 }, 7 },
+	};
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		struct fx *f = fx_new();
+		assert_int_equal(leaf_walk(f, calls[i].b, calls[i].n, CODE + 0x220, 1), UNWIND_COMPLETE);
+		assert_int_equal(f->n, 3);
+		assert_true(f->pcs[1] == CODE + 0x220 && f->pcs[2] == CODE + 0x330);
+		assert_int_equal(f->st.steps_leaf, 1);
+		assert_int_equal(f->st.steps_cfi, 1);
+		assert_int_equal(f->st.steps_fp, 0);
+		fx_free(f);
+	}
+}
+
+/* Not taken: the bytes before the word do not end in a call (a pushed
+ * code pointer, a stale value), or the word points outside code with
+ * rules; the frame pointer (garbage here: misaligned) then decides. */
+static void leaf_rule_refuses_non_calls(void **state)
+{
+	static const unsigned char not_call[] = { 0x48, 0x89, 0xc7 };   /* mov %rax,%rdi */
+	static const unsigned char jmp_ind[] = { 0xff, 0xe0 };           /* jmp *%rax (ff /4) */
+	static const unsigned char call[] = { 0xe8, 1, 2, 3, 4 };
+	struct fx *f = fx_new();
+	assert_int_equal(leaf_walk(f, not_call, sizeof not_call, CODE + 0x220, 1), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(f->st.steps_leaf, 0);
+	fx_free(f);
+	f = fx_new();
+	assert_int_equal(leaf_walk(f, jmp_ind, sizeof jmp_ind, CODE + 0x220, 1), UNWIND_BAD_FRAME);
+	fx_free(f);
+	f = fx_new();   /* a call, but returning into code no table covers */
+	assert_int_equal(leaf_walk(f, call, sizeof call, CODE + 0x20000, 1), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 1);
+	fx_free(f);
+	f = fx_new();   /* code unreadable (a fused gdb sample): coverage alone decides */
+	assert_int_equal(leaf_walk(f, call, sizeof call, CODE + 0x220, 0), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 3);
+	fx_free(f);
+}
+
+/* The interrupt-frame rule: the leaf (row 0) returns into entry code
+ * without CFI (CODE + 0x410), which pushed three registers below the frame
+ * Xen's upcall left (rip cs rflags rsp ss); the walk continues at the
+ * interrupted rip, looked up exactly (CODE + 0x200 is row 2's first byte:
+ * as a return address it would be row 1's), and ends at _start. */
+static int intr_walk(struct fx *f, uint64_t flags)
+{
+	static uint64_t mem[48];
+	struct unwind_space *sp = space_of(x86_rows, 4, UF_ARCH_X86_64);
+	memset(mem, 0, sizeof mem);
+	mem[0] = CODE + 0x410;          /* the leaf's return: into the entry code */
+	mem[1] = 0x1234;                /* pushed by the entry: rax, rdi, rbx */
+	mem[2] = 7;
+	mem[3] = STACK + 0x80;
+	mem[4] = CODE + 0x200;          /* the interrupted rip */
+	mem[5] = 0xe033;                /* Xen PV FLAT_RING3_CS64 */
+	mem[6] = flags;
+	mem[7] = STACK + 0x100;         /* the interrupted rsp */
+	mem[8] = 0xe02b;
+	mem[0x100 / 8 + 2] = CODE + 0x330;   /* main's return (CFA = rsp + 24) */
+	replay_map(f->r, STACK, mem, sizeof mem);
+	struct uf_regs regs = { .pc = CODE + 0x10, .sp = STACK, .fp = 0xdeadbeef,
+				.arch = UF_ARCH_X86_64 };
+	int end = cfi_walk(f, sp, UNWIND_AUTO, &regs, 64);
+	unwind_space_free(sp);
+	return end;
+}
+
+static void intr_frame_continues_walk(void **state)
+{
+	struct fx *f = fx_new();
+	assert_int_equal(intr_walk(f, 0x246), UNWIND_COMPLETE);
+	assert_int_equal(f->n, 4);
+	assert_true(f->pcs[1] == CODE + 0x410 && f->pcs[2] == CODE + 0x200 &&
+		    f->pcs[3] == CODE + 0x330);
+	assert_int_equal(f->st.steps_intr, 1);
+	assert_int_equal(f->st.steps_cfi, 2);
+	fx_free(f);
+	/* RFLAGS without its always-set bit 1: no interrupt frame; the
+	 * frame pointer (garbage) ends the walk */
+	f = fx_new();
+	assert_int_equal(intr_walk(f, 0x244), UNWIND_BAD_FRAME);
+	assert_int_equal(f->n, 2);
+	assert_int_equal(f->st.steps_intr, 0);
+	fx_free(f);
+}
+
 /* A one-frame walk that stops because rbp is 0 is not complete. */
 static void cfi_zero_fp_at_leaf_is_noinfo(void **state)
 {
@@ -1052,6 +1176,9 @@ int main(void)
 		cmocka_unit_test(cfi_return_address_minus_one),
 		cmocka_unit_test(cfi_falls_back_per_frame),
 		cmocka_unit_test(cfi_zero_fp_at_leaf_is_noinfo),
+		cmocka_unit_test(leaf_rule_recovers_caller),
+		cmocka_unit_test(leaf_rule_refuses_non_calls),
+		cmocka_unit_test(intr_frame_continues_walk),
 		cmocka_unit_test(cfi_rejects_non_increasing_cfa),
 		cmocka_unit_test(walk_sums_do_not_wrap),
 		cmocka_unit_test(cfi_aarch64_leaf_in_lr),

@@ -28,3 +28,7 @@ if [ -f "$TOP/record/backends.c" ] && grep -q xen_target_open "$TOP/record/backe
   make -s -C "$TOP" build/xen-test/uniprof-flame-static
   cp "$TOP/build/xen-test/uniprof-flame-static" "$W/bin/uniprof-flame"
 fi
+# an older build for before/after figures (tests/xen/dom0/cases.sh, upcall)
+if [ -n "${UF_XEN_BASE:-}" ] && [ -x "$UF_XEN_BASE" ]; then
+  cp "$UF_XEN_BASE" "$W/bin/uniprof-flame-base"
+fi

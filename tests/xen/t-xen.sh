@@ -179,6 +179,32 @@ expect_rc create-pvh 0; expect_rc pvh 0
 shares pvh app-test-1 vcpu-0 "pvh_start64;pvh_main;run" xen-guest-pvh.map
 expect_rc drive-pvhcount 0
 check xen-steady-pvh steady drive-pvhcount.log 3
+# the event-channel upcall (issue 27): samples taken inside the timer's
+# handler (hypervisor_callback -> do_upcall -> timer_handler, entry code
+# without CFI) continue into the workload the upcall interrupted, rooted at
+# the guest's entry; the walks' summary (and, with UF_XEN_BASE, the older
+# build's) printed for the figures
+if [ "$TOOL" = uf ]; then
+  expect_rc create-upcall 0; expect_rc upcall 0
+  check xen-upcall-guest-timer grep -q '^upcall-console [1-9]' "$L"
+  up() {  # FOLDED -> "in-handler continued"
+    awk '/^#/ { next } { n = $NF; s = substr($0, 1, length($0) - length(n) - 1)
+      if (s !~ /;timer_handler$/) next; t += n
+      if (s ~ /^_start;guest_main;run;(app_test_1_round;(function_[123];)?)?hypervisor_callback;do_upcall;timer_handler$/) c += n }
+      END { print t + 0, c + 0 }' "$1"
+  }
+  read -r ut uc < <(up "$W/out/upcall.folded")
+  if [ "$ut" -ge 10 ] && [ $((100 * uc)) -ge $((95 * ut)) ]; then
+    pass "xen-upcall: $uc of $ut samples in timer_handler continue into the interrupted workload"
+  else
+    fail "xen-upcall: interrupted code" "$uc of $ut: $(grep 'timer_handler ' "$W/out/upcall.folded" | sort -t' ' -k2 -nr | head -3 | tr '\n' '|')"
+  fi
+  grep -h walks "$W/out/upcall.log" | sed 's/^/  upcall (this build): /'
+  if [ -f "$W/out/upcall-base.folded" ]; then
+    read -r bt bc < <(up "$W/out/upcall-base.folded")
+    echo "  upcall (UF_XEN_BASE): $bc of $bt samples in timer_handler continued; $(grep -h walks "$W/out/upcall-base.log")"
+  fi
+fi
 # the library view (issue 14): the guest's examples/uklibs round, its
 # libraries named from DWARF paths laid out as a Unikraft tree; `fold
 # --by=lib` of the SVG recorded in dom0 against the true shares (+-3

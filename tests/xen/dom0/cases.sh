@@ -80,6 +80,7 @@ cfg uf-short pv xen-guest.elf "app-test-2 rounds=${UF_ROUNDS:-10000}" 1 preserve
 cfg uf-pvh pvh xen-guest-pvh.elf "app-test-1" 1 destroy
 cfg uf-fp pv xen-guest-fp.elf "app-test-1" 1 destroy
 cfg uf-uklibs pv xen-guest.elf "app-uklibs" 1 destroy
+cfg uf-upcall pv xen-guest.elf "app-test-1 upcall" 1 destroy
 
 # bad domain name: one-line error, exit 3
 $T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
@@ -169,6 +170,22 @@ if [ -x $UF ]; then
   uklibs_rec ""
   busy /out/uklibs.log && uklibs_rec -2
   xl destroy uf-uklibs
+fi
+
+# the event-channel upcall: a 100 Hz timer whose handler burns 10 units
+# inside hypervisor_callback -> do_upcall; the host checks that the samples
+# in it continue into the workload they interrupted.  UF_XEN_BASE (the
+# host's) puts an older uniprof-flame in /bin/uniprof-flame-base: the same
+# profile by it, for before/after figures.
+if [ -x $UF ]; then
+  xl create -q /guest/uf-upcall.cfg; rc create-upcall $?
+  sleep 1
+  $T $UF -d uf-upcall -x /guest/xen-guest.elf -F 25 -T 12 --folded /out/upcall.folded \
+    -o /out/upcall.svg > /out/upcall.log 2>&1; rc upcall $?
+  [ -x /bin/uniprof-flame-base ] && { $T /bin/uniprof-flame-base -d uf-upcall -x /guest/xen-guest.elf \
+    -F 25 -T 12 --folded /out/upcall-base.folded > /out/upcall-base.log 2>&1; rc upcall-base $?; }
+  echo "upcall-console $(grep -c 'timer upcall at 100 Hz' /var/log/xen/console/guest-uf-upcall.log 2>/dev/null)"
+  xl destroy uf-upcall
 fi
 
 # PVH: registers and CR3 from the HVM CPU record, guest frames, 2 MiB pages
