@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * cli/by-lib.c — library-level views of a trie whose names carry their
- * library (fold_trie_set_lib: record sets them, an SVG carries them):
- * `--by=lib` (a library-level flame graph) and record's per-library
- * table (its figures from fold_lib_shares).
+ * cli/by-lib.c — the views every command can ask of a trie: library-level
+ * views of a trie whose names carry their library (fold_trie_set_lib:
+ * record sets them, an SVG carries them): `--by=lib` (a library-level
+ * flame graph) and record's per-library table (its figures from
+ * fold_lib_shares); and `--callers/--callees NAME` (fold_sandwich, the
+ * model's rewrite; here only its options and messages).
  *
  * Trade-off: the view is rebuilt from the call paths (every node with
  * self samples walks to the root), O(nodes x depth), instead of being
@@ -205,4 +207,32 @@ char *cli_lib_table(const fold_trie *t)
 out:
 	free(rows);
 	return text;
+}
+
+int cli_sandwich_apply(fold_trie **tp, const char *callers, const char *callees, struct uf_err *err)
+{
+	const char *name = callers ? callers : callees;
+	const char *opt = callers ? "--callers" : "--callees";
+	if (!name)
+		return 0;
+	if (callers && callees) {
+		uf_err_set(err, UF_EUSAGE, "--callers", "cannot be combined with --callees (one half at a time)");
+		return -EINVAL;
+	}
+	fold_trie *v = NULL;
+	int rc = fold_sandwich(*tp, name, strlen(name), callers ? FOLD_CALLERS : FOLD_CALLEES, &v);
+	if (rc == 0 && (rc = fold_trie_finish(v)) != 0)
+		fold_trie_free(v);
+	if (rc == -ENOENT)
+		uf_err_set(err, UF_EINPUT, opt, "no frame is named '%s' (names as the tooltips show them)", name);
+	else if (rc == -E2BIG)
+		uf_err_set(err, UF_EINPUT, opt, "the callers of '%s' would take more than 16 x the profile's frames",
+			   name);
+	else if (rc)
+		uf_err_set(err, UF_EINPUT, opt, "out of memory");
+	if (rc)
+		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
+	fold_trie_free(*tp);
+	*tp = v;
+	return 0;
 }

@@ -136,6 +136,8 @@ int cmd_diff(int argc, char **argv)
 	if (rc == 0) /* libraries as the drawn (AFTER) input knows them */
 		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
 	if (rc == 0)
+		rc = cli_sandwich_apply(&t, ro.callers, ro.callees, &err);
+	if (rc == 0)
 		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
 	fold_trie_free(t);
 	return rc ? cli_fail(&err) : 0;

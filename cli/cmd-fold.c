@@ -78,6 +78,9 @@ static void usage(FILE *to)
 	      "                      stacks, as flamegraph.pl --flamechart reads them\n"
 	      "      --by lib        one frame per library (frames of one library in a row\n"
 	      "                      merged); needs libraries: an SVG from record\n"
+	      "      --callers NAME  NAME's callers: NAME first, then its caller, ... (each\n"
+	      "                      sample once, at NAME's outermost frame)\n"
+	      "      --callees NAME  NAME and what it calls (each sample once)\n"
 	      "  -h, --help          this help\n\n",
 	      to);
 	cli_io_help(to);
@@ -95,11 +98,14 @@ int cmd_fold(int argc, char **argv)
 		{ "normalize", no_argument, 0, 'N' },
 		{ "flamechart", no_argument, 0, 'C' },
 		{ "by", required_argument, 0, 'B' },
+		{ "callers", required_argument, 0, 'L' },
+		{ "callees", required_argument, 0, 'E' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = "-";
 	int c, reverse = 0, raw = 0, diff = 0, normalize = 0, chart = 0, by_lib = 0, r;
+	const char *callers = NULL, *callees = NULL;
 	struct raw_in ri = { 0 };
 	struct cli_io_opts io = { 0 };
 	struct option *all = cli_io_options_merge(opts, CLI_IO_NO_ADDRS);
@@ -130,6 +136,8 @@ int cmd_fold(int argc, char **argv)
 			}
 			by_lib = 1;
 			break;
+		case 'L': callers = optarg; break;
+		case 'E': callees = optarg; break;
 		case 'h': free(all); usage(stdout); return 0;
 		default: free(all); return UF_EXIT_USAGE; /* the message is out */
 		}
@@ -144,6 +152,11 @@ int cmd_fold(int argc, char **argv)
 		return cli_usage("fold ", "'--flamechart': cannot be combined with --diff");
 	if (by_lib && (chart || diff))
 		return cli_usage("fold ", "'--by=lib': cannot be combined with --%s", chart ? "flamechart" : "diff");
+	if (callers && callees)
+		return cli_usage("fold ", "'--callers': cannot be combined with --callees (one half at a time)");
+	if ((callers || callees) && (chart || diff))
+		return cli_usage("fold ", "'--%s': cannot be combined with --%s", callers ? "callers" : "callees",
+				 chart ? "flamechart" : "diff");
 	if (diff)
 		return fold_diff(argc - optind, argv + optind, normalize, out, &io);
 	fold_trie *t = fold_trie_new();
@@ -157,6 +170,8 @@ int cmd_fold(int argc, char **argv)
 	symtab_free(ri.st);
 	if (rc == 0)
 		rc = cli_by_lib_apply(&t, by_lib, &err);
+	if (rc == 0)
+		rc = cli_sandwich_apply(&t, callers, callees, &err);
 	if (rc == 0)
 		rc = chart ? write_sequence(t, out, &err)
 			   : cli_write_profile(t, NULL, &io, CLI_OUT_FOLDED, out, &err);

@@ -194,6 +194,9 @@ static int check_args(struct cmd *c, int argc, char **argv)
 		return cli_usage("record ", "'--inline': cannot be combined with a time-ordered output");
 	if (o->by_lib && o->sequence)
 		return cli_usage("record ", "'--by=lib': cannot be combined with a time-ordered output");
+	if ((c->render.callers || c->render.callees) && o->sequence)
+		return cli_usage("record ", "'--%s': cannot be combined with a time-ordered output",
+				 c->render.callers ? "callers" : "callees");
 	if (o->destroy && !(b->flags & RECORD_BK_DESTROY))
 		return cli_usage("record ", "'--destroy': only applies to a domain created with -c");
 	if (!o->out && !o->out_folded && !o->out_raw)
@@ -248,7 +251,8 @@ static int sink_view(void *ctx, fold_trie **t, char **libtab, struct uf_err *err
 		return rc;
 	if (libtab)
 		*libtab = cli_lib_table(*t);
-	return cli_by_lib_apply(t, c->ro.by_lib, err);
+	rc = cli_by_lib_apply(t, c->ro.by_lib, err);
+	return rc ? rc : cli_sandwich_apply(t, c->render.callers, c->render.callees, err);
 }
 
 static int sink_write(void *ctx, const fold_trie *t, const char *path, int folded,

@@ -65,6 +65,11 @@ int cmd_render(int argc, char **argv)
 		return UF_EXIT_USAGE;
 	if (ro.by_lib && ro.flamechart)
 		return cli_usage("render ", "'--by=lib': cannot be combined with --flamechart");
+	if (ro.callers && ro.callees)
+		return cli_usage("render ", "'--callers': cannot be combined with --callees (one half at a time)");
+	if ((ro.callers || ro.callees) && ro.flamechart)
+		return cli_usage("render ", "'--%s': cannot be combined with --flamechart",
+				 ro.callers ? "callers" : "callees");
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
@@ -74,6 +79,8 @@ int cmd_render(int argc, char **argv)
 	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &io, &err);
 	if (rc == 0)
 		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
+	if (rc == 0)
+		rc = cli_sandwich_apply(&t, ro.callers, ro.callees, &err);
 	if (rc == 0)
 		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
 	fold_trie_free(t);

@@ -21,7 +21,7 @@ enum {
 	O_TITLE = CLI_RENDER_OPT_BASE, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE,
 	O_FONTSIZE, O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM,
 	O_CP, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_FACTOR, O_TOTAL, O_NOTES,
-	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET, O_ENCODING, O_BY,
+	O_NAMEATTR, O_EMBED, O_NO_JS, O_EMBED_BUDGET, O_ENCODING, O_BY, O_CALLERS, O_CALLEES,
 };
 
 static const struct option render_options[] = {
@@ -56,6 +56,8 @@ static const struct option render_options[] = {
 	{ "no-js", no_argument, 0, O_NO_JS },
 	{ "encoding", required_argument, 0, O_ENCODING },
 	{ "by", required_argument, 0, O_BY },
+	{ "callers", required_argument, 0, O_CALLERS },
+	{ "callees", required_argument, 0, O_CALLEES },
 	{ 0, 0, 0, 0 },
 };
 
@@ -199,6 +201,8 @@ int cli_render_opt(struct render_opts *o, int c, const char *arg)
 		}
 		o->by_lib = 1;
 		return 1;
+	case O_CALLERS: o->callers = arg; return 1;
+	case O_CALLEES: o->callees = arg; return 1;
 	}
 	return 0;
 }
@@ -253,7 +257,11 @@ void cli_render_help_for(FILE *to, const char *cmd)
 	      "  --embed-budget BYTES    size budget of the packed data for --embed=auto (786432)\n"
 	      "  --no-js             leave the script out (a plain image)\n"
 	      "  --by lib            one frame per library (frames of one library in a row\n"
-	      "                      merged); libraries come from record or its SVGs\n",
+	      "                      merged); libraries come from record or its SVGs\n"
+	      "  --callers NAME      only NAME's callers: NAME at the root, each call path\n"
+	      "                      above it read upwards (pprof -peek's upper half)\n"
+	      "  --callees NAME      only what NAME calls: NAME at the root (pprof -focus,\n"
+	      "                      cut at NAME); a sample counts once however NAME recurses\n",
 	      to);
 }
 

@@ -49,6 +49,11 @@ const char *cli_folded_write_error(int rc);
  * the metadata and each library as its own library.  Returns 0, or
  * -ENOMEM with *err (and *t untouched). */
 int cli_by_lib_apply(fold_trie **t, int by_lib, struct uf_err *err);
+/* With `callers` or `callees` (a function name; at most one of them),
+ * replaces *t by fold_sandwich's half, finished, metadata kept.  Returns
+ * 0, or -EINVAL (no such function, or the callers' cap) / -ENOMEM with
+ * *err (*t untouched). */
+int cli_sandwich_apply(fold_trie **t, const char *callers, const char *callees, struct uf_err *err);
 /* The per-library table for record's summary, sorted by self share:
  * owned text ("uniprof-flame: ..." lines), NULL when no frame has a
  * library (or out of memory). */

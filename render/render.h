@@ -47,6 +47,8 @@ struct render_opts {
 	int inverted;             /* icicle */
 	int flamechart;           /* x axis is input order */
 	int by_lib;               /* --by=lib: the CLI merges frames of one library first */
+	const char *callers;      /* --callers NAME: the CLI draws NAME's callers (fold_sandwich) */
+	const char *callees;      /* --callees NAME: ... or its callees */
 	int negate;               /* swap differential hues */
 	double factor;            /* multiply counts in tooltips (1) */
 	double total;             /* --total: width of 100%; 0 = sum of counts */
