@@ -67,6 +67,10 @@ enum fold_format fold_detect_format(const void *buf, size_t len, int eof)
 	if (i < len && p[i] == '<')
 		return FOLD_FMT_SVG;
 	int bin = i < len ? binary_first_line(p, len, eof) : 0;
+	if (bin == -2) /* decide only once the first content line is seen (invariant 3) */
+		bin = len >= FOLD_DETECT_MAX ? 0 : -3;
+	if (bin == -3)
+		return FOLD_FMT_MORE;
 	if (bin > 0)
 		return FOLD_FMT_BINARY;
 	if (bin < 0)
@@ -128,7 +132,8 @@ static int ends_in_count(const unsigned char *p, size_t b, size_t e)
  * neither empty nor a '#' comment and that line does not end in a count
  * (or the NUL is in a comment or blank line before it); 0 when that line
  * is NUL-free or a stack line; -1 when it holds a NUL but is cut (no
- * newline yet, !eof): whether a count ends it is still unknown. */
+ * newline yet, !eof): whether a count ends it is still unknown; -2 when
+ * no content line has begun yet and more bytes may come. */
 static int binary_first_line(const unsigned char *p, size_t len, int eof)
 {
 	size_t i = 0;
@@ -147,9 +152,9 @@ static int binary_first_line(const unsigned char *p, size_t len, int eof)
 				return -1;
 			return !ends_in_count(p, b, end);
 		}
-		if (content)
-			return 0; /* the first content line, NUL-free */
+		if (content) /* the first content line, NUL-free: once it is whole */
+			return nl || eof ? 0 : -2;
 		i = end + 1;
 	}
-	return 0;
+	return eof ? 0 : -2; /* no content line yet: more bytes may bring one with a NUL */
 }
