@@ -33,6 +33,7 @@
 #include <sys/types.h>
 
 #include "util/err.h"
+#include "util/runstate.h"
 
 enum uf_arch {
 	UF_ARCH_X86_64 = 1,
@@ -65,6 +66,8 @@ enum uf_target_status {
 				    * mapped files give symbols and CFI */
 #define UF_TARGET_CAP_COST     4u  /* n_hypercalls / n_maps are the cost of a
 				    * sample worth reporting (Xen) */
+#define UF_TARGET_CAP_RUNSTATE 8u  /* ops->runstate says whether a thread was
+				    * on a CPU or waiting (util/runstate.h) */
 
 struct uf_target_ops {
 	const char *name;   /* "ptrace", "xen", "gdb", "replay" */
@@ -94,6 +97,12 @@ struct uf_target_ops {
 	 * early, e.g. when our process gets a signal.  Returns 0,
 	 * UF_TARGET_GONE, or <0 with *err. */
 	int (*idle)(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err);
+	/* Optional, present with UF_TARGET_CAP_RUNSTATE.  Called while
+	 * stopped, before regs: what thread `id` was doing when it was
+	 * stopped, and its cumulative on-CPU time in ns (0 when the backend
+	 * cannot tell).  Returns 0, UF_TARGET_GONE, or <0 with *err. */
+	int (*runstate)(struct uf_target *t, uint32_t id, enum uf_runstate *state,
+			uint64_t *run_ns, struct uf_err *err);
 	/* Optional (NULL: "vcpu-ID" with UF_TARGET_CAP_VCPUS, else "thread-ID").
 	 * The root frame naming thread `id`, also after detach: writes up to
 	 * size-1 bytes, returns the length. */
