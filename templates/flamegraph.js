@@ -845,7 +845,7 @@
 			if (i % 4096 === 4095) yield;
 		}
 		if (line() !== 'end') return null;
-		D.locs = parseLocs(n, line, () => pos < text.length);
+		D.locs = parseSections(n, line, () => pos < text.length).pos;
 		D.total = Float64Array.from(D.self);
 		D.btotal = diff ? Float64Array.from(D.base) : D.total;
 		for (let i = 0; i < n; i++) D.end[i] = i + 1;
@@ -859,39 +859,58 @@
 		return D;
 	}
 
-	/* Section 6 of the block (fold/loc.c): each node's source positions,
-	 * most samples first, as a Map node -> [[position, count], ...].  It
-	 * follows the time-order section when there is one.  Missing or
-	 * malformed: null (the frames then show no source line). */
-	function parseLocs(n, line, more) {
+	/* The tagged sections after "end" (fold/embed/embed.c, item 5):
+	 * "NAME LINES [ARG...]", LINES body lines, "end"; an unknown NAME is
+	 * stepped over by its count.  Returns { pos }: the source positions,
+	 * or null when absent or malformed (the frames then show none).  An
+	 * older block's "loc STRINGS RECORDS" is read as "pos". */
+	function parseSections(n, line, more) {
+		const out = { pos: null };
 		try {
-			let h = more() ? line() : '';
-			if (/^seq \d+$/.test(h)) {
-				const k = parseInt(h.slice(4), 10);
-				for (let i = 0; i <= k; i++) line();
-				h = more() ? line() : '';
-			}
-			const m = /^loc (\d+) (\d+)$/.exec(h);
-			if (!m) return null;
-			const nstr = parseInt(m[1], 10), nrec = parseInt(m[2], 10);
-			const strs = [];
-			for (let i = 0; i < nstr; i++) strs.push(unescapeName(line()));
-			const locs = new Map();
-			for (let i = 0; i < nrec; i++) {
-				const f = line().split(' ');
-				const node = Number(f[0]), str = Number(f[1]), c = Number(f[2]);
-				if (f.length !== 3 || !Number.isInteger(node) || node < 0 || node >= n ||
-				    !Number.isInteger(str) || str < 0 || str >= nstr || !(c > 0 && c < Infinity)) {
-					return null;
+			while (more()) {
+				const h = line();
+				if (/^[ \t\r]*$/.test(h)) break;
+				const m = /^([a-z][a-z0-9-]{0,15}) (\d+)((?: \d+){0,8})$/.exec(h);
+				if (!m) break;
+				const args = m[3] ? m[3].slice(1).split(' ').map(Number) : [];
+				const name = m[1], lines = Number(m[2]);
+				if (name === 'pos' && args.length === 1) {
+					out.pos = parsePositions(n, line, args[0], lines - args[0]);
+				} else if (name === 'loc' && args.length === 1) {
+					out.pos = parsePositions(n, line, lines, args[0]);
+				} else {
+					for (let i = 0; i < lines; i++) line();
+					if (line() !== 'end') break;
 				}
-				let l = locs.get(node);
-				if (!l) locs.set(node, l = []);
-				l.push([strs[str], c]);
 			}
-			return line() === 'end' ? locs : null;
 		} catch (e) {
-			return null;
+			/* a short block: keep what was read */
 		}
+		return out;
+	}
+
+	/* The "pos" body (fold/model/loc.c): each node's source positions,
+	 * most samples first, as a Map node -> [[position, count], ...];
+	 * null when malformed. */
+	function parsePositions(n, line, nstr, nrec) {
+		if (!(nstr >= 0 && nrec >= 0)) return null;
+		const strs = [];
+		for (let i = 0; i < nstr; i++) strs.push(unescapeName(line()));
+		const locs = new Map();
+		let ok = true;
+		for (let i = 0; i < nrec; i++) {
+			const f = line().split(' ');
+			const node = Number(f[0]), str = Number(f[1]), c = Number(f[2]);
+			if (f.length !== 3 || !Number.isInteger(node) || node < 0 || node >= n ||
+			    !Number.isInteger(str) || str < 0 || str >= nstr || !(c > 0 && c < Infinity)) {
+				ok = false;
+				continue;
+			}
+			let l = locs.get(node);
+			if (!l) locs.set(node, l = []);
+			l.push([strs[str], c]);
+		}
+		return line() === 'end' && ok ? locs : null;
 	}
 
 	/* Each name's library (<metadata id="uniprof-flame-libs">, "NAME\tLIB"

@@ -11,6 +11,15 @@
  * The counts are added only once the whole node list has been read: from
  * the time-order section when there is one and the trie keeps a sequence
  * (a flame chart is read back in its order), else from the node lines.
+ *
+ * The sections after "end" are tagged (embed.c, item 5): one pass over
+ * them (scan_sections) notes where each known one starts and steps over
+ * every section by its line count, so an unknown one (a later writer's)
+ * costs nothing and needs no change here; the known ones are then read
+ * from their own header.  A block written before the sections were
+ * tagged reads the same: its "seq" already had the tagged form, and its
+ * "loc STRINGS RECORDS" is the one section whose length is the sum of
+ * its two numbers.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,7 +43,12 @@ struct nodes {            /* what the node lines said, by position */
 
 static int read_nodes(fold_trie *t, struct cursor *c, uint32_t nnodes, uint32_t nnames,
 		      const uint32_t *map, int diff, struct nodes *N);
-static int add_counts(fold_trie *t, struct cursor *c, uint32_t nnodes, int diff,
+struct sections {         /* where each known section's header line starts */
+	const char *seq, *pos;
+};
+
+static int scan_sections(struct cursor *c, struct sections *S);
+static int add_counts(fold_trie *t, const char *seq, const char *end, uint32_t nnodes, int diff,
 		      const struct nodes *N);
 
 int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *err)
@@ -68,10 +82,13 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
 	free(map);
 	if (rc == 0 && (next_line(&c, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
 		rc = -EINVAL;
+	struct sections S = { NULL, NULL };
 	if (rc == 0)
-		rc = add_counts(t, &c, nnodes, (int)diff, &N);
-	if (rc == 0) /* section 6, after the time order when there is one */
-		rc = fold_locs_read(t, c.p, (size_t)(c.end - c.p), N.id, nnodes);
+		rc = scan_sections(&c, &S);
+	if (rc == 0)
+		rc = add_counts(t, S.seq, c.end, nnodes, (int)diff, &N);
+	if (rc == 0 && S.pos)
+		rc = fold_locs_read(t, S.pos, (size_t)(c.end - S.pos), N.id, nnodes);
 	free(N.id);
 	free(N.self);
 	free(N.base);
@@ -152,16 +169,77 @@ static int add_one(fold_trie *t, int diff, uint32_t node, double self, double ba
 	return self != 0 ? fold_trie_add(t, node, self) : 0;
 }
 
-/* Adds the counts: in time order from section 5 when the trie keeps a
- * sequence and the block has one, else from the node lines. */
-static int add_counts(fold_trie *t, struct cursor *c, uint32_t nnodes, int diff,
+/* One section header "NAME LINES [ARG...]" (embed.c, item 5): *body gets
+ * the number of lines between it and its "end".  The untagged "loc
+ * STRINGS RECORDS" of older blocks has STRINGS + RECORDS of them. */
+static int section_header(const char *s, size_t n, size_t *name_len, uint64_t *body)
+{
+	size_t k = 0;
+	while (k < n && ((s[k] >= 'a' && s[k] <= 'z') || (k > 0 && ((s[k] >= '0' && s[k] <= '9') || s[k] == '-'))))
+		k++;
+	const char *p = s + k, *e = s + n;
+	uint32_t lines, arg;
+	if (k == 0 || k > 16 || p == e || *p != ' ' || parse_u32(&p, e, &lines))
+		return -1;
+	*name_len = k;
+	*body = lines;
+	for (int nargs = 0; p < e; nargs++) {
+		if (*p != ' ' || nargs == 8 || parse_u32(&p, e, &arg))
+			return -1;
+		if (nargs == 0 && k == 3 && !memcmp(s, "loc", 3))
+			*body += arg;
+	}
+	return 0;
+}
+
+static int blank(const char *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
+			return 0;
+	return 1;
+}
+
+/* Steps over every section after "end", by its line count, noting where
+ * the known ones start; stops at the end of the text or a blank line.
+ * At most one section of each name. */
+static int scan_sections(struct cursor *c, struct sections *S)
+{
+	const char *s;
+	size_t n, name_len;
+	uint64_t body;
+	for (;;) {
+		const char *start = c->p;
+		if (next_line(c, &s, &n) || blank(s, n))
+			return 0;
+		if (section_header(s, n, &name_len, &body) || body > (uint64_t)(c->end - c->p))
+			return -EINVAL;
+		const char **known = name_len == 3 && !memcmp(s, "seq", 3) ? &S->seq
+				     : name_len == 3 && (!memcmp(s, "pos", 3) || !memcmp(s, "loc", 3)) ? &S->pos
+				     : NULL;
+		if (known && *known)
+			return -EINVAL;
+		if (known)
+			*known = start;
+		for (uint64_t i = 0; i < body; i++)
+			if (next_line(c, &s, &n))
+				return -EINVAL;
+		if (next_line(c, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0)
+			return -EINVAL;
+	}
+}
+
+/* Adds the counts: in time order from the "seq" section (its header at
+ * `seq`) when the trie keeps a sequence and the block has one, else from
+ * the node lines. */
+static int add_counts(fold_trie *t, const char *seq_at, const char *end, uint32_t nnodes, int diff,
 		      const struct nodes *N)
 {
 	const char *s, *p, *e;
 	size_t n;
 	uint32_t nrec;
-	struct cursor at = *c;
-	int seq = t->keep_seq && next_line(&at, &s, &n) == 0 && n > 4 && !memcmp(s, "seq ", 4);
+	struct cursor at = { seq_at, end };
+	int seq = t->keep_seq && seq_at && next_line(&at, &s, &n) == 0;
 	if (seq) {
 		p = s + 4, e = s + n;
 		if (parse_u32(&p, e, &nrec) || p != e || nrec > (size_t)(at.end - at.p))

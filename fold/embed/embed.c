@@ -13,12 +13,25 @@
  *                    depth-first pre-order; DEPTH 0 is the root (first
  *                    line), a node's parent is the last node one level up
  *   4. "end"
- *   5. optional, a flame chart's time order (readers of the first form stop
- *      at 4 and ignore it): "seq RECORDS", RECORDS lines "INDEX COUNT"
- *      (+ " BASE"), INDEX a node's position in 3 (a pruned node's nearest
- *      kept ancestor), in input order, adjacent equal indices merged; "end"
- *   6. optional, the nodes' source positions (fold/model/loc.c has the format):
- *      "loc STRINGS RECORDS" ... "end"
+ *   5. zero or more tagged sections, to the end of the text (a blank line
+ *      also ends them), each self-describing and skippable by length:
+ *        "NAME LINES [ARG...]"  NAME [a-z][a-z0-9-]* (at most 16 bytes),
+ *                               LINES its body's line count, up to 8 ARGs
+ *        LINES body lines
+ *        "end"
+ *      A reader steps over a section whose NAME it does not know (LINES
+ *      + 1 lines), so a new section needs no change to any reader; at
+ *      most one section of each NAME.  Written today, in this order:
+ *      - "seq LINES": a flame chart's time order, LINES records "INDEX
+ *        COUNT" (+ " BASE"), INDEX a node's position in 3 (a pruned
+ *        node's nearest kept ancestor), in input order, adjacent equal
+ *        indices merged;
+ *      - "pos LINES STRINGS": the nodes' source positions
+ *        (fold/model/loc.c has the body).
+ *      Older blocks (before the sections were tagged) carry the same
+ *      "seq" and, for positions, "loc STRINGS RECORDS": the one header
+ *      whose body is the sum of its numbers; readers still read it.
+ *      docs/svg-contract.md declares the grammar for the C and JS readers.
  *
  * fold_embed_write_columns() writes the same block with the node lines as
  * embed-pack.c's columns (what an SVG carries, once deflated); its budget
@@ -347,7 +360,7 @@ out:
 	return rc;
 }
 
-/* Section 5: the sequence, each record at its node's (or nearest kept
+/* Section "seq": the sequence, each record at its node's (or nearest kept
  * ancestor's) position; a parent's id is below its child's, so one
  * forward pass fills the pruned nodes. */
 static void write_sequence(struct emit *E)

@@ -21,9 +21,10 @@
  * node has few positions (its lines), so the walk is short.
  *
  * In an SVG the positions ride in the embedded block (embed.c) as an
- * optional section after "end" (and after "seq" when there is one):
+ * optional tagged section after "end" (embed.c, item 5, has the grammar;
+ * embed-read.c finds it and hands over the text from its header on):
  *
- *   "loc STRINGS RECORDS"
+ *   "pos LINES STRINGS"   LINES = STRINGS + RECORDS, the body's lines
  *   STRINGS lines: one position each, escaped as the block's names
  *   RECORDS lines: "INDEX STRING COUNT", INDEX a kept node's position in
  *                  the node list, in node order, a node's positions most
@@ -31,6 +32,9 @@
  *                  order of first use: the section depends on the
  *                  profile only, never on input order
  *   "end"
+ *
+ * Blocks written before the sections were tagged have "loc STRINGS
+ * RECORDS" in its place, with the same body; both are read.
  *
  * Invariants:
  *  1. At most one entry per (node, position); counts are > 0.
@@ -222,7 +226,7 @@ int fold_locs_embed(const fold_trie *t, FILE *out, const uint32_t *index)
 	}
 	if (!nrec)
 		goto out;
-	fprintf(out, "loc %u %u\n", nstr, nrec);
+	fprintf(out, "pos %u %u\n", nstr + nrec, nstr);
 	for (uint32_t i = 0; i < nstr && rc == 0; i++) {
 		size_t len;
 		const char *s = fold_trie_name(L->str, order[i], &len);
@@ -335,21 +339,20 @@ static int read_strings(fold_trie *t, struct lcur *c, uint32_t nstr, uint32_t *s
 
 int fold_locs_read(fold_trie *t, const char *text, size_t len, const uint32_t *ids, uint32_t nnodes)
 {
-	struct lcur c = { text, text + len }, at = c;
+	struct lcur c = { text, text + len };
 	const char *s;
 	size_t n;
-	uint32_t nrec, nstr;
-	if (lline(&at, &s, &n) == 0 && n > 4 && !memcmp(s, "seq ", 4)) { /* skip the time order */
-		if (two_u32(s, n, 4, &nrec, NULL))
-			return -EINVAL;
-		for (uint64_t i = 0; i <= (uint64_t)nrec; i++)
-			if (lline(&at, &s, &n))
-				return -EINVAL;
-		c = at;
-	}
-	if (lline(&c, &s, &n) || n < 4 || memcmp(s, "loc ", 4))
+	uint32_t nrec, nstr, lines;
+	if (lline(&c, &s, &n) || n < 4 || (memcmp(s, "pos ", 4) && memcmp(s, "loc ", 4)))
 		return 0; /* no positions: an older writer */
-	if (two_u32(s, n, 4, &nstr, &nrec) || nstr > len / 2 || nrec > len / 6)
+	int tagged = s[0] == 'p'; /* "pos LINES STRINGS", or an older "loc STRINGS RECORDS" */
+	if (two_u32(s, n, 4, tagged ? &lines : &nstr, tagged ? &nstr : &nrec))
+		return -EINVAL;
+	if (tagged && nstr > lines)
+		return -EINVAL;
+	if (tagged)
+		nrec = lines - nstr;
+	if (nstr > len / 2 || nrec > len / 6)
 		return -EINVAL;
 	if (!locs_of(t))
 		return -ENOMEM;

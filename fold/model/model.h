@@ -189,13 +189,13 @@ uint32_t fold_loc_top(const fold_trie *t, uint32_t node, uint32_t *locs, double 
 		      uint32_t max);
 struct fold_locs;
 void fold_locs_free(struct fold_locs *l);
-/* The "loc" section of the embedded block (format in loc.c) for the
+/* The "pos" section of the embedded block (format in loc.c) for the
  * kept nodes: index[node] is its position in the block, UINT32_MAX (or
  * its parent's position) when pruned.  Returns 0, -ENOMEM or -EIO. */
 int fold_locs_embed(const fold_trie *t, FILE *out, const uint32_t *index);
-/* Reads the section from the text after the block's "end" (skipping a
- * "seq" section first); ids[k] is the trie node of block position k.
- * Returns 0 (also when there is no section), -EINVAL or -ENOMEM. */
+/* Reads the section whose header line starts `text` ("pos", or "loc" as
+ * older blocks have it); ids[k] is the trie node of block position k.
+ * Returns 0 (also when text starts no such section), -EINVAL or -ENOMEM. */
 int fold_locs_read(fold_trie *t, const char *text, size_t len, const uint32_t *ids, uint32_t nnodes);
 
 /* Returns an owned empty trie (free with fold_trie_free), NULL on OOM. */

@@ -53,9 +53,9 @@ within "$pc" 90 5 && within "$pd" 10 5 &&
 cmp -s "$OUT.svg" "$TMP/re.svg" && cmp -s "$TMP/re.svg" "$TMP/re2.svg" &&
 	pass "lines: render of the recorded SVG writes the same bytes (positions in the embedded data)" ||
 	fail "lines: SVG round trip" "$(diff "$OUT.svg" "$TMP/re.svg" | head -4 | tr '\n' '|')"
-python3 "$UF_TOP/tests/embedded-text.py" "$OUT.svg" | grep -q '^loc [0-9]* [0-9]*$' &&
-	pass "lines: the embedded data has a loc section" ||
-	fail "lines: loc section" "missing"
+python3 "$UF_TOP/tests/embedded-text.py" "$OUT.svg" | grep -q '^pos [0-9]* [0-9]*$' &&
+	pass "lines: the embedded data has a pos section" ||
+	fail "lines: pos section" "missing"
 "$UF" render --embed=none "$OUT.svg" -o "$TMP/none.svg" 2>/dev/null
 [ "$(title "$TMP/none.svg" lines_hot)" = "$t" ] && ! python3 "$UF_TOP/tests/embedded-text.py" "$TMP/none.svg" > /dev/null &&
 	pass "lines: --embed=none keeps the tooltips (the text, not the data)" ||

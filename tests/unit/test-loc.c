@@ -106,9 +106,9 @@ static void fold_loc_embed_round_trip(void **state)
 	for (int seq = 0; seq < 2; seq++) {
 		fold_trie *t = sample_trie(seq);
 		char *a = embed(t, 0);
-		assert_non_null(strstr(a, "\nloc 5 5\n"));
+		assert_non_null(strstr(a, "\npos 10 5\n")); /* 5 strings + 5 records */
 		if (seq) /* the time order first, the positions after it */
-			assert_true(strstr(a, "\nseq ") < strstr(a, "\nloc "));
+			assert_true(strstr(a, "\nseq ") < strstr(a, "\npos "));
 		fold_trie *u = fold_trie_new();
 		if (seq)
 			fold_trie_keep_sequence(u);
@@ -181,7 +181,14 @@ static void fold_loc_rejects_corrupt_sections(void **state)
 		"loc 99999 1\na.c:1\n",             /* header beyond the text */
 		"loc 1 2\na.c:1\n1 0 1\nend\n",     /* fewer records than said */
 		"loc 1\n",                          /* short header */
-		"future 1\n",                       /* a later section we do not know: skipped */
+		"pos 2 1\na.c:1\n5 0 1\nend\n",      /* tagged: node index out of range */
+		"pos 1 2\na.c:1\nend\n",            /* tagged: more strings than lines */
+		"pos 3 1\na.c:1\n1 0 1\nend\n",      /* tagged: fewer lines than said */
+		"future 1\n",                       /* an unknown section cut short */
+		"future 1\nx\n",                    /* an unknown section without its end */
+		"seq 1\n0 1\nend\nseq 1\n0 1\nend\n", /* one section twice */
+		"Bad 1\nx\nend\n",                  /* not a section header */
+		"future 1 7\nx\nend\n",              /* a later section we do not know: skipped */
 	};
 	const char *head = "uf-trie/1 2 2 0 0\n\nf\n0 0 0\n1 1 3\nend\n";
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -198,16 +205,23 @@ static void fold_loc_rejects_corrupt_sections(void **state)
 	}
 	/* a good one, and nothing after "end" at all */
 	char text[512];
-	snprintf(text, sizeof text, "%sloc 1 1\na%%20b.c:1\n1 0 3\nend\n", head);
-	fold_trie *u = fold_trie_new();
-	struct uf_err err = { 0 };
-	assert_int_equal(fold_embed_read(u, text, strlen(text), &err), 0);
-	assert_int_equal(fold_trie_finish(u), 0);
-	char s[64];
-	top(u, 1, s, sizeof s);
-	assert_string_equal(s, "a b.c:1=3");
-	assert_int_equal(fold_trie_check(u), 0);
-	fold_trie_free(u);
+	static const char *good[] = {
+		"loc 1 1\na%20b.c:1\n1 0 3\nend\n",                   /* as older writers wrote it */
+		"pos 2 1\na%20b.c:1\n1 0 3\nend\n",                   /* tagged */
+		"zzz 1\nloc 9 9\nend\npos 2 1\na%20b.c:1\n1 0 3\nend\nafter 0\nend\n", /* unknown around it */
+	};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		snprintf(text, sizeof text, "%s%s", head, good[i]);
+		fold_trie *u = fold_trie_new();
+		struct uf_err err = { 0 };
+		assert_int_equal(fold_embed_read(u, text, strlen(text), &err), 0);
+		assert_int_equal(fold_trie_finish(u), 0);
+		char s[64];
+		top(u, 1, s, sizeof s);
+		assert_string_equal(s, "a b.c:1=3");
+		assert_int_equal(fold_trie_check(u), 0);
+		fold_trie_free(u);
+	}
 }
 
 /* The tooltip's source line: the three hottest with shares of the node's
