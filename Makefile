@@ -54,7 +54,13 @@ PROTO_C := build/gen/profile.pb-c.c
 LIB_SRCS := $(filter-out cli/%,$(SRCS)) $(PROTO_C)
 CLI_SRCS := $(filter cli/%,$(SRCS)) uniprof-flame.c
 
-TEMPLATES := $(wildcard templates/*.js templates/*.css)
+# The SVG's script is written in parts (templates/js/NN-name.js), joined in
+# name order by bin2c into the one template templates/flamegraph.js.
+JS_PARTS  := $(sort $(wildcard templates/js/*.js))
+TEMPLATES := $(JS_PARTS) $(wildcard templates/*.js templates/*.css)
+comma     := ,
+empty     :=
+space     := $(empty) $(empty)
 GEN_HDR   := build/gen/templates.h build/gen/profile.pb-c.h
 
 REL_OBJS  := $(patsubst %.c,build/rel/%.o,$(LIB_SRCS))
@@ -132,7 +138,7 @@ build/bin2c: build-aux/bin2c.c
 
 build/gen/templates.h: build/bin2c $(TEMPLATES)
 	@mkdir -p $(dir $@)
-	build/bin2c $@ $(TEMPLATES)
+	build/bin2c $@ templates/flamegraph.js=$(subst $(space),$(comma),$(JS_PARTS)) $(wildcard templates/*.js templates/*.css)
 
 build/gen/profile.pb-c.c build/gen/profile.pb-c.h &: fold/out/profile.proto
 	@mkdir -p build/gen

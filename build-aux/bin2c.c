@@ -3,6 +3,10 @@
  * bin2c — turn the plain files under templates/ into one C header.
  *
  * Usage: bin2c OUT.h FILE...
+ *   where a FILE may be NAME=PART,PART,...: the parts joined in that order
+ *   make the template NAME (the SVG's script is templates/js/NN-*.js
+ *   joined into templates/flamegraph.js; the Makefile lists the parts in
+ *   name order).
  *
  * Each FILE becomes `static const char uf_tpl_<name>[]` (NUL-terminated)
  * and `uf_tpl_<name>_len`, where <name> is the base name with every
@@ -45,26 +49,14 @@ static void put_bytes(struct sink *k, const char *p, size_t n)
 	}
 }
 
-static int emit(FILE *out, const char *path)
+/* The lines of one file, comments and blanks left out, into k. */
+static int emit_lines(struct sink *k, const char *path)
 {
 	FILE *in = fopen(path, "rb");
 	if (!in) {
 		perror(path);
 		return -1;
 	}
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	char name[256];
-	size_t n = 0;
-	for (; base[n] && n < sizeof name - 1; n++)
-		name[n] = isalnum((unsigned char)base[n]) ? base[n] : '_';
-	name[n] = 0;
-
-	fprintf(out, "static const char uf_tpl_%s[] = {\n", name);
-	struct sink k = { .out = out };
-	char head[300];
-	snprintf(head, sizeof head, "/* %s of uniprof-flame, its comments left out */\n", path);
-	put_bytes(&k, head, strlen(head));
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t got;
@@ -94,14 +86,61 @@ static int emit(FILE *out, const char *path)
 		}
 		if (b == e)
 			continue; /* blank */
-		put_bytes(&k, line + b, (size_t)got - b);
+		put_bytes(k, line + b, (size_t)got - b);
 	}
 	free(line);
-	fprintf(out, "0};\nstatic const size_t uf_tpl_%s_len = %zu;\n", name, k.len);
 	fclose(in);
+	if (in_comment)
+		fprintf(stderr, "bin2c: %s: ends inside a comment\n", path);
+	return in_comment ? -1 : 0;
+}
+
+/* spec: FILE, or NAME=PART,PART,... */
+static int emit(FILE *out, const char *spec)
+{
+	char path[256];
+	const char *eq = strchr(spec, '=');
+	size_t plen = eq ? (size_t)(eq - spec) : strlen(spec);
+	if (plen >= sizeof path) {
+		fprintf(stderr, "bin2c: %s: name too long\n", spec);
+		return -1;
+	}
+	memcpy(path, spec, plen);
+	path[plen] = 0;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	char name[256];
+	size_t n = 0;
+	for (; base[n] && n < sizeof name - 1; n++)
+		name[n] = isalnum((unsigned char)base[n]) ? base[n] : '_';
+	name[n] = 0;
+
+	fprintf(out, "static const char uf_tpl_%s[] = {\n", name);
+	struct sink k = { .out = out };
+	char head[320];
+	snprintf(head, sizeof head, "/* %s of uniprof-flame, its comments left out */\n", path);
+	put_bytes(&k, head, strlen(head));
+	int rc = 0;
+	if (!eq) {
+		rc = emit_lines(&k, path);
+	} else {
+		for (const char *p = eq + 1; *p && rc == 0;) {
+			size_t n = strcspn(p, ",");
+			char part[4096];
+			if (n == 0 || n >= sizeof part) {
+				fprintf(stderr, "bin2c: %s: bad part list\n", spec);
+				return -1;
+			}
+			memcpy(part, p, n);
+			part[n] = 0;
+			rc = emit_lines(&k, part);
+			p += n + (p[n] == ',');
+		}
+	}
+	fprintf(out, "0};\nstatic const size_t uf_tpl_%s_len = %zu;\n", name, k.len);
 	if (k.bad)
 		fprintf(stderr, "bin2c: %s: contains \"]]>\"\n", path);
-	return k.bad ? -1 : 0;
+	return k.bad || rc ? -1 : 0;
 }
 
 int main(int argc, char **argv)

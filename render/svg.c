@@ -14,14 +14,13 @@
  * frame in pre-order (each pruned aggregate right after its parent),
  * then the embedded trie, then the script (last, so it runs with the
  * document complete).  The embedded trie is made first, on a second
- * thread for a big trie (it reads only the trie, as layout and frames
- * do), and written in its place once they are out.  A differential's
+ * thread for a big trie (render/embed-thread.c: it reads only the trie,
+ * as layout and frames do), and written in its place once they are out.  A differential's
  * BEFORE totals per subtree are summed once, first on that thread, and
  * shared by the colours, the BEFORE layer and the block (embed_sums).
  */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,49 +30,12 @@
 #include "render/namemap.h"
 #include "render/palette.h"
 #include "render/render.h"
+#include "render/embed-thread.h"
 #include "render/svg.h"
 #include "templates.h"
 
 #define EMBED_CHUNK (1u << 20)
-#define EMBED_THREAD_NODES 50000u /* tries from this size embed on a second thread */
-#define EMBED_TRIES 3              /* passes at most to bring the packed block within budget */
 
-/* The embedded block, made beside layout and frames (it reads only the
- * trie, as they do), written after them.  A differential's BEFORE totals
- * per subtree are summed first on the same thread (the colours, the
- * BEFORE layer and a pruned block all need them), so the drawing thread,
- * busy with the AFTER layout meanwhile, does not sum them on its path;
- * it takes them with embed_sums(). */
-struct embed_job {
-	const fold_trie *t;
-	int want_sums;       /* sum t's BEFORE per subtree, for both threads */
-	double *sums;        /* the sums (NULL: out of memory); owned until
-				embed_sums() hands them over, read by the passes */
-	int sums_done, handed;
-	int locking;         /* on a thread: mu guards sums and sums_done */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	size_t budget;       /* 0: all */
-	char *buf;           /* owned: the block */
-	size_t len;
-	struct fold_embed_info info;
-	int rc;
-	pthread_t th;
-	int running;         /* th is to be joined */
-	/* Deflating a pass's columns is half the thread's time: from
-	 * FOLD_EMBED_SPLIT bytes the second half is posted (under mu) for
-	 * whichever thread is free first, the drawing thread once its
-	 * frames are out (embed_join) or this one after its first half. */
-	const char *zcols;   /* the posted columns */
-	size_t zlen;
-	int zposted, ztaken, zdone;
-	struct fold_zpart zb; /* the second half, deflated */
-	int finished;        /* embed_run is done: nothing more is posted */
-};
-static void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
-			const struct render_opts *o);
-static double *embed_sums(struct embed_job *j);
-static int embed_join(struct embed_job *j);
 
 static int svg_setup(struct svg *S, struct uf_err *err);
 static void svg_header(struct svg *S);
@@ -82,7 +44,6 @@ static int svg_embed(struct svg *S, struct embed_job *j);
 static void svg_footer(struct svg *S);
 static void svg_release(struct svg *S);
 static int chain_rewrite(const fold_trie *t, fold_trie **out);
-static double *subtree_base(const fold_trie *t);
 static void diff_hint(struct svg *S);
 
 void render_opts_init(struct render_opts *o)
@@ -269,7 +230,7 @@ static int setup_diff(struct svg *S)
 	const struct render_opts *o = S->o;
 	if (S->t == S->data)
 		S->base_total = embed_sums(S->ej);
-	if (!S->base_total && !(S->base_total = subtree_base(t)))
+	if (!S->base_total && !(S->base_total = embed_subtree_base(t)))
 		return -ENOMEM;
 	if (o->delta == RENDER_DELTA_TOTAL) {
 		double m = 0;
@@ -309,19 +270,6 @@ static void diff_hint(struct svg *S)
 	fold_format_count(as, sizeof as, nearbyint(a * S->factor));
 	snprintf(S->diff_hint, sizeof S->diff_hint, "totals differ (%s \xe2\x86\x92 %s, \xc3\x97%.2f): "
 		 "diff --normalize compares shares", bs, as, a / b);
-}
-
-/* t->base summed over each subtree (a parent's id is below its
- * children's); owned, NULL when out of memory. */
-static double *subtree_base(const fold_trie *t)
-{
-	double *s = malloc((size_t)t->nnodes * sizeof *s);
-	if (!s)
-		return NULL;
-	memcpy(s, t->base, (size_t)t->nnodes * sizeof *s);
-	for (uint32_t i = t->nnodes - 1; i > 0; i--)
-		s[t->parent[i]] += s[i];
-	return s;
 }
 
 static void svg_release(struct svg *S)
@@ -527,173 +475,6 @@ static void svg_footer(struct svg *S)
 		fputs("\n]]></script>\n", S->out);
 	}
 	fputs("</svg>\n", S->out);
-}
-
-/* The second half of the posted columns, deflated by the caller (who
- * took it under mu); mu is held on return. */
-static void deflate_second(struct embed_job *j)
-{
-	const char *cols = j->zcols;
-	size_t n = j->zlen;
-	pthread_mutex_unlock(&j->mu);
-	fold_embed_deflate_part(cols, n / 2, n, 1, &j->zb);
-	pthread_mutex_lock(&j->mu);
-	j->zdone = 1;
-	pthread_cond_broadcast(&j->cv);
-}
-
-/* fold_embed_encode's bytes, the second half offered to the drawing
- * thread while this one deflates the first. */
-static int deflate_shared(struct embed_job *j, const char *cols, size_t n, char **out, size_t *outlen)
-{
-	pthread_mutex_lock(&j->mu);
-	j->zcols = cols;
-	j->zlen = n;
-	j->zposted = 1;
-	j->ztaken = j->zdone = 0;
-	pthread_cond_broadcast(&j->cv);
-	pthread_mutex_unlock(&j->mu);
-	struct fold_zpart a;
-	fold_embed_deflate_part(cols, 0, n / 2, 0, &a);
-	pthread_mutex_lock(&j->mu);
-	if (!j->ztaken) {
-		j->ztaken = 1;
-		deflate_second(j);
-	}
-	while (!j->zdone)
-		pthread_cond_wait(&j->cv, &j->mu);
-	j->zposted = 0;
-	pthread_mutex_unlock(&j->mu);
-	int rc = fold_embed_encode_parts(&a, &j->zb, n - n / 2, out, outlen);
-	free(a.z);
-	free(j->zb.z);
-	j->zb.z = NULL;
-	return rc;
-}
-
-/* One try at the block: its columns within col_budget (0: all), encoded. */
-static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget)
-{
-	char *cols = NULL, *packed = NULL;
-	size_t n = 0;
-	FILE *mem = open_memstream(&cols, &n);
-	if (!mem)
-		return -ENOMEM;
-	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, sums, &j->info);
-	if (fclose(mem) != 0 && rc == 0)
-		rc = -ENOMEM;
-	if (rc == 0 && j->locking && n >= FOLD_EMBED_SPLIT && n < FOLD_EMBED_MAX_UNPACKED)
-		rc = deflate_shared(j, cols, n, &packed, &n);
-	else if (rc == 0)
-		rc = fold_embed_encode(cols, n, &packed, &n);
-	free(cols);
-	if (rc == 0) {
-		free(j->buf);
-		j->buf = packed;
-		j->len = n;
-	}
-	return rc;
-}
-
-/* The budget is of the block as written, the bytes a browser parses
- * before the first paint; the writer prunes by the bytes of its columns.
- * Deflate and base64 take columns to 0.61-0.73 of their size on the
- * bench's shapes, so the first try allows 4/3 of the budget in columns
- * (one pass on most shapes measured), and a try that still comes out
- * too large is redone with its budget scaled down by how far it missed
- * (the writer's estimate of its columns is itself within about 10%). */
-static void *embed_run(void *arg)
-{
-	struct embed_job *j = arg;
-	double *sums = j->want_sums ? subtree_base(j->t) : NULL;
-	if (j->locking)
-		pthread_mutex_lock(&j->mu);
-	j->sums = sums;
-	j->sums_done = 1;
-	if (j->locking) {
-		pthread_cond_broadcast(&j->cv);
-		pthread_mutex_unlock(&j->mu);
-	}
-	size_t col_budget = j->budget > SIZE_MAX / 4 ? SIZE_MAX : j->budget / 3 * 4;
-	j->rc = embed_pass(j, sums, col_budget);
-	for (int tries = 1; j->rc == 0 && j->budget && j->len > j->budget && tries < EMBED_TRIES; tries++) {
-		col_budget = (size_t)((double)col_budget * (double)j->budget / (double)j->len * 0.95);
-		j->rc = embed_pass(j, sums, col_budget < 1024 ? 1024 : col_budget);
-	}
-	if (j->locking) {
-		pthread_mutex_lock(&j->mu);
-		j->finished = 1;
-		pthread_cond_broadcast(&j->cv);
-		pthread_mutex_unlock(&j->mu);
-	}
-	return NULL;
-}
-
-/* Starts the block: on a thread for a big trie, else now. */
-static void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
-			const struct render_opts *o)
-{
-	j->t = t;
-	j->want_sums = want_sums && t->base;
-	j->budget = o->embed == RENDER_EMBED_FULL ? 0 : o->embed_budget;
-	if (t->nnodes >= EMBED_THREAD_NODES && pthread_mutex_init(&j->mu, NULL) == 0) {
-		if (pthread_cond_init(&j->cv, NULL) == 0) {
-			j->locking = 1;
-			if (pthread_create(&j->th, NULL, embed_run, j) == 0) {
-				j->running = 1;
-				return;
-			}
-			j->locking = 0;
-			pthread_cond_destroy(&j->cv);
-		}
-		pthread_mutex_destroy(&j->mu);
-	}
-	embed_run(j);
-}
-
-/* The BEFORE sums the embed thread made (waiting for them), handed over:
- * the caller frees them, after embed_join().  NULL when none were asked
- * for, or out of memory. */
-static double *embed_sums(struct embed_job *j)
-{
-	if (!j->want_sums || j->handed)
-		return NULL;
-	if (j->locking) {
-		pthread_mutex_lock(&j->mu);
-		while (!j->sums_done)
-			pthread_cond_wait(&j->cv, &j->mu);
-		pthread_mutex_unlock(&j->mu);
-	}
-	j->handed = 1;
-	return j->sums;
-}
-
-/* Waits for the block; frees the sums nobody took. */
-static int embed_join(struct embed_job *j)
-{
-	if (j->running) { /* help with the deflating until the thread is done */
-		pthread_mutex_lock(&j->mu);
-		while (!j->finished) {
-			if (j->zposted && !j->ztaken) {
-				j->ztaken = 1;
-				deflate_second(j);
-			} else {
-				pthread_cond_wait(&j->cv, &j->mu);
-			}
-		}
-		pthread_mutex_unlock(&j->mu);
-		pthread_join(j->th, NULL);
-	}
-	if (j->locking) {
-		pthread_cond_destroy(&j->cv);
-		pthread_mutex_destroy(&j->mu);
-	}
-	j->running = j->locking = 0;
-	if (!j->handed)
-		free(j->sums);
-	j->sums = NULL;
-	j->handed = 1;
-	return j->rc;
 }
 
 /* The packed trie, in chunks below libxml2's per-text-node limit. */

@@ -3,7 +3,7 @@
 /*
  * tests/browser/mksvg.js — writes an SVG that follows the renderer's DOM
  * contract (see templates/flamegraph.js) from folded stacks, embedding the
- * CURRENT templates/flamegraph.{js,css}.  It lets the browser test check
+ * CURRENT templates/js/*.js (joined) and templates/flamegraph.css.  It lets the browser test check
  * the script on its own (before or apart from render/) and makes large
  * synthetic graphs for measuring the script's speed.
  *
@@ -156,7 +156,10 @@ function frame(t, d, start) {
 }
 frame(root, 0, 0);
 
-const js = fs.readFileSync(path.join(top, 'templates', 'flamegraph.js'), 'utf8');
+/* the script's parts joined in name order, as the build joins them */
+const jsDir = path.join(top, 'templates', 'js');
+const js = fs.readdirSync(jsDir).filter((f) => f.endsWith('.js')).sort()
+	.map((f) => fs.readFileSync(path.join(jsDir, f), 'utf8')).join('');
 const css = fs.readFileSync(path.join(top, 'templates', 'flamegraph.css'), 'utf8');
 process.stdout.write(
 	'<?xml version="1.0" standalone="no"?>\n' +

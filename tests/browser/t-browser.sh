@@ -34,7 +34,7 @@ chromium="${CHROMIUM:-/usr/bin/chromium}"
 firefox="${FIREFOX:-/usr/bin/firefox-esr}"
 export CHROMIUM="$chromium" FIREFOX="$firefox"
 
-for t in "$UF_TOP"/templates/*.js "$UF_TOP"/templates/*.css; do
+for t in "$UF_TOP"/templates/*.js "$UF_TOP"/templates/js/*.js "$UF_TOP"/templates/*.css; do
 	if grep -qF ']]>' "$t"; then fail "templates: $(basename "$t")" 'contains the CDATA terminator'; fi
 done
 

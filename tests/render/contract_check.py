@@ -25,9 +25,10 @@ def contract():
 
 def script_reads():
     js = ""
-    for f in sorted(os.listdir(os.path.join(TOP, "templates"))):
-        if f.endswith(".js"):
-            js += open(os.path.join(TOP, "templates", f), encoding="utf-8").read()
+    for d in ("templates", "templates/js"):  # the script's parts live in templates/js
+        for f in sorted(os.listdir(os.path.join(TOP, d))):
+            if f.endswith(".js"):
+                js += open(os.path.join(TOP, d, f), encoding="utf-8").read()
     attrs = set(re.findall(r"(?:getAttribute|attr|num)\('(data-[a-z-]+)'", js))
     ids = set(re.findall(r"getElementById\('([a-z-]+)'\)", js))
     return js, attrs, ids

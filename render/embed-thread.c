@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * render/embed-thread.c — the SVG's embedded block (fold/embed/), made
+ * beside the layout and the frames and handed to render/svg.c, which
+ * writes it in its place after them.  Moved out of svg.c so that file
+ * reads as the document; nothing here writes to the SVG.
+ *
+ * Design: the block reads only the trie, as layout and frames do, so a
+ * big trie (EMBED_THREAD_NODES call paths and more) gets it on a second
+ * thread; a small one makes it inline (a thread costs more than it
+ * saves).  A differential's BEFORE totals per subtree are summed first
+ * on that thread and handed to the drawing thread (embed_sums), which
+ * needs them for its colours.  Deflating a pass's columns is half the
+ * thread's time: from FOLD_EMBED_SPLIT bytes the second half is posted
+ * for whichever thread is free first (the drawing thread helps in
+ * embed_join once its frames are out), with the same bytes as one
+ * deflate (fold_embed_encode_parts).  Past the budget the block is
+ * redone smaller, at most EMBED_TRIES passes.
+ *
+ * Trade-off: a mutex and a condition variable on a job struct the
+ * caller owns, rather than a general work queue: there are exactly two
+ * hand-overs (the sums, the second deflate half).
+ *
+ * Invariants:
+ *  1. embed_join() is called exactly once after embed_start(), on every
+ *     path; after it no thread touches the job, and j->buf (owned by the
+ *     caller) holds the block when it returned 0.
+ *  2. The sums are freed exactly once: by the caller after embed_sums()
+ *     handed them over, else by embed_join().
+ *  3. The block's bytes do not depend on which thread deflated which half.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/embed-thread.h"
+
+#define EMBED_THREAD_NODES 50000u /* tries from this size embed on a second thread */
+#define EMBED_TRIES 3              /* passes at most to bring the packed block within budget */
+
+/* t->base summed over each subtree (a parent's id is below its
+ * children's); owned, NULL when out of memory. */
+double *embed_subtree_base(const fold_trie *t)
+{
+	double *s = malloc((size_t)t->nnodes * sizeof *s);
+	if (!s)
+		return NULL;
+	memcpy(s, t->base, (size_t)t->nnodes * sizeof *s);
+	for (uint32_t i = t->nnodes - 1; i > 0; i--)
+		s[t->parent[i]] += s[i];
+	return s;
+}
+
+/* The second half of the posted columns, deflated by the caller (who
+ * took it under mu); mu is held on return. */
+static void deflate_second(struct embed_job *j)
+{
+	const char *cols = j->zcols;
+	size_t n = j->zlen;
+	pthread_mutex_unlock(&j->mu);
+	fold_embed_deflate_part(cols, n / 2, n, 1, &j->zb);
+	pthread_mutex_lock(&j->mu);
+	j->zdone = 1;
+	pthread_cond_broadcast(&j->cv);
+}
+
+/* fold_embed_encode's bytes, the second half offered to the drawing
+ * thread while this one deflates the first. */
+static int deflate_shared(struct embed_job *j, const char *cols, size_t n, char **out, size_t *outlen)
+{
+	pthread_mutex_lock(&j->mu);
+	j->zcols = cols;
+	j->zlen = n;
+	j->zposted = 1;
+	j->ztaken = j->zdone = 0;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	struct fold_zpart a;
+	fold_embed_deflate_part(cols, 0, n / 2, 0, &a);
+	pthread_mutex_lock(&j->mu);
+	if (!j->ztaken) {
+		j->ztaken = 1;
+		deflate_second(j);
+	}
+	while (!j->zdone)
+		pthread_cond_wait(&j->cv, &j->mu);
+	j->zposted = 0;
+	pthread_mutex_unlock(&j->mu);
+	int rc = fold_embed_encode_parts(&a, &j->zb, n - n / 2, out, outlen);
+	free(a.z);
+	free(j->zb.z);
+	j->zb.z = NULL;
+	return rc;
+}
+
+/* One try at the block: its columns within col_budget (0: all), encoded. */
+static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget)
+{
+	char *cols = NULL, *packed = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&cols, &n);
+	if (!mem)
+		return -ENOMEM;
+	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, sums, &j->info);
+	if (fclose(mem) != 0 && rc == 0)
+		rc = -ENOMEM;
+	if (rc == 0 && j->locking && n >= FOLD_EMBED_SPLIT && n < FOLD_EMBED_MAX_UNPACKED)
+		rc = deflate_shared(j, cols, n, &packed, &n);
+	else if (rc == 0)
+		rc = fold_embed_encode(cols, n, &packed, &n);
+	free(cols);
+	if (rc == 0) {
+		free(j->buf);
+		j->buf = packed;
+		j->len = n;
+	}
+	return rc;
+}
+
+/* The budget is of the block as written, the bytes a browser parses
+ * before the first paint; the writer prunes by the bytes of its columns.
+ * Deflate and base64 take columns to 0.61-0.73 of their size on the
+ * bench's shapes, so the first try allows 4/3 of the budget in columns
+ * (one pass on most shapes measured), and a try that still comes out
+ * too large is redone with its budget scaled down by how far it missed
+ * (the writer's estimate of its columns is itself within about 10%). */
+static void *embed_run(void *arg)
+{
+	struct embed_job *j = arg;
+	double *sums = j->want_sums ? embed_subtree_base(j->t) : NULL;
+	if (j->locking)
+		pthread_mutex_lock(&j->mu);
+	j->sums = sums;
+	j->sums_done = 1;
+	if (j->locking) {
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+	}
+	size_t col_budget = j->budget > SIZE_MAX / 4 ? SIZE_MAX : j->budget / 3 * 4;
+	j->rc = embed_pass(j, sums, col_budget);
+	for (int tries = 1; j->rc == 0 && j->budget && j->len > j->budget && tries < EMBED_TRIES; tries++) {
+		col_budget = (size_t)((double)col_budget * (double)j->budget / (double)j->len * 0.95);
+		j->rc = embed_pass(j, sums, col_budget < 1024 ? 1024 : col_budget);
+	}
+	if (j->locking) {
+		pthread_mutex_lock(&j->mu);
+		j->finished = 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+	}
+	return NULL;
+}
+
+/* Starts the block: on a thread for a big trie, else now. */
+void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
+			const struct render_opts *o)
+{
+	j->t = t;
+	j->want_sums = want_sums && t->base;
+	j->budget = o->embed == RENDER_EMBED_FULL ? 0 : o->embed_budget;
+	if (t->nnodes >= EMBED_THREAD_NODES && pthread_mutex_init(&j->mu, NULL) == 0) {
+		if (pthread_cond_init(&j->cv, NULL) == 0) {
+			j->locking = 1;
+			if (pthread_create(&j->th, NULL, embed_run, j) == 0) {
+				j->running = 1;
+				return;
+			}
+			j->locking = 0;
+			pthread_cond_destroy(&j->cv);
+		}
+		pthread_mutex_destroy(&j->mu);
+	}
+	embed_run(j);
+}
+
+/* The BEFORE sums the embed thread made (waiting for them), handed over:
+ * the caller frees them, after embed_join().  NULL when none were asked
+ * for, or out of memory. */
+double *embed_sums(struct embed_job *j)
+{
+	if (!j->want_sums || j->handed)
+		return NULL;
+	if (j->locking) {
+		pthread_mutex_lock(&j->mu);
+		while (!j->sums_done)
+			pthread_cond_wait(&j->cv, &j->mu);
+		pthread_mutex_unlock(&j->mu);
+	}
+	j->handed = 1;
+	return j->sums;
+}
+
+/* Waits for the block; frees the sums nobody took. */
+int embed_join(struct embed_job *j)
+{
+	if (j->running) { /* help with the deflating until the thread is done */
+		pthread_mutex_lock(&j->mu);
+		while (!j->finished) {
+			if (j->zposted && !j->ztaken) {
+				j->ztaken = 1;
+				deflate_second(j);
+			} else {
+				pthread_cond_wait(&j->cv, &j->mu);
+			}
+		}
+		pthread_mutex_unlock(&j->mu);
+		pthread_join(j->th, NULL);
+	}
+	if (j->locking) {
+		pthread_cond_destroy(&j->cv);
+		pthread_mutex_destroy(&j->mu);
+	}
+	j->running = j->locking = 0;
+	if (!j->handed)
+		free(j->sums);
+	j->sums = NULL;
+	j->handed = 1;
+	return j->rc;
+}

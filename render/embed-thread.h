@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * render/embed-thread.h — the embedded block made beside the drawing
+ * (private to render/; render/embed-thread.c has the design).
+ */
+#ifndef UF_RENDER_EMBED_THREAD_H
+#define UF_RENDER_EMBED_THREAD_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "fold/fold.h"
+#include "render/render.h"
+
+/* The embedded block, made beside layout and frames (it reads only the
+ * trie, as they do), written after them.  A differential's BEFORE totals
+ * per subtree are summed first on the same thread (the colours, the
+ * BEFORE layer and a pruned block all need them), so the drawing thread,
+ * busy with the AFTER layout meanwhile, does not sum them on its path;
+ * it takes them with embed_sums(). */
+struct embed_job {
+	const fold_trie *t;
+	int want_sums;       /* sum t's BEFORE per subtree, for both threads */
+	double *sums;        /* the sums (NULL: out of memory); owned until
+				embed_sums() hands them over, read by the passes */
+	int sums_done, handed;
+	int locking;         /* on a thread: mu guards sums and sums_done */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t budget;       /* 0: all */
+	char *buf;           /* owned: the block */
+	size_t len;
+	struct fold_embed_info info;
+	int rc;
+	pthread_t th;
+	int running;         /* th is to be joined */
+	/* Deflating a pass's columns is half the thread's time: from
+	 * FOLD_EMBED_SPLIT bytes the second half is posted (under mu) for
+	 * whichever thread is free first, the drawing thread once its
+	 * frames are out (embed_join) or this one after its first half. */
+	const char *zcols;   /* the posted columns */
+	size_t zlen;
+	int zposted, ztaken, zdone;
+	struct fold_zpart zb; /* the second half, deflated */
+	int finished;        /* embed_run is done: nothing more is posted */
+};
+
+/* Starts the block: on a thread for a big trie, else now. */
+void embed_start(struct embed_job *j, const fold_trie *t, int want_sums, const struct render_opts *o);
+/* The BEFORE sums the embed thread made (waiting for them), handed over:
+ * the caller frees them, after embed_join().  NULL when none were asked
+ * for, or out of memory. */
+double *embed_sums(struct embed_job *j);
+/* Waits for the block (j->buf, j->len, j->info); frees the sums nobody
+ * took.  Returns the block's 0 or negative errno. */
+int embed_join(struct embed_job *j);
+/* t->base summed over each subtree (a parent's id is below its
+ * children's); owned, NULL when out of memory. */
+double *embed_subtree_base(const fold_trie *t);
+
+#endif

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * templates/js/82-search.js — part of the SVG's script (the build joins
+ * templates/js/*.js in name order into templates/flamegraph.js, one IIFE;
+ * 00-prelude.js has the design and invariants): search: colouring matches,
+ * the Matched share from sample counts.
+ */
+	/* ---- search ---- */
+
+	function escapeRe(s) {
+		return s.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
+	}
+
+	function compile(term, ic) {
+		const flags = ic ? 'i' : '';
+		try {
+			return new RegExp(term, flags);
+		} catch (e) {
+			/* Not a valid regex: match it as literal text. */
+			return new RegExp(escapeRe(term), flags);
+		}
+	}
+
+	/* Colours the file's frames and the view's by name (invariant 3). */
+	function colour(re) {
+		const T = table();
+		const memo = new Map();
+		const test = (name) => {
+			let m = memo.get(name);
+			if (m === undefined) memo.set(name, m = re !== null && re.test(name) ? 1 : 0);
+			return m;
+		};
+		for (let i = 0; i < T.n; i++) {
+			const m = test(T.name[i]);
+			if (m !== T.matched[i]) {
+				T.matched[i] = m;
+				const r = T.rect[i];
+				if (m) r.setAttribute('fill', cfg.searchcolor);
+				else if (T.fill[i] === null) r.removeAttribute('fill');
+				else r.setAttribute('fill', T.fill[i]);
+			}
+		}
+		if (state.view) {
+			for (const it of state.view.items) {
+				if (it.kind !== 'box' && it.el) it.el.setAttribute('fill', test(it.name) ? cfg.searchcolor : it.fill);
+			}
+		}
+		const D = data();
+		if (D) {
+			if (!D.matched) D.matched = new Uint8Array(D.names.length);
+			for (let k = 0; k < D.names.length; k++) {
+				const d = D.disp[k] || (D.disp[k] = display(D.names[k]));
+				D.matched[k] = re !== null && re.test(d.s) ? 1 : 0;
+			}
+			D.rootMatched = re !== null && re.test('all');
+		}
+	}
+
+	/* [matched, view] samples: a matched subtree counted once, and only
+	 * what the zoom shows.  From the embedded trie when there is one (so
+	 * matches in pruned subtrees count), else from the drawn frames. */
+	function matchedSamples() {
+		const z = state.zoom, D = data();
+		if (D && D.matched && !(z !== null && z.frame !== undefined) && (!cfg.before || D.diff)) {
+			const tot = cfg.before ? D.btotal : D.total;
+			const hit = (i) => (i === 0 ? D.rootMatched : D.matched[D.name[i]] === 1);
+			const v = z === null ? 0 : z.node;
+			for (let p = D.parent[v]; p >= 0; p = D.parent[p]) {
+				if (hit(p)) return [tot[v], tot[v]];
+			}
+			let m = 0;
+			for (let i = v; i < D.end[v];) {
+				if (hit(i)) {
+					m += tot[i];
+					i = D.end[i];
+				} else {
+					i++;
+				}
+			}
+			return [m, z === null ? totalSamples(D) : tot[v]];
+		}
+		const T = table();
+		let lo = 0, hi = T.n;
+		if (z !== null && z.frame !== undefined) {
+			for (let p = T.parent[z.frame]; p >= 0; p = T.parent[p]) {
+				if (T.matched[p]) return [T.count[z.frame], T.count[z.frame]];
+			}
+			lo = z.frame;
+			hi = T.end[z.frame];
+		}
+		let m = 0;
+		for (let i = lo; i < hi;) {
+			if (T.matched[i]) {
+				m += T.count[i];
+				i = T.end[i];
+			} else {
+				i++;
+			}
+		}
+		return [m, z === null ? cfg.total : T.count[z.frame]];
+	}
+
+	/* 100 %: the file's total (--total included), in the trie's units */
+	function totalSamples(D) {
+		return cfg.before ? D.btotal[0] : cfg.total / cfg.factor;
+	}
+
+	/* "37", "66.67", and "<0.01" rather than "0" for a tiny real match. */
+	function pct(v) {
+		if (!isFinite(v) || v <= 0) return '0';
+		if (v < 0.005) return '<0.01';
+		return v.toFixed(2).replace(/\.?0+$/, '');
+	}
+
+	function showMatched() {
+		if (!el.matched) return;
+		if (state.re === null) {
+			el.matched.textContent = matchedIdle;
+			return;
+		}
+		const r = matchedSamples(), m = r[0], view = r[1];
+		const D = data();
+		const total = D && D.matched && !(state.zoom !== null && state.zoom.frame !== undefined) &&
+			(!cfg.before || D.diff) ? totalSamples(D) : cfg.total;
+		el.matched.textContent = 'Matched: ' + pct(view > 0 ? 100 * m / view : 0) +
+			'% of view, ' + pct(total > 0 ? 100 * m / total : 0) + '% of total';
+	}
+
+	/* Searches for `term` (null or "": clear the search). */
+	function search(term) {
+		if (later(() => search(term))) return;
+		if (term === '' || term === undefined) term = null;
+		state.term = term;
+		state.re = term === null ? null : compile(term, state.ic);
+		colour(state.re);
+		if (el.search) el.search.classList.toggle('show', term !== null);
+		showMatched();
+		writeUrl(false);
+	}
+
+	function setIgnoreCase(on) {
+		state.ic = !!on;
+		if (el.ignorecase) el.ignorecase.classList.toggle('show', state.ic);
+		search(state.term);
+	}
+
+	function promptSearch() {
+		const hint = 'Enter a search term (regexp allowed, e.g. ^ext4_)' +
+			(state.ic ? ', ignoring case' : '') +
+			'\nPress Ctrl-I to toggle case sensitivity; leave empty to clear';
+		const t = window.prompt(hint, state.term === null ? '' : state.term);
+		if (t !== null) search(t);
+	}

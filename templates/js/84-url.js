@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * templates/js/84-url.js — part of the SVG's script (the build joins
+ * templates/js/*.js in name order into templates/flamegraph.js, one IIFE;
+ * 00-prelude.js has the design and invariants): the URL state: n=, x=&y=,
+ * s=, i=, layer=.
+ */
+	/* ---- URL state: n= (zoomed trie node) or x=&y= (zoomed drawn frame),
+	 * s= (search), i=1 (ignore case) ---- */
+
+	function writeUrl(push) {
+		try {
+			const p = new URLSearchParams(location.search);
+			const z = state.zoom;
+			for (const k of ['n', 'x', 'y']) p.delete(k);
+			if (z !== null && z.node !== undefined) {
+				p.set('n', String(z.node));
+			} else if (z !== null) {
+				const T = table();
+				p.set('x', T.xattr[z.frame]);
+				p.set('y', T.yattr[z.frame]);
+			}
+			if (state.term !== null) p.set('s', state.term);
+			else p.delete('s');
+			if (state.ic) p.set('i', '1');
+			else p.delete('i');
+			const q = p.toString();
+			const url = location.href.replace(/[?#].*$/, '') + (q ? '?' + q : '') + location.hash;
+			if (url === location.href) return;
+			if (push) history.pushState({ uf: 1 }, '', url);
+			else history.replaceState({ uf: 1 }, '', url);
+		} catch (e) {
+			/* Some viewers forbid history on local files: state stays in memory. */
+		}
+	}
+
+	function findFrame(xs, ys) {
+		const x = parseFloat(xs), y = parseFloat(ys);
+		if (!isFinite(x) || !isFinite(y)) return -1;
+		const T = table();
+		for (let i = 0; i < T.n; i++) {
+			if (Math.abs(T.y[i] - y) < 0.01 && Math.abs(T.x[i] - x) < 0.01 && T.w[i] > 0) return i;
+		}
+		return -1;
+	}
+
+	/* Applies the state the URL describes (load and browser Back/Forward). */
+	function readUrl() {
+		if (later(readUrl)) return;
+		let p;
+		try {
+			p = new URLSearchParams(location.search);
+		} catch (e) {
+			return;
+		}
+		const ic = p.get('i') === '1';
+		if (ic !== state.ic) {
+			state.ic = ic;
+			if (el.ignorecase) el.ignorecase.classList.toggle('show', ic);
+		}
+		let z = null;
+		if (p.has('n')) {
+			const D = drillData(), n = Number(p.get('n'));
+			if (D && Number.isInteger(n) && n > 0 && n < D.n) z = { node: n };
+		} else if (p.has('x') && p.has('y')) {
+			const i = findFrame(p.get('x'), p.get('y'));
+			if (i > 0) {
+				const D = drillData(), n = D ? nodeOf(D, i) : -1;
+				z = n >= 0 ? { node: n } : { frame: i };
+			}
+		}
+		zoom(z, false);
+		const s = p.get('s');
+		if (s !== state.term || (s !== null && state.re && state.re.ignoreCase !== ic)) search(s);
+	}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * templates/js/90-events.js — part of the SVG's script (the build joins
+ * templates/js/*.js in name order into templates/flamegraph.js, one IIFE;
+ * 00-prelude.js has the design and invariants): events, idle-time
+ * preparation and the start-up (the IIFE's close).
+ */
+	/* ---- events ---- */
+
+	/* What the pointer is on: a view item, a frame as written, a pruned
+	 * box as written, or nothing. */
+	function hit(target) {
+		if (target && target.ufItem !== undefined && state.view) {
+			return { item: state.view.items[target.ufItem] };
+		}
+		let g = target;
+		while (g && g.parentNode !== framesEl) g = g.parentNode;
+		return g ? { g: g } : null;
+	}
+
+	function firstLine(t) {
+		const nl = t.indexOf('\n');
+		return nl < 0 ? t : t.slice(0, nl);
+	}
+
+	/* The details line of a frame: "Function: " and the tooltip's first
+	 * line, then the hottest source position when the tooltip has one. */
+	function detailsOf(t) {
+		const m = /\nsource: (.*?\(\d+%\))/.exec(t);
+		return cfg.nametype + ' ' + firstLine(t) + (m ? ' \u00b7 ' + m[1] : '');
+	}
+
+	function onOver(e) {
+		const h = hit(e.target);
+		if (!h || !el.details) return;
+		if (h.item) {
+			const it = h.item, t = it.title();
+			if (!it.el.firstElementChild) {   /* the tooltip, made when first wanted */
+				const title = document.createElementNS(NS, 'title');
+				title.textContent = t;
+				it.el.appendChild(title);
+			}
+			el.details.textContent = it.kind === 'box' ? firstLine(t) : detailsOf(t);
+			return;
+		}
+		const c = parts(h.g);
+		if (!c.title) return;
+		const t = c.title.textContent;
+		const cls = h.g.getAttribute('class');
+		el.details.textContent = cls && /(^|\s)pruned(\s|$)/.test(cls) ? firstLine(t) : detailsOf(t);
+	}
+
+	function onOut(e) {
+		const h = hit(e.target);
+		if (!h || !el.details) return;
+		const r = e.relatedTarget ? hit(e.relatedTarget) : null;
+		if (r && ((h.g && r.g === h.g) || (h.item && r.item === h.item))) return;
+		el.details.textContent = state.note || detailsIdle;
+	}
+
+	function onClick(e) {
+		const h = hit(e.target);
+		if (!h) return;
+		if (h.item) {
+			if (h.item.node !== undefined) zoom({ node: h.item.node }, true);
+			else if (h.item.frame !== undefined) zoom({ frame: h.item.frame }, true);
+			return;
+		}
+		const T = table();
+		if (h.g.ufIndex !== undefined && T.w[h.g.ufIndex] > 0) zoomToFrame(h.g.ufIndex, true);
+	}
+
+	function onKey(e) {
+		const k = e.key;
+		const ctrl = e.ctrlKey || e.metaKey;
+		if (k === 'Escape') {
+			if (el.libpanel && !el.libpanel.classList.contains('hide')) el.libpanel.classList.add('hide');
+			else if (state.zoom !== null) zoom(null, true);
+			else search(null);
+		} else if (k === 'F3' || (ctrl && (k === 'f' || k === 'F'))) {
+			e.preventDefault();
+			promptSearch();
+		} else if (ctrl && (k === 'i' || k === 'I')) {
+			e.preventDefault();
+			setIgnoreCase(!state.ic);
+		}
+	}
+
+	function listen() {
+		const area = framesEl.parentNode;
+		area.addEventListener('mouseover', onOver);
+		area.addEventListener('mouseout', onOut);
+		area.addEventListener('click', onClick);
+		if (el.unzoom) el.unzoom.addEventListener('click', () => zoom(null, true));
+		if (el.search) el.search.addEventListener('click', promptSearch);
+		if (el.ignorecase) el.ignorecase.addEventListener('click', () => setIgnoreCase(!state.ic));
+		if (el.libbutton && el.libpanel) {
+			/* the library panel (render/libpanel.c): the button opens and
+			 * closes it, a click on it closes it */
+			el.libbutton.addEventListener('click', () => el.libpanel.classList.toggle('hide'));
+			el.libpanel.addEventListener('click', (e) => {
+				e.stopPropagation();
+				el.libpanel.classList.add('hide');
+			});
+		}
+		window.addEventListener('keydown', onKey, true);
+		window.addEventListener('popstate', readUrl);
+	}
+
+	/* After the first paint: read the drawn frames a slice at a time, then
+	 * the embedded profile and its sibling order, so the first action
+	 * finds them ready. */
+	function idle() {
+		if (T === null) T = newTable();
+		if (!T.done && !tableStep(8)) {
+			setTimeout(idle, 0);
+			return;
+		}
+		setTimeout(parseSlice, 0);
+	}
+
+	function parseSlice() {
+		if (later(parseSlice)) return;
+		if (!dataStep(8)) {
+			setTimeout(parseSlice, 0);
+			return;
+		}
+		setTimeout(() => {
+			const D = DATA;
+			if (!D) return;
+			setTimeout(() => {
+				setTimeout(() => names(D, 0), 0);
+				if (!cfg.flamechart) setTimeout(() => prepare(D, D.n - 1), 0);
+			}, 0);
+		}, 0);
+	}
+
+	/* Sibling entries and framesUnder() of every node, children first
+	 * (a child's index is above its parent's), a slice at a time. */
+	function prepare(D, k) {
+		if (!D.fu) D.fu = new Int32Array(D.n).fill(-1);
+		const t0 = performance.now();
+		let i = k;
+		for (; i >= 0; i--) {
+			if (i % 512 === 0 && performance.now() - t0 > 8) break;
+			if (D.fu[i] >= 0) continue;
+			const e = entries(D, i);
+			let s = 0;
+			for (let j = 0; j < e.length; j++) {
+				if (e[j] < 0 && j + 1 < e.length && e[j + 1] === -1 - e[j]) j++;
+				s += 1 + (e[j] >= 0 ? D.fu[e[j]] : 0);
+			}
+			D.fu[i] = s;
+		}
+		if (i >= 0) setTimeout(() => prepare(D, i), 0);
+	}
+
+	/* Display names of the whole table, a slice at a time (search needs
+	 * them all). */
+	function names(D, k) {
+		const end = Math.min(k + 5000, D.names.length);
+		for (let i = k; i < end; i++) {
+			if (D.disp[i] === undefined) D.disp[i] = display(D.names[i]);
+		}
+		if (end < D.names.length) setTimeout(() => names(D, end), 0);
+	}
+
+	listen();
+	if (/[?&](n|x|y|s|i)=/.test(location.search)) readUrl();
+	if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(idle, 0));
+	else setTimeout(idle, 0);
+
+}());
