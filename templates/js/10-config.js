@@ -59,6 +59,8 @@
 	const state = {
 		zoom: null,      /* null, { node: trie index } or { frame: drawn frame index } */
 		term: null, re: null, ic: false,
+		badRe: null,     /* why the search term is no regex (matched as text), or null */
+		matchedList: '', /* the hottest matched functions, for hovering the Matched line */
 		view: null,      /* the drawn view: { g, frames: [...], ... } */
 		note: null,      /* what the details line says while idle in a view */
 	};

@@ -20,6 +20,10 @@
 	function zoomNote(z) {
 		if (z === null) return null;
 		const D = data();
+		if (z.sw !== undefined) {
+			return SW && SW.raw === z.sw ? sandwichNote(SW)
+				: 'Sandwich: needs the embedded profile (none here, or a flame chart or chain graph)';
+		}
 		if (z.node !== undefined) {
 			if (!D.pruned) return null;
 			const md = document.getElementById('uniprof-flame-data');
@@ -35,11 +39,12 @@
 
 	function sameZoom(a, b) {
 		if (a === null || b === null) return a === b;
-		return a.node === b.node && a.frame === b.frame;
+		return a.node === b.node && a.frame === b.frame && a.sw === b.sw && a.half === b.half;
 	}
 
-	/* Zooms to z ({ node }, { frame } or null = the file as written);
-	 * `push` adds a history entry so browser Back undoes it. */
+	/* Zooms to z ({ node }, { frame }, a sandwich { sw } or one of its
+	 * halves { sw, half, node }, or null = the file as written); `push`
+	 * adds a history entry so browser Back undoes it. */
 	function zoom(z, push) {
 		if (later(() => zoom(z, push))) return;
 		if (z !== null && (z.node === 0 || z.frame === 0)) z = null;
@@ -48,6 +53,14 @@
 		if (z === null) {
 			clearView();
 			setExtraRows(0);
+		} else if (z.sw !== undefined) {
+			const D = drillData(), S = D ? makeSandwich(D, z.sw) : null;
+			if (S && !S.error) {
+				drawView(sandwichView(S, z.half, z.node));
+			} else {
+				clearView();
+				setExtraRows(0);
+			}
 		} else {
 			drawView(z.node !== undefined ? trieView(data(), z.node) : tableView(z.frame));
 		}

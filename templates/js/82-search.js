@@ -13,10 +13,12 @@
 
 	function compile(term, ic) {
 		const flags = ic ? 'i' : '';
+		state.badRe = null;
 		try {
 			return new RegExp(term, flags);
 		} catch (e) {
-			/* Not a valid regex: match it as literal text. */
+			/* Not a valid regex: match it as literal text, and say so. */
+			state.badRe = String(e && e.message ? e.message : e).split('\n')[0];
 			return new RegExp(escapeRe(term), flags);
 		}
 	}
@@ -61,6 +63,9 @@
 	 * matches in pruned subtrees count), else from the drawn frames. */
 	function matchedSamples() {
 		const z = state.zoom, D = data();
+		if (z !== null && z.sw !== undefined) {
+			return SW && SW.raw === z.sw && !SW.error && D && D.matched ? sandwichMatched(SW, z) : [0, 0];
+		}
 		if (D && D.matched && !(z !== null && z.frame !== undefined) && (!cfg.before || D.diff)) {
 			const tot = cfg.before ? D.btotal : D.total;
 			const hit = (i) => (i === 0 ? D.rootMatched : D.matched[D.name[i]] === 1);
@@ -122,8 +127,45 @@
 		const D = data();
 		const total = D && D.matched && !(state.zoom !== null && state.zoom.frame !== undefined) &&
 			(!cfg.before || D.diff) ? totalSamples(D) : cfg.total;
-		el.matched.textContent = 'Matched: ' + pct(view > 0 ? 100 * m / view : 0) +
-			'% of view, ' + pct(total > 0 ? 100 * m / total : 0) + '% of total';
+		el.matched.textContent = (state.badRe !== null ? 'Not a regex, as text: ' : '') + 'Matched: ' +
+			pct(view > 0 ? 100 * m / view : 0) + '% of view, ' + pct(total > 0 ? 100 * m / total : 0) + '% of total';
+		/* what hovering the Matched line shows in the details line */
+		const top = topMatches(TOP_MATCHES);
+		state.matchedList = (state.badRe !== null ? 'Not a valid regular expression (' + state.badRe +
+			'): matched as literal text. ' : '') + (top.length ? 'Top matches: ' : '') +
+			top.map((x) => x[0] + ' ' + countText(x[1], false, total * cfg.factor) + '%').join(' \u00b7 ');
+	}
+
+	const TOP_MATCHES = 10;
+
+	/* The matched functions in the view, most samples first (at most n):
+	 * [display name, samples], each sample counted once per function, at
+	 * its outermost matched frame (the sandwich's rule).  From the
+	 * embedded trie: the zoomed node's subtree, the whole profile, or in a
+	 * sandwich the zoomed half (the callees half when not zoomed). */
+	function topMatches(n) {
+		const z = state.zoom, D = data();
+		if (!D || !D.matched || (z !== null && z.frame !== undefined)) return [];
+		let X = D, v = 0;
+		if (z !== null && z.sw !== undefined) {
+			if (!SW || SW.raw !== z.sw || SW.error) return [];
+			X = z.half === 'up' ? SW.up : SW.down;
+			v = z.half ? z.node : 1;
+		} else if (z !== null) {
+			v = z.node;
+		}
+		const tot = cfg.before ? X.btotal : X.total;
+		const open = new Int32Array(X.names.length), sums = new Map(), st = [];
+		for (let i = v; i < X.end[v]; i++) {
+			while (st.length && i >= X.end[st[st.length - 1]]) open[X.name[st.pop()]]--;
+			const nm = X.name[i];
+			if (i > 0 && D.matched[nm] === 1 && open[nm] === 0) sums.set(nm, (sums.get(nm) || 0) + tot[i]);
+			open[nm]++;
+			st.push(i);
+		}
+		const disp = (nm) => (X.disp[nm] || (X.disp[nm] = display(X.names[nm]))).s;
+		return Array.from(sums).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, n)
+			.map((e) => [disp(e[0]), e[1]]);
 	}
 
 	/* Searches for `term` (null or "": clear the search). */

@@ -5,15 +5,17 @@
  * 00-prelude.js has the design and invariants): the URL state: n=, x=&y=,
  * s=, i=, layer=.
  */
-	/* ---- URL state: n= (zoomed trie node) or x=&y= (zoomed drawn frame),
-	 * s= (search), i=1 (ignore case) ---- */
+	/* ---- URL state: n= (zoomed trie node) or x=&y= (zoomed drawn frame)
+	 * or f= (a function's sandwich), s= (search), i=1 (ignore case) ---- */
 
 	function writeUrl(push) {
 		try {
 			const p = new URLSearchParams(location.search);
 			const z = state.zoom;
-			for (const k of ['n', 'x', 'y']) p.delete(k);
-			if (z !== null && z.node !== undefined) {
+			for (const k of ['n', 'x', 'y', 'f']) p.delete(k);
+			if (z !== null && z.sw !== undefined) {
+				p.set('f', fromRaw(z.sw));
+			} else if (z !== null && z.node !== undefined) {
 				p.set('n', String(z.node));
 			} else if (z !== null) {
 				const T = table();
@@ -59,7 +61,9 @@
 			if (el.ignorecase) el.ignorecase.classList.toggle('show', ic);
 		}
 		let z = null;
-		if (p.has('n')) {
+		if (p.has('f')) {
+			z = { sw: toRaw(p.get('f')) };
+		} else if (p.has('n')) {
 			const D = drillData(), n = Number(p.get('n'));
 			if (D && Number.isInteger(n) && n > 0 && n < D.n) z = { node: n };
 		} else if (p.has('x') && p.has('y')) {

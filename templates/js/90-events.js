@@ -58,11 +58,31 @@
 		el.details.textContent = state.note || detailsIdle;
 	}
 
+	/* The function a click names (bytes, as the block holds it), for the
+	 * sandwich; null without embedded data. */
+	function rawNameOf(h) {
+		const D = drillData();
+		if (!D) return null;
+		if (h.item && h.item.sw) return h.item.sw.X.names[h.item.sw.X.name[h.item.node]];
+		if (h.item) return h.item.node > 0 ? D.names[D.name[h.item.node]] : null;
+		const n = h.g.ufIndex !== undefined ? nodeOf(D, h.g.ufIndex) : -1;
+		return n > 0 ? D.names[D.name[n]] : null;
+	}
+
 	function onClick(e) {
 		const h = hit(e.target);
 		if (!h) return;
+		if (e.shiftKey) {   /* Shift-click: the function's sandwich */
+			const go = () => {
+				const raw = rawNameOf(h);
+				if (raw !== null) zoom({ sw: raw }, true);
+			};
+			if (!later(go)) go();
+			return;
+		}
 		if (h.item) {
-			if (h.item.node !== undefined) zoom({ node: h.item.node }, true);
+			if (h.item.zoomTo) zoom(h.item.zoomTo, true);
+			else if (h.item.node !== undefined) zoom({ node: h.item.node }, true);
 			else if (h.item.frame !== undefined) zoom({ frame: h.item.frame }, true);
 			return;
 		}
@@ -94,6 +114,13 @@
 		if (el.unzoom) el.unzoom.addEventListener('click', () => zoom(null, true));
 		if (el.search) el.search.addEventListener('click', promptSearch);
 		if (el.ignorecase) el.ignorecase.addEventListener('click', () => setIgnoreCase(!state.ic));
+		if (el.matched && el.details) {
+			/* the Matched line's list of the hottest matched functions */
+			el.matched.addEventListener('mouseover', () => {
+				if (state.re !== null && state.matchedList) el.details.textContent = state.matchedList;
+			});
+			el.matched.addEventListener('mouseout', () => { el.details.textContent = state.note || detailsIdle; });
+		}
 		if (el.libbutton && el.libpanel) {
 			/* the library panel (render/libpanel.c): the button opens and
 			 * closes it, a click on it closes it */
@@ -166,7 +193,7 @@
 	}
 
 	listen();
-	if (/[?&](n|x|y|s|i)=/.test(location.search)) readUrl();
+	if (/[?&](n|x|y|s|i|f)=/.test(location.search)) readUrl();
 	if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(idle, 0));
 	else setTimeout(idle, 0);
 
