@@ -72,6 +72,8 @@ if [ -n "${UF_OLD:-}" ] && [ -x "$UF_OLD" ]; then
 		python3 "$UF_TOP/tests/embedded-text.py" "$TMP/rec-legacy.svg" >"$TMP/b.txt" && cmp -s "$TMP/a.txt" "$TMP/b.txt" &&
 		pass "sections: the legacy block is what $UF_OLD writes" ||
 		fail "sections: the legacy block is what $UF_OLD writes" "$(diff "$TMP/a.txt" "$TMP/b.txt" | head -3 | tr '\n' ' ')"
+else
+	echo "NOTE: sections: UF_OLD unset: the legacy block is not checked against an older binary (UF_OLD=/tmp/uf-base)"
 fi
 
 if ! command -v node >/dev/null 2>&1; then skip "sections browser" 'node not installed'; exit 0; fi

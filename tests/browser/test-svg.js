@@ -219,9 +219,9 @@ async function testSearch(page) {
 			eq(magenta(await frames(page)).length, 0, 'highlighted for ' + t);
 		}
 	});
-	await group('search: invalid regex falls back to a literal match', async () => {
+	await group('search: invalid regex falls back to a literal match, and says so', async () => {
 		await searchBy(page, 'button', 'f(int');
-		eq(await matched(page), 'Matched: 5% of view, 5% of total', 'matched');
+		eq(await matched(page), 'Not a regex, as text: Matched: 5% of view, 5% of total', 'matched');
 		eq(magenta(await frames(page)).join(' '), 'S::f(int) const/5', 'highlighted');
 	});
 	await group('search: ignore-case toggle (Ctrl-I and button)', async () => {
