@@ -56,7 +56,11 @@
 			const width = (isSelf ? cnt[c] : 0) + (hasSub ? tot[c] - cnt[c] : 0);
 			const r = top.r;
 			if (width < minw) {
-				r.pf += 1 + (hasSub ? framesUnder(D, c) : 0);
+				/* the frames under a pruned child are counted when its
+				 * box's tooltip asks (prunedFrames): counting them here
+				 * sorted every node below it */
+				r.pf += 1;
+				if (hasSub) (r.pfu || (r.pfu = [])).push(c);
 				r.ps += width;
 				const runs = r.runs;
 				if (runs.length && runs[runs.length - 1] === time) runs[runs.length - 1] = time + width;
@@ -81,6 +85,14 @@
 				f.end = time;
 			}
 		}
+	}
+
+	/* How many frames frame f's pruned box stands for: its pruned
+	 * children and every frame flow() would open under them. */
+	function prunedFrames(D, f) {
+		let n = f.pf;
+		for (const c of f.pfu || []) n += framesUnder(D, c);
+		return n;
 	}
 
 	/* The frames under a frame flow() left for later. */

@@ -220,10 +220,10 @@
 					d += 'M' + fixed(x1, 1) + ' ' + fixed(y1, 1) + 'h' + fixed(x2 - x1, 1) + 'v' +
 						fixed(y2 - y1, 1) + 'h' + fixed(x1 - x2, 1) + 'z';
 				}
-				const pf = f.pf, ps = f.ps;
+				const ps = f.ps, pf = () => prunedFrames(D, f);
 				list.push({ kind: 'box', d: d, fill: 'rgb(190,190,190)', name: null, row: f.depth + 1,
-					title: () => pf + ' frame' + (pf === 1 ? '' : 's') + ' pruned (' +
-						countText(ps, false, fileTotal) + '%)' });
+					title: () => { const k = pf(); return k + ' frame' + (k === 1 ? '' : 's') + ' pruned (' +
+						countText(ps, false, fileTotal) + '%)'; } });
 				rows = Math.max(rows, f.depth + 2);
 			}
 		};

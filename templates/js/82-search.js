@@ -163,9 +163,13 @@
 			open[nm]++;
 			st.push(i);
 		}
-		const disp = (nm) => (X.disp[nm] || (X.disp[nm] = display(X.names[nm]))).s;
-		return Array.from(sums).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, n)
-			.map((e) => [disp(e[0]), e[1]]);
+		/* by the name shown: annotated copies (f_[i]) are one function */
+		const byName = new Map();
+		for (const [nm, c] of sums) {
+			const s = (X.disp[nm] || (X.disp[nm] = display(X.names[nm]))).s;
+			byName.set(s, (byName.get(s) || 0) + c);
+		}
+		return Array.from(byName).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
 	}
 
 	/* Searches for `term` (null or "": clear the search). */

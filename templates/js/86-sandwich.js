@@ -63,22 +63,28 @@
 	}
 
 	/* A growing trie of the block's name ids, then laid out in pre-order
-	 * with the fields parseData() gives (50-block.js). */
+	 * with the fields parseData() gives (50-block.js).  One Map over
+	 * (parent, name) keys and children as linked lists: a Map per node
+	 * was most of a big sandwich's time (tree100k). */
 	function newHalf(D, fname) {
-		const H = { name: [0, fname], self: [0, 0], base: [0, 0], parent: [-1, 0], kids: [new Map(), new Map()] };
-		H.kids[0].set(fname, 1);
+		const H = { name: [0, fname], self: [0, 0], base: [0, 0], parent: [-1, 0], first: [1, -1], next: [-1, -1],
+			key: new Map(), nn: D.names.length + 1 };
+		H.key.set(fname, 1);
 		return H;
 	}
 	function halfChild(H, p, nm) {
-		let c = H.kids[p].get(nm);
+		const k = p * H.nn + nm;
+		let c = H.key.get(k);
 		if (c === undefined) {
 			c = H.name.length;
 			H.name.push(nm);
 			H.self.push(0);
 			H.base.push(0);
 			H.parent.push(p);
-			H.kids.push(new Map());
-			H.kids[p].set(nm, c);
+			H.first.push(-1);
+			H.next.push(H.first[p]);
+			H.first[p] = c;
+			H.key.set(k, c);
 		}
 		return c;
 	}
@@ -90,8 +96,7 @@
 			const v = st.pop();
 			at[v] = k;
 			order[k++] = v;
-			const kids = Array.from(H.kids[v].values());
-			for (let i = kids.length - 1; i >= 0; i--) st.push(kids[i]);
+			for (let c = H.first[v]; c >= 0; c = H.next[c]) st.push(c);
 		}
 		const X = {
 			n: n, names: D.names, diff: D.diff, pruned: D.pruned,
@@ -226,9 +231,9 @@
 					d += 'M' + fixed(x1, 1) + ' ' + fixed(y1, 1) + 'h' + fixed(x2 - x1, 1) + 'v' +
 						fixed(y2 - y1, 1) + 'h' + fixed(x1 - x2, 1) + 'z';
 				}
-				const pf = f.pf, ps = f.ps;
+				const ps = f.ps, pf = () => prunedFrames(X, f);
 				list.push({ kind: 'box', d: d, fill: 'rgb(190,190,190)', name: null, row: rowOf(half, f.depth + 1),
-					title: () => pf + ' frame' + (pf === 1 ? '' : 's') + ' pruned (' + countText(ps, false, fileTotal) + '%)' });
+					title: () => { const k = pf(); return k + ' frame' + (k === 1 ? '' : 's') + ' pruned (' + countText(ps, false, fileTotal) + '%)'; } });
 			}
 		};
 		for (const half of zhalf ? [zhalf] : ['down', 'up']) {

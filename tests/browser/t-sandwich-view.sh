@@ -43,12 +43,12 @@ import json, re, sys
 cases = []
 for spec in sys.argv[2:]:
     folded, svg, name, search = spec.split('|')
-    isf = re.compile(re.escape(name) + r'(_\[.\])?$')
+    isf = re.compile(re.escape(name) + '$')
     n = m = 0
     top = {}   # matched function -> samples, once per sample, in the callees half
     for line in open(folded, encoding='latin1'):
         st, w = line.rstrip('\n').rsplit(' ', 1)
-        frames = st.split(';')
+        frames = [re.sub(r'_\[.\]$', '', f) for f in st.split(';')]   # as the viewer shows them
         at = next((i for i, f in enumerate(frames) if isf.match(f)), None)
         if at is None:
             continue
