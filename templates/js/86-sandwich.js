@@ -131,9 +131,8 @@
 		return X;
 	}
 
-	/* The two halves for function `raw` (bytes), or a reason it has none.
-	 * mirrors fold/model/sandwich.c:fold_sandwich(), fold/model/sandwich.c:outermost(),
-	 * fold/model/sandwich.c:build_callees(), fold/model/sandwich.c:build_callers() */
+	/* The two halves for function `raw` (bytes), or a reason it has none. */
+	/* mirrors fold/model/sandwich.c:fold_sandwich(), fold/model/sandwich.c:outermost(), fold/model/sandwich.c:build_callees(), fold/model/sandwich.c:build_callers(), fold/model/sandwich.c:sum_by_caller() */
 	function makeSandwich(D, raw) {
 		if (SW && SW.D === D && SW.raw === raw) return SW;
 		const isF = new Uint8Array(D.names.length);
