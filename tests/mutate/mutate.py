@@ -70,9 +70,10 @@ MODULES = {
     "unwind": (["test-unwind"], ["tests/record/t-unwind.sh"]),
     "sampler": (["test-sampler", "test-stackset"],
                 ["tests/record/t-raw.sh", "tests/record/t-outputs.sh", "tests/record/t-exit.sh"]),
-    # the SVG's script: templates/*.js, embedded in the binary and used by
+    # the SVG's script: templates/js/*.js and templates/layers.js, embedded in the binary and used by
     # tests/browser/mksvg.js; judged in Chromium alone (UF_BROWSERS)
-    "browser": ([], ["tests/browser/t-browser.sh", "tests/browser/t-libpanel.sh", "tests/browser/t-lines.sh"]),
+    "browser": ([], ["tests/browser/t-browser.sh", "tests/browser/t-libpanel.sh", "tests/browser/t-lines.sh",
+                "tests/browser/t-sandwich-view.sh", "tests/browser/t-sections.sh"]),
 }
 # module -> (directory, file suffix) where that is not (module, ".c")
 MODULE_FILES = {"browser": ("templates", ".js")}
