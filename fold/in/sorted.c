@@ -62,6 +62,7 @@
 
 #include "fold/in/in.h"
 #include "fold/internal.h"
+#include "util/split2.h"
 #include "util/vec.h"
 
 #define SMALL_GROUP 24   /* groups up to this size: insertion sort */
@@ -171,25 +172,14 @@ static void *index_lane(void *arg)
 	return NULL;
 }
 
-/* Runs f on both lanes, the second on a thread of its own when there is
- * one. */
-static void run_lanes(void *(*f)(void *), struct lane *a, struct lane *b)
-{
-	pthread_t th;
-	int threaded = b->first < b->n && pthread_create(&th, NULL, f, b) == 0;
-	f(a);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		f(b);
-}
-
 static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob)
 {
 	int n = 0;
+	size_t bytes = 0;
 	for (int i = 0; i < nsrc; i++) {
 		const char *buf = src[i].buf;
 		size_t len = src[i].len, cut = len;
+		bytes += len;
 		if (len >= FOLD_SORTED_SPLIT) {
 			const char *nl = memchr(buf + len / 2, '\n', len - len / 2);
 			if (nl)
@@ -208,7 +198,9 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 		return -ENOMEM;
 	for (int j = 0; j < n; j++)
 		job[j].nt = j % 2 ? own : t;
-	run_lanes(index_lane, &a, &b);
+	/* the second lane, when it has a job, on a thread of its own unless
+	 * the sources are small (two small files of a diff: util/split2.h) */
+	uf_split2(index_lane, &a, &b, b.first < b.n && uf_split2_worth(bytes, UF_SPLIT2_MIN_BYTES));
 	for (int j = 0; j < n; j++)
 		if (job[j].backslash)
 			return 1;
@@ -660,13 +652,7 @@ static int merge_names(fold_trie *t, struct index_job *job, int njob)
 	for (int j = 1; j < njob; j += 2) {
 		size_t h = job[j].nfr / 2;
 		struct rename a = { job[j].fr, h, map }, b = { job[j].fr + h, job[j].nfr - h, map };
-		pthread_t th;
-		int threaded = b.n >= 65536 && pthread_create(&th, NULL, rename_part, &b) == 0;
-		rename_part(&a);
-		if (threaded)
-			pthread_join(th, NULL);
-		else
-			rename_part(&b);
+		uf_split2(rename_part, &a, &b, uf_split2_worth(b.n, 65536)); /* cheap items */
 		job[j].nt = t;
 	}
 	free(map);
@@ -918,14 +904,12 @@ static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct sk
 	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
 		mid++;
 	struct sort_job b = { names, rank, k, tmp + mid, mid, n, 0 };
-	pthread_t th;
-	int threaded = n >= FOLD_SORTED_THREAD_LINES && mid < n &&
-		       pthread_create(&th, NULL, sort_part, &b) == 0;
-	if (threaded)
-		a.hi = mid;
-	sort_part(&a);
-	if (threaded)
-		pthread_join(th, NULL);
+	int split = uf_split2_worth(n, FOLD_SORTED_THREAD_LINES) && mid < n;
+	if (split)
+		a.hi = mid; /* the runs from mid to b, on a second thread */
+	else
+		b.lo = b.hi = n; /* all to a: b has no run */
+	uf_split2(sort_part, &a, &b, split);
 }
 
 /* The order of lines: *out gets an owned array of n keys, idx in order. */
@@ -1086,16 +1070,14 @@ static void seed_path(struct part *b)
 	}
 }
 
-/* Runs f on parts a and b (b on a second thread when it has lines). */
+/* Runs f on parts a and b (b on a second thread when it has lines; the
+ * caller gives it lines only from FOLD_SORTED_THREAD_LINES). */
 static void run_parts(void *(*f)(void *), struct part *a, struct part *b)
 {
-	pthread_t th;
-	int threaded = b->lo < b->hi && pthread_create(&th, NULL, f, b) == 0;
-	f(a);
-	if (threaded)
-		pthread_join(th, NULL);
-	else if (b->lo < b->hi)
-		f(b);
+	if (b->lo < b->hi)
+		uf_split2(f, a, b, 1);
+	else
+		f(a);
 }
 
 static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
