@@ -767,9 +767,18 @@ static void key_sort(struct skey *k, struct skey *tmp, size_t n)
 	}
 	uint32_t hist[8][256];
 	memset(hist, 0, sizeof hist);
-	for (size_t i = 0; i < n; i++)
-		for (int b = 0; b < 8; b++)
-			hist[b][(k[i].key >> (8 * b)) & 255]++;
+	for (size_t i = 0; i < n; i++) { /* the eight counts written out: -O2 keeps a loop
+					    over b, a third of the sort's instructions */
+		uint64_t x = k[i].key;
+		hist[0][x & 255]++;
+		hist[1][x >> 8 & 255]++;
+		hist[2][x >> 16 & 255]++;
+		hist[3][x >> 24 & 255]++;
+		hist[4][x >> 32 & 255]++;
+		hist[5][x >> 40 & 255]++;
+		hist[6][x >> 48 & 255]++;
+		hist[7][x >> 56]++;
+	}
 	struct skey *src = k, *dst = tmp;
 	for (int b = 0; b < 8; b++) {
 		if (hist[b][(k[0].key >> (8 * b)) & 255] == n)
