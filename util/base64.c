@@ -7,7 +7,7 @@
  * reads untrusted files, where simple code is worth more than speed.
  * The encoder writes a quad that fits the current line whole (no test
  * per character): it runs on the embed thread, the longest path of a
- * large render (issue 32: 35 -> 2x M instructions on tree-100k).
+ * large render (issue 32: 35.3 -> 16.7 M instructions on tree-100k).
  */
 #include <string.h>
 
