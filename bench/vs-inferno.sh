@@ -18,7 +18,10 @@
 #   diff-tree-64k `diff A B` beside `inferno-diff-folded A B | inferno-flamegraph`
 # Columns: best wall s, CPU s (user+sys) and its sys part, peak RSS MiB,
 # for each tool; then inferno's wall / ours ("x faster") and the goal's
-# verdict (>= 3x at <= inferno's RSS).
+# verdict (>= 3x at <= inferno's RSS).  Under each row, when the CPU has
+# counters perf can read, user-space instructions of one run of each
+# (`perf stat -e instructions:u`) and their ratio: a figure that other
+# work on the machine barely moves (BENCH_INSTR=0 leaves it out).
 #
 # Peers: built by ../shared/peers/build-peers.sh into $PEERS
 # (default ~/.cache/uniprof-flame-peers); nothing of theirs is committed.
@@ -82,6 +85,31 @@ pair() {
 		v = (ratio >= 3 && ar <= br) ? "met" : "MISSED"
 		printf "%-14s %8.4f %7.3f %6.3f %7.1f | %8.4f %7.3f %6.3f %7.1f | %5.2fx  %s\n",
 			l, aw, ac, as, ar / 1024, bw, bc, bs, br / 1024, ratio, v }'
+	instr_line "${ours[@]}" -- "${peer[@]}"
+}
+
+# instr CMD...: user-space instructions of one run (millions), or nothing
+# when perf cannot count them here (no PMU in a VM, perf missing).
+instr() {
+	perf stat -x, -e instructions:u "$@" 2>&1 >/dev/null |
+		awk -F, '/instructions/ && $1 ~ /^[0-9]+$/ { printf "%.1f", $1 / 1e6 }'
+}
+
+# instr_line OURS_ARGV -- PEER_ARGV: "  instructions:u ours X M, inferno Y M
+# (Zx)" under the row; without counters, one note at the end instead.
+INSTR_NOTE=
+instr_line() {
+	local ours=() a b
+	[ "${BENCH_INSTR:-1}" = 1 ] && command -v perf >/dev/null 2>&1 || return 0
+	while [ "$1" != -- ]; do ours+=("$1"); shift; done
+	shift
+	a=$(instr "${ours[@]}")
+	b=$(instr "$@")
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		INSTR_NOTE="instructions: not counted (perf stat -e instructions:u reads no counter here)"
+		return 0
+	fi
+	awk -v a="$a" -v b="$b" 'BEGIN { printf "  instructions:u ours %.1f M, inferno %.1f M (%.2fx)\n", a, b, b / a }'
 }
 
 peers_main() {
@@ -106,6 +134,7 @@ peers_main() {
 		pair diff-tree-64k -- "$BIN" diff "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded" -o "$TMP/o.svg" \
 			-- sh -c '"$1" "$3" "$4" | "$2"' sh "$dif" "$inf" "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded"
 	fi
+	[ -n "$INSTR_NOTE" ] && echo "$INSTR_NOTE"
 	read -r load _ </proc/loadavg
 	echo "load average after: $load$(awk -v l="$load" -v n="$(nproc)" 'BEGIN { if (l + 0 > n / 2) print " (other work ran beside: figures are noisy)" }')"
 }

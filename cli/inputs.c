@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "cli/inputs.h"
 #include "cli/io-opts.h"
 #include "fold/in/in.h"
+#include "util/split2.h"
 
 /* Folded files are read by fold/'s sorted path, which uses both cores
  * itself (fold/sorted.c). */
@@ -97,6 +97,13 @@ struct reader_job {
 	int rc;
 };
 
+/* The size of the file at path, 0 when it has none (a pipe) or is gone. */
+static size_t disk_bytes(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (size_t)sb.st_size : 0;
+}
+
 static void *read_job(void *arg)
 {
 	struct reader_job *j = arg;
@@ -132,14 +139,10 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 		}
 		goto out;
 	}
-	pthread_t th;
-	int threaded = strcmp(before, "-") && strcmp(after, "-") &&
-		       pthread_create(&th, NULL, read_job, &a) == 0;
-	if (!threaded)
-		read_job(&a);
-	read_job(&b);
-	if (threaded)
-		pthread_join(th, NULL);
+	/* two named files, b on a second thread unless both are small
+	 * (util/split2.h's rule, on their sizes on disk) */
+	uf_split2(read_job, &a, &b, strcmp(before, "-") && strcmp(after, "-") &&
+		  uf_split2_worth(disk_bytes(before) + disk_bytes(after), UF_SPLIT2_MIN_BYTES));
 	if (a.rc || b.rc) {
 		*err = a.rc ? a.err : b.err;
 		rc = a.rc ? a.rc : b.rc;

@@ -62,6 +62,7 @@
 
 #include "fold/in/in.h"
 #include "fold/internal.h"
+#include "util/split2.h"
 #include "util/vec.h"
 
 #define SMALL_GROUP 24   /* groups up to this size: insertion sort */
@@ -112,7 +113,7 @@ struct index_job {
 };
 
 struct sort_job {
-	int names;           /* sorting name keys (fold_sort_names), not lines */
+	int names;           /* sorting names (fold_sort_names), not lines */
 	const uint32_t *rank; /* lines: dense rank of each name id */
 	struct skey *k, *tmp;
 	size_t lo, hi;       /* the top-level runs in [lo, hi) */
@@ -130,6 +131,8 @@ static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
 static void group_sort(const struct sort_job *j, struct skey *k, struct skey *tmp, size_t n,
 		       uint32_t c);
 static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct skey *tmp, size_t n);
+static void place_terminators(const fold_trie *t, const struct skey *k, size_t n, uint32_t *rank,
+			      uint32_t *stack);
 
 /* ---- entry ---------------------------------------------------------------- */
 
@@ -171,25 +174,14 @@ static void *index_lane(void *arg)
 	return NULL;
 }
 
-/* Runs f on both lanes, the second on a thread of its own when there is
- * one. */
-static void run_lanes(void *(*f)(void *), struct lane *a, struct lane *b)
-{
-	pthread_t th;
-	int threaded = b->first < b->n && pthread_create(&th, NULL, f, b) == 0;
-	f(a);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		f(b);
-}
-
 static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_job *job, int *njob)
 {
 	int n = 0;
+	size_t bytes = 0;
 	for (int i = 0; i < nsrc; i++) {
 		const char *buf = src[i].buf;
 		size_t len = src[i].len, cut = len;
+		bytes += len;
 		if (len >= FOLD_SORTED_SPLIT) {
 			const char *nl = memchr(buf + len / 2, '\n', len - len / 2);
 			if (nl)
@@ -208,7 +200,9 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 		return -ENOMEM;
 	for (int j = 0; j < n; j++)
 		job[j].nt = j % 2 ? own : t;
-	run_lanes(index_lane, &a, &b);
+	/* the second lane, when it has a job, on a thread of its own unless
+	 * the sources are small (two small files of a diff: util/split2.h) */
+	uf_split2(index_lane, &a, &b, b.first < b.n && uf_split2_worth(bytes, UF_SPLIT2_MIN_BYTES));
 	for (int j = 0; j < n; j++)
 		if (job[j].backslash)
 			return 1;
@@ -222,7 +216,11 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 static const uint32_t no_frames[1];
 
 /* Concatenates the jobs' lines (line numbers made per source, frames
- * pointed at) and records each source's line, bad and truncated counts. */
+ * pointed at) and records each source's line, bad and truncated counts.
+ * The first job's array is grown to hold them all and its lines fixed in
+ * place: only the other jobs' lines are copied (a copy of every line, 40
+ * bytes each, and a fresh array's page faults were 7 % of a render's
+ * faults on tree-100k). */
 static int gather(struct fold_src *src, struct index_job *job, int njob, struct sline **out,
 		  size_t *nout)
 {
@@ -231,21 +229,25 @@ static int gather(struct fold_src *src, struct index_job *job, int njob, struct 
 		total += job[j].n;
 	if (total >= UINT32_MAX)
 		return -E2BIG;
-	struct sline *l = malloc((total ? total : 1) * sizeof *l);
+	struct sline *l = realloc(job[0].l, (total ? total : 1) * sizeof *l);
 	if (!l)
 		return -ENOMEM;
+	job[0].l = l; /* the same lines, where the copy loop reads them */
 	uint64_t before = 0; /* lines of the same source in earlier jobs */
 	for (int j = 0; j < njob; j++) {
 		struct fold_src *sc = &src[job[j].src];
 		if (j > 0 && job[j - 1].src != job[j].src)
 			before = 0;
 		uint64_t base = sc->st->lines + before;
-		for (size_t i = 0; i < job[j].n; i++) {
-			l[at] = job[j].l[i];
-			l[at].u.f = job[j].fr ? job[j].fr + job[j].l[i].u.off : no_frames;
+		for (size_t i = 0; i < job[j].n; i++) { /* job 0: l[at] is job[0].l[i] */
+			size_t off = job[j].l[i].u.off;
+			if (j > 0)
+				l[at] = job[j].l[i];
+			l[at].u.f = job[j].fr ? job[j].fr + off : no_frames;
 			l[at++].lineno += base;
 		}
-		free(job[j].l);
+		if (j > 0)
+			free(job[j].l);
 		job[j].l = NULL;
 		note_bad_at(sc, base + job[j].first_bad, job[j].bad);
 		before += job[j].lines;
@@ -660,13 +662,7 @@ static int merge_names(fold_trie *t, struct index_job *job, int njob)
 	for (int j = 1; j < njob; j += 2) {
 		size_t h = job[j].nfr / 2;
 		struct rename a = { job[j].fr, h, map }, b = { job[j].fr + h, job[j].nfr - h, map };
-		pthread_t th;
-		int threaded = b.n >= 65536 && pthread_create(&th, NULL, rename_part, &b) == 0;
-		rename_part(&a);
-		if (threaded)
-			pthread_join(th, NULL);
-		else
-			rename_part(&b);
+		uf_split2(rename_part, &a, &b, uf_split2_worth(b.n, 65536)); /* cheap items */
 		job[j].nt = t;
 	}
 	free(map);
@@ -702,9 +698,11 @@ static int name_ranks(fold_trie *t, uint32_t **dense)
 
 /* ---- sort ------------------------------------------------------------------ */
 
-/* 9-bit symbols of names: byte b as b + 1, then the terminator byte the
- * key stands for (' ' or ';', by the key's idx parity).  0 is past the
- * end, so a prefix sorts first. */
+/* 9-bit symbols of names: byte b as b + 1; 0 is past the end, so a
+ * prefix sorts first.  Names are sorted once, bare: the two terminated
+ * spellings ("name " and "name;") each needs are placed after
+ * (place_terminators), which halved the keys of the sort (issue 32:
+ * 31 M instructions on tree-100k's 30k names, ~half the read's sort). */
 static uint16_t sym_name[256];
 static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
 
@@ -734,9 +732,8 @@ static inline uint64_t chunk_key(const struct sort_job *j, const struct skey *x,
 			k = k << 9 | sym_name[s[i]];
 		return k;
 	}
-	uint64_t term = ((x->idx & 1) ? ';' : ' ') + 1u;
 	for (size_t i = 0; i < 7; i++)
-		k = k << 9 | (off + i < len ? sym_name[s[i]] : off + i == len ? term : 0u);
+		k = k << 9 | (off + i < len ? sym_name[s[i]] : 0u);
 	return k;
 }
 
@@ -781,9 +778,18 @@ static void key_sort(struct skey *k, struct skey *tmp, size_t n)
 	}
 	uint32_t hist[8][256];
 	memset(hist, 0, sizeof hist);
-	for (size_t i = 0; i < n; i++)
-		for (int b = 0; b < 8; b++)
-			hist[b][(k[i].key >> (8 * b)) & 255]++;
+	for (size_t i = 0; i < n; i++) { /* the eight counts written out: -O2 keeps a loop
+					    over b, a third of the sort's instructions */
+		uint64_t x = k[i].key;
+		hist[0][x & 255]++;
+		hist[1][x >> 8 & 255]++;
+		hist[2][x >> 16 & 255]++;
+		hist[3][x >> 24 & 255]++;
+		hist[4][x >> 32 & 255]++;
+		hist[5][x >> 40 & 255]++;
+		hist[6][x >> 48 & 255]++;
+		hist[7][x >> 56]++;
+	}
 	struct skey *src = k, *dst = tmp;
 	for (int b = 0; b < 8; b++) {
 		if (hist[b][(k[0].key >> (8 * b)) & 255] == n)
@@ -918,14 +924,12 @@ static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct sk
 	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
 		mid++;
 	struct sort_job b = { names, rank, k, tmp + mid, mid, n, 0 };
-	pthread_t th;
-	int threaded = n >= FOLD_SORTED_THREAD_LINES && mid < n &&
-		       pthread_create(&th, NULL, sort_part, &b) == 0;
-	if (threaded)
-		a.hi = mid;
-	sort_part(&a);
-	if (threaded)
-		pthread_join(th, NULL);
+	int split = uf_split2_worth(n, FOLD_SORTED_THREAD_LINES) && mid < n;
+	if (split)
+		a.hi = mid; /* the runs from mid to b, on a second thread */
+	else
+		b.lo = b.hi = n; /* all to a: b has no run */
+	uf_split2(sort_part, &a, &b, split);
 }
 
 /* The order of lines: *out gets an owned array of n keys, idx in order. */
@@ -947,21 +951,56 @@ static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, str
 
 int fold_sort_names(const fold_trie *t, uint32_t *rank)
 {
-	size_t n = (size_t)t->nnames * 2;
-	struct skey *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp);
-	if (!k || !tmp) {
+	size_t n = t->nnames;
+	struct skey *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	uint32_t *stack = malloc((2 * n + 1) * sizeof *stack);
+	if (!k || !tmp || !stack) {
 		free(k);
 		free(tmp);
+		free(stack);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct skey){ 0, t->nbuf + t->noff[i / 2], t->nlen[i / 2], (uint32_t)i };
+		k[i] = (struct skey){ 0, t->nbuf + t->noff[i], t->nlen[i], (uint32_t)i };
 	sort_keys(1, NULL, k, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		rank[k[i].idx] = (uint32_t)i;
+	place_terminators(t, k, n, rank, stack);
 	free(k);
 	free(tmp);
+	free(stack);
 	return 0;
+}
+
+/* Is "s" + term (name id's token) after u, which sorts after s?  Only
+ * when s is a proper prefix of u and u's next byte is below term (a
+ * token before which u goes); anything else after s sorts after it. */
+static int token_after(const fold_trie *t, uint32_t tok, const struct skey *u)
+{
+	uint32_t id = tok / 2, slen = t->nlen[id];
+	unsigned char term = tok & 1 ? ';' : ' ';
+	return slen < u->len && (unsigned char)((const char *)u->p)[slen] < term &&
+	       memcmp(t->nbuf + t->noff[id], u->p, slen) == 0;
+}
+
+/* rank[2 * id + (';' ? 1 : 0)] from the names sorted once, plain (a
+ * prefix first): "s " and "s;" (tokens) go where the names s is a prefix
+ * of pass the terminator's byte, or after the last of them.  Pending
+ * tokens form a stack of a chain of prefixes, the longest on top; when
+ * the top may not go yet, nothing under it may (its name's next byte in
+ * u was already below their terminator).  One pass: each token pushed
+ * and emitted once, one prefix test per name and emitted token. */
+static void place_terminators(const fold_trie *t, const struct skey *k, size_t n, uint32_t *rank,
+			      uint32_t *stack)
+{
+	size_t top = 0;
+	uint32_t r = 0;
+	for (size_t i = 0; i <= n; i++) {
+		while (top > 0 && (i == n || !token_after(t, stack[top - 1], &k[i])))
+			rank[stack[--top]] = r++;
+		if (i < n) {
+			stack[top++] = 2 * k[i].idx + 1; /* "s;" under "s ": ' ' < ';' */
+			stack[top++] = 2 * k[i].idx;
+		}
+	}
 }
 
 /* ---- build: each line past its common prefix with the previous one ----------- */
@@ -1086,16 +1125,14 @@ static void seed_path(struct part *b)
 	}
 }
 
-/* Runs f on parts a and b (b on a second thread when it has lines). */
+/* Runs f on parts a and b (b on a second thread when it has lines; the
+ * caller gives it lines only from FOLD_SORTED_THREAD_LINES). */
 static void run_parts(void *(*f)(void *), struct part *a, struct part *b)
 {
-	pthread_t th;
-	int threaded = b->lo < b->hi && pthread_create(&th, NULL, f, b) == 0;
-	f(a);
-	if (threaded)
-		pthread_join(th, NULL);
-	else if (b->lo < b->hi)
-		f(b);
+	if (b->lo < b->hi)
+		uf_split2(f, a, b, 1);
+	else
+		f(a);
 }
 
 static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,

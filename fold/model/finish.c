@@ -25,12 +25,12 @@
  *     samples, one without for the child's subtree (its children).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fold/model/model.h"
 #include "fold/internal.h"
+#include "util/split2.h"
 #include "util/vec.h"
 
 /* Pre-order tries of this many nodes are finished on two threads. */
@@ -384,16 +384,11 @@ static void *sort_half(void *arg)
 	return NULL;
 }
 
-/* Runs f on both halves, the upper one on a second thread. */
+/* Runs f on both halves, the upper one on a second thread (a split trie
+ * has FINISH_SPLIT_MIN nodes at least: always worth one). */
 static void both(void *(*f)(void *), struct half *hv)
 {
-	pthread_t th;
-	int threaded = pthread_create(&th, NULL, f, &hv[1]) == 0;
-	f(&hv[0]);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		f(&hv[1]);
+	uf_split2(f, &hv[0], &hv[1], 1);
 }
 
 static int finish_split(fold_trie *t, const uint32_t *rank, uint64_t *kids)

@@ -13,7 +13,7 @@
  * Kept beside the trie, not in it (t->locs, NULL until the first
  * position): entries (node, position, count) in flat arrays, each node's
  * entries chained from head[node], and one open-addressing table on
- * (node, position) for adds.  Position strings are interned in a trie of
+ * (node, position) for adds (util/map.h).  Position strings are interned in a trie of
  * their own (used only as a string table), so they never mix with frame
  * names (palettes, the embedded name table, --by=lib).  Trade-off: a
  * chain walk per lookup instead of a sorted index, so nothing has to be
@@ -50,6 +50,7 @@
 #include "fold/model/model.h"
 #include "util/fmt.h"
 #include "util/hash.h"
+#include "util/map.h"
 
 struct fold_locs {
 	fold_trie *str;          /* position strings (names of a trie used as a table) */
@@ -59,13 +60,19 @@ struct fold_locs {
 	uint32_t n, cap;
 	uint32_t *head;          /* first entry of node i, FOLD_NONE: none */
 	uint32_t head_cap;
-	uint32_t *slots;         /* entry + 1, 0 = empty */
-	uint32_t mask;
+	struct uf_map map;       /* (node, position) -> entry */
+};
+
+/* A (node, position) looked up in L->map. */
+struct loc_key {
+	const struct fold_locs *L;
+	uint32_t node, loc;
 };
 
 static struct fold_locs *locs_of(fold_trie *t);
 static int grow_entries(struct fold_locs *L);
-static int grow_slots(struct fold_locs *L);
+static int same_entry(const void *ctx, uint32_t e);
+static uint64_t entry_hash(const void *ctx, uint32_t e);
 static int grow_heads(struct fold_locs *L, uint32_t node);
 static void sort_desc(const fold_trie *t, uint32_t *e, uint32_t n);
 static int put_escaped(FILE *out, const char *s, size_t len);
@@ -91,29 +98,24 @@ int fold_loc_add(fold_trie *t, uint32_t node, uint32_t loc, double count)
 	struct fold_locs *L = t->locs;
 	if (!L || !(count > 0))
 		return L ? 0 : -EINVAL;
-	size_t j = uf_hash_u64_keyed(key_of(node, loc)) & L->mask;
-	for (; L->slots[j]; j = (j + 1) & L->mask) {
-		uint32_t e = L->slots[j] - 1;
-		if (L->node[e] == node && L->loc[e] == loc) {
-			L->count[e] += count;
-			return 0;
-		}
+	struct loc_key k = { L, node, loc };
+	uint64_t h = uf_hash_u64_keyed(key_of(node, loc));
+	uint32_t e = uf_map_find(&L->map, h, same_entry, &k, NULL);
+	if (e != UF_MAP_NONE) {
+		L->count[e] += count;
+		return 0;
 	}
 	if ((L->n == L->cap && grow_entries(L)) || grow_heads(L, node))
 		return -ENOMEM;
-	if ((size_t)(L->n + 1) * 2 > (size_t)L->mask + 1) {
-		if (grow_slots(L))
-			return -ENOMEM;
-		for (j = uf_hash_u64_keyed(key_of(node, loc)) & L->mask; L->slots[j]; j = (j + 1) & L->mask)
-			;
-	}
-	uint32_t e = L->n++;
+	if (uf_map_over(&L->map, 1, 1, 2) && uf_map_grow(&L->map, entry_hash, L)) /* half full */
+		return -ENOMEM;
+	e = L->n++;
 	L->node[e] = node;
 	L->loc[e] = loc;
 	L->count[e] = count;
 	L->next[e] = L->head[node];
 	L->head[node] = e;
-	L->slots[j] = e + 1;
+	uf_map_insert(&L->map, h, e);
 	return 0;
 }
 
@@ -169,7 +171,7 @@ void fold_locs_free(struct fold_locs *L)
 	free(L->count);
 	free(L->next);
 	free(L->head);
-	free(L->slots);
+	uf_map_release(&L->map);
 	free(L);
 }
 
@@ -375,7 +377,7 @@ static struct fold_locs *locs_of(fold_trie *t)
 	if (t->locs)
 		return t->locs;
 	struct fold_locs *L = calloc(1, sizeof *L);
-	if (!L || !(L->str = fold_trie_new()) || grow_slots(L)) {
+	if (!L || !(L->str = fold_trie_new()) || uf_map_init(&L->map, 1024)) {
 		fold_locs_free(L);
 		return NULL;
 	}
@@ -420,22 +422,16 @@ static int grow_heads(struct fold_locs *L, uint32_t node)
 	return 0;
 }
 
-static int grow_slots(struct fold_locs *L)
+static int same_entry(const void *ctx, uint32_t e)
 {
-	size_t ncap = L->slots ? ((size_t)L->mask + 1) * 2 : 1024;
-	uint32_t *s = calloc(ncap, sizeof *s);
-	if (!s)
-		return -ENOMEM;
-	for (uint32_t e = 0; e < L->n; e++) {
-		size_t j = uf_hash_u64_keyed(key_of(L->node[e], L->loc[e])) & (ncap - 1);
-		while (s[j])
-			j = (j + 1) & (ncap - 1);
-		s[j] = e + 1;
-	}
-	free(L->slots);
-	L->slots = s;
-	L->mask = (uint32_t)(ncap - 1);
-	return 0;
+	const struct loc_key *k = ctx;
+	return k->L->node[e] == k->node && k->L->loc[e] == k->loc;
+}
+
+static uint64_t entry_hash(const void *ctx, uint32_t e)
+{
+	const struct fold_locs *L = ctx;
+	return uf_hash_u64_keyed(key_of(L->node[e], L->loc[e]));
 }
 
 static int cmp_desc(const void *a, const void *b, void *ctx)

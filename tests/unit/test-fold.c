@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "fold/fold.h"
+#include "fold/internal.h"
 #include "util/base64.h"
 #include "util/hash.h"
 
@@ -950,6 +951,75 @@ static void embed_encode_odd_length(void **state)
 	free(cols);
 }
 
+/* fold_sort_names against the plain definition: rank[2*id + t] is the
+ * position of name id + (t ? ";" : " ") among all 2n such strings in byte
+ * order, a prefix first.  Names are grown from each other (chains of
+ * prefixes) with next bytes on both sides of ' ' and ';' ('\t', '!', '0',
+ * ':', '<', 'A'), where placing the terminators after a bare sort could
+ * go wrong. */
+struct sn_key {
+	char s[64];
+	size_t len;
+	uint32_t idx;
+};
+
+static int sn_cmp(const void *a, const void *b)
+{
+	const struct sn_key *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static void sort_names_matches_definition(void **state)
+{
+	(void)state;
+	static const char next[] = "\t !(0:;<A_z";
+	for (int round = 0; round < 20; round++) {
+		fold_trie *t = fold_trie_new();
+		assert_non_null(t);
+		uint32_t seed = 12345u + (uint32_t)round;
+		char name[40];
+		for (int i = 0; i < 300; i++) {
+			uint32_t from = (seed = seed * 1103515245u + 12345u) >> 16;
+			size_t len = 0;
+			if (t->nnames > 1 && from % 4) { /* grow a name we have */
+				size_t l;
+				const char *p = fold_trie_name(t, from % t->nnames, &l);
+				len = l < 30 ? l : 30;
+				memcpy(name, p, len);
+			}
+			int more = 1 + (int)((seed >> 8) % 3);
+			for (int m = 0; m < more; m++) {
+				seed = seed * 1103515245u + 12345u;
+				char c = next[(seed >> 16) % (sizeof next - 1)];
+				name[len++] = c == ';' ? 'q' : c; /* no ';' inside a name */
+			}
+			assert_int_not_equal(fold_trie_intern(t, name, len), FOLD_NONE);
+		}
+		size_t n = t->nnames;
+		uint32_t *rank = malloc(2 * n * sizeof *rank);
+		struct sn_key *k = malloc(2 * n * sizeof *k);
+		assert_non_null(rank);
+		assert_non_null(k);
+		assert_int_equal(fold_sort_names(t, rank), 0);
+		for (size_t i = 0; i < 2 * n; i++) {
+			size_t l;
+			const char *p = fold_trie_name(t, (uint32_t)(i / 2), &l);
+			memcpy(k[i].s, p, l);
+			k[i].s[l] = i & 1 ? ';' : ' ';
+			k[i].len = l + 1;
+			k[i].idx = (uint32_t)i;
+		}
+		qsort(k, 2 * n, sizeof *k, sn_cmp);
+		for (size_t i = 0; i < 2 * n; i++)
+			assert_int_equal(rank[k[i].idx], i);
+		free(rank);
+		free(k);
+		fold_trie_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -976,6 +1046,7 @@ int main(void)
 		cmocka_unit_test(fold_writer_two_threads_same_as_one),
 		cmocka_unit_test(fold_lib_shares_count_each_sample_once),
 		cmocka_unit_test(embed_encode_odd_length),
+		cmocka_unit_test(sort_names_matches_definition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

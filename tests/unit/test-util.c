@@ -5,8 +5,11 @@
  * named: descriptor aliases (/dev/fd/N, /proc/self/fd/N, as `-o >(cmd)`
  * gives), a FIFO whose reader is slow (every byte, no EAGAIN), and a
  * regular file replaced atomically; files others name (util/safe-open)
- * are opened only when regular, a FIFO or device never reaching open.  Run under ASan: an allocation that
- * overran its block is a failure here, not a silent corruption.
+ * are opened only when regular, a FIFO or device never reaching open.
+ * The id map (util/map) finds every id put, through growth and through
+ * one long probe run; util/split2 runs both parts, the second on a thread
+ * only when asked.  Run under ASan: an allocation that overran its block
+ * is a failure here, not a silent corruption.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -28,6 +32,9 @@
 
 #include "util/fmt.h"
 #include "util/arena.h"
+#include "util/hash.h"
+#include "util/map.h"
+#include "util/split2.h"
 #include "util/err.h"
 #include "util/outfile.h"
 #include "util/safe-open.h"
@@ -365,6 +372,161 @@ static void strerror_lowercase_own_buffer(void **state)
 	assert_string_equal(UF_ERRTEXT(NULL), "unknown error");
 }
 
+/* The encoder as it was first written, a byte loop with a test per
+ * character: the oracle for the quad-at-a-time one. */
+static size_t base64_ref(const uint8_t *in, size_t n, char *out, size_t line)
+{
+	static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t o = 0, col = 0;
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) |
+			     (i + 2 < n ? in[i + 2] : 0);
+		char q[4] = { A[v >> 18], A[(v >> 12) & 63], i + 1 < n ? A[(v >> 6) & 63] : '=',
+			      i + 2 < n ? A[v & 63] : '=' };
+		for (int k = 0; k < 4; k++) {
+			if (line && col == line) {
+				out[o++] = '\n';
+				col = 0;
+			}
+			out[o++] = q[k];
+			col++;
+		}
+	}
+	return o;
+}
+
+/* Every length 0..300 and line width 0..80 (76, the block's, among them;
+ * widths that are not a multiple of 4 split quads): the same bytes as the
+ * reference loop, and decoded back to the input. */
+static void base64_encode_matches_reference(void **state)
+{
+	(void)state;
+	uint8_t in[300], back[300];
+	char got[1024], want[1024]; /* 400 characters, a newline after each at width 1 */
+	for (size_t i = 0; i < sizeof in; i++)
+		in[i] = (uint8_t)(i * 151 + 7);
+	for (size_t line = 0; line <= 80; line++)
+		for (size_t n = 0; n <= sizeof in; n++) {
+			size_t a = uf_base64_encode(in, n, got, line), b = base64_ref(in, n, want, line);
+			assert_int_equal(a, b);
+			assert_int_equal(a, uf_base64_encoded_len(n, line));
+			assert_memory_equal(got, want, a);
+			assert_int_equal(uf_base64_decode(got, a, back), (long long)n);
+			assert_memory_equal(back, in, n);
+		}
+}
+
+/* ---- map (util/map.h) ---- */
+
+struct map_keys {
+	const uint64_t *key;     /* the caller's keys, by id */
+	uint64_t want;           /* the key looked up */
+	int collide;             /* every key hashes alike: one long probe run */
+};
+
+static uint64_t map_hash_of(const struct map_keys *k, uint64_t key)
+{
+	return k->collide ? 7 : uf_hash_u64_keyed(key);
+}
+
+static int map_same(const void *ctx, uint32_t id)
+{
+	const struct map_keys *k = ctx;
+	return k->key[id] == k->want;
+}
+
+static uint64_t map_rehash(const void *ctx, uint32_t id)
+{
+	const struct map_keys *k = ctx;
+	return map_hash_of(k, k->key[id]);
+}
+
+/* Inserts n keys (find, grow at 5/8, put), then finds each at its id and
+ * misses keys never put; n ids stored in a power-of-two table. */
+static void map_fill_and_find(int n, int collide)
+{
+	uint64_t *key = malloc((size_t)n * sizeof *key);
+	assert_non_null(key);
+	struct map_keys k = { key, 0, collide };
+	struct uf_map m;
+	assert_int_equal(uf_map_init(&m, 1), 0);
+	assert_int_equal(m.mask + 1, 16);
+	for (int i = 0; i < n; i++) {
+		key[i] = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+		k.want = key[i];
+		uint32_t slot;
+		assert_int_equal(uf_map_find(&m, map_hash_of(&k, key[i]), map_same, &k, &slot), UF_MAP_NONE);
+		if (uf_map_over(&m, 1, 5, 8)) {
+			assert_int_equal(uf_map_grow(&m, map_rehash, &k), 0);
+			uf_map_insert(&m, map_hash_of(&k, key[i]), (uint32_t)i);
+		} else {
+			uf_map_put(&m, slot, (uint32_t)i);
+		}
+	}
+	assert_int_equal(m.n, n);
+	assert_int_equal((m.mask + 1) & m.mask, 0);
+	assert_true((uint64_t)m.n * 8 <= ((uint64_t)m.mask + 1) * 5);
+	for (int i = 0; i < n; i++) {
+		k.want = key[i];
+		assert_int_equal(uf_map_find(&m, map_hash_of(&k, key[i]), map_same, &k, NULL), i);
+	}
+	for (int i = 0; i < 100; i++) {
+		k.want = (uint64_t)(n + i) * 0x9e3779b97f4a7c15ull;
+		assert_int_equal(uf_map_find(&m, map_hash_of(&k, k.want), map_same, &k, NULL), UF_MAP_NONE);
+	}
+	uf_map_release(&m);
+	assert_null(m.slot);
+	free(key);
+}
+
+static void map_finds_each_id_and_misses_others(void **state)
+{
+	(void)state;
+	map_fill_and_find(100000, 0);
+	map_fill_and_find(600, 1); /* all in one run: probing alone keeps it right */
+}
+
+/* ---- split2 (util/split2.h) ---- */
+
+struct split_part {
+	const int *in;
+	size_t lo, hi;
+	long sum;
+	pthread_t ran_on;
+};
+
+static void *split_sum(void *arg)
+{
+	struct split_part *p = arg;
+	for (size_t i = p->lo; i < p->hi; i++)
+		p->sum += p->in[i];
+	p->ran_on = pthread_self();
+	return NULL;
+}
+
+/* Both parts always run; the second on a thread of its own only when
+ * the caller's size test says the work pays; a 646 KB input does not. */
+static void split2_runs_both_parts(void **state)
+{
+	(void)state;
+	static int in[1000];
+	for (int i = 0; i < 1000; i++)
+		in[i] = i;
+	struct split_part a = { in, 0, 500, 0, 0 }, b = { in, 500, 1000, 0, 0 };
+	assert_int_equal(uf_split2(split_sum, &a, &b, 0), 0);
+	assert_int_equal(a.sum + b.sum, 999 * 1000 / 2);
+	assert_true(pthread_equal(a.ran_on, pthread_self()) && pthread_equal(b.ran_on, pthread_self()));
+	struct split_part c = { in, 0, 500, 0, 0 }, d = { in, 500, 1000, 0, 0 };
+	assert_int_equal(uf_split2(split_sum, &c, &d, 1), 1);
+	assert_int_equal(c.sum, 499 * 500 / 2);
+	assert_int_equal(d.sum, 999 * 1000 / 2 - 499 * 500 / 2);
+	assert_true(pthread_equal(c.ran_on, pthread_self()));
+	assert_false(pthread_equal(d.ran_on, pthread_self()));
+	assert_false(uf_split2_worth(646463, UF_SPLIT2_MIN_BYTES)); /* FlameGraph's perf capture */
+	assert_true(uf_split2_worth(1u << 20, UF_SPLIT2_MIN_BYTES));
+	assert_false(uf_split2_worth(UF_SPLIT2_MIN_ITEMS - 1, UF_SPLIT2_MIN_ITEMS));
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -376,9 +538,12 @@ int main(void)
 		cmocka_unit_test(outfile_fifo_slow_reader),
 		cmocka_unit_test(fmt_fixed_bounded),
 		cmocka_unit_test(base64_round_trip_and_refusals),
+		cmocka_unit_test(base64_encode_matches_reference),
 		cmocka_unit_test(safe_open_regular_only),
 		cmocka_unit_test(safe_open_confined_to_root),
 		cmocka_unit_test(strerror_lowercase_own_buffer),
+		cmocka_unit_test(map_finds_each_id_and_misses_others),
+		cmocka_unit_test(split2_runs_both_parts),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
