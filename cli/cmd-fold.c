@@ -165,6 +165,9 @@ int cmd_fold(int argc, char **argv)
 		return cli_usage("fold ", "fold: out of memory");
 	if (chart)
 		fold_trie_keep_sequence(t);
+	enum cli_out_format of = cli_out_format_of(&io, out, CLI_OUT_FOLDED);
+	if (of == CLI_OUT_PPROF || of == CLI_OUT_SPEEDSCOPE)
+		fold_trie_keep_when(t); /* per-sample times and states, where the input has them */
 	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &io.cut, &err)
 		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &io, &err);
 	symtab_free(ri.st);

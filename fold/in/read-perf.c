@@ -94,6 +94,8 @@ struct perf_reader {
 	size_t pname_len, pname_cap;
 	int java;
 	double period;
+	uint64_t t_ns;            /* the header's timestamp, FOLD_T_UNKNOWN */
+	enum uf_runstate state;   /* running, a sched_switch's prev_state, unknown */
 	uint32_t *ring;           /* frame name ids, leaf first, see invariant 2 */
 	size_t nframes;
 	/* scratch */
@@ -116,6 +118,9 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len);
 static int header_line(struct perf_reader *r, const char *s, size_t len, size_t comm_len,
 		       size_t pid, size_t pid_len, size_t tid, size_t tid_len);
 static int header_event(struct perf_reader *r, const char *s, size_t len, double *period);
+static uint64_t header_time(const char *s, size_t len, size_t from);
+static enum uf_runstate header_state(const char *s, size_t len, int sampled_event);
+static int ev_found(const char *s, size_t len);
 static int frame_line(struct perf_reader *r, const char *s, const struct frame_parts *fp);
 static int commit(struct perf_reader *r);
 static void push_group(struct perf_reader *r, const uint32_t *g, size_t n);
@@ -143,7 +148,7 @@ int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
 	struct stat sb;
 	int reg = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	/* a regular file read from its start can be split (invariant 1) */
-	if (!t->keep_seq && reg && (uint64_t)sb.st_size >= SPLIT_MIN_BYTES &&
+	if (!t->keep_seq && !fold_trie_has_cut(t) && reg && (uint64_t)sb.st_size >= SPLIT_MIN_BYTES &&
 	    lseek(fd, 0, SEEK_CUR) == (off_t)plen) {
 		int rc = read_split(t, fd, (uint64_t)sb.st_size, o, st, err);
 		if (rc != 1)
@@ -411,6 +416,8 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 	if (ev != 0 || r->scan_only)
 		return ev > 0 ? 1 : 0; /* found (scan), or another event: $pname unchanged */
 	r->period = period;
+	r->t_ns = header_time(s, len, tid + tid_len > pid + pid_len ? tid + tid_len : pid + pid_len);
+	r->state = header_state(s, len, ev_found(s, len));
 	/* tid missing or "0": the script shows pid "?" and the first number as tid */
 	int no_tid = tid_len == 0 || (tid_len == 1 && s[tid] == '0');
 	if (no_tid) {
@@ -485,11 +492,78 @@ static int header_event(struct perf_reader *r, const char *s, size_t len, double
 	return 0;
 }
 
-/* Ends a sample: "pname;frames..." counted with the period. */
+/* The header's timestamp "SECONDS.FRACTION:" (the first such word after
+ * the pid/tid, at `from`), in ns; FOLD_T_UNKNOWN without one (perf script
+ * -F without time). */
+static uint64_t header_time(const char *s, size_t len, size_t from)
+{
+	for (size_t i = from; i < len; i++) {
+		if (!is_digit((unsigned char)s[i]) || (i > 0 && !is_ws((unsigned char)s[i - 1])))
+			continue;
+		uint64_t sec = 0, frac = 0;
+		size_t j = i, fd = 0;
+		for (; j < len && is_digit((unsigned char)s[j]) && j - i < 12; j++)
+			sec = sec * 10 + (uint64_t)(s[j] - '0');
+		if (j >= len || s[j] != '.')
+			continue;
+		for (j++; j < len && is_digit((unsigned char)s[j]); j++)
+			if (fd < 9)
+				frac = frac * 10 + (uint64_t)(s[j] - '0'), fd++;
+		if (j >= len || s[j] != ':' || fd == 0)
+			continue;
+		for (; fd < 9; fd++)
+			frac *= 10;
+		return sec * 1000000000ull + frac;
+	}
+	return FOLD_T_UNKNOWN;
+}
+
+/* Whether the header names its event last (a sampling event such as
+ * cpu-clock or cycles), rather than a tracepoint followed by its fields. */
+static int ev_found(const char *s, size_t len)
+{
+	size_t a, b, c, d;
+	return event_match(s, len, &a, &b, &c, &d) == 0;
+}
+
+/* What the sampled thread was doing: a sampling event fires in the
+ * thread that is on the CPU (running); a sched:sched_switch is the thread
+ * leaving the CPU, in its prev_state (R, R+: preempted, runnable; S, D,
+ * I and the other sleeps: blocked; T, t, X, Z: stopped or gone, offline);
+ * any other tracepoint says nothing (unknown). */
+static enum uf_runstate header_state(const char *s, size_t len, int sampled_event)
+{
+	static const char sw[] = " sched:sched_switch:", ps[] = "prev_state=";
+	if (sampled_event)
+		return UF_RS_RUNNING;
+	const char *at = NULL;
+	for (size_t i = 0; i + sizeof sw - 1 <= len && !at; i++)
+		if (!memcmp(s + i, sw, sizeof sw - 1))
+			at = s + i + sizeof sw - 1;
+	for (; at && at + sizeof ps - 1 < s + len; at++) {
+		if (memcmp(at, ps, sizeof ps - 1))
+			continue;
+		switch (at[sizeof ps - 1]) {
+		case 'R': return UF_RS_RUNNABLE;
+		case 'T': case 't': case 'X': case 'Z': return UF_RS_OFFLINE;
+		case 'S': case 'D': case 'I': case 'W': case 'K': case 'P': case 'N': return UF_RS_BLOCKED;
+		default: return UF_RS_UNKNOWN;
+		}
+	}
+	return UF_RS_UNKNOWN;
+}
+
+/* Ends a sample: "pname;frames..." counted with the period, when the cut
+ * keeps it; a waiting sample ends in its state's pseudo-frame. */
 static int commit(struct perf_reader *r)
 {
 	if (!r->have_pname)
 		return 0;
+	if (!fold_trie_sample_keeps(r->t, r->t_ns, r->state, r->period)) {
+		r->have_pname = 0;
+		r->nframes = 0;
+		return 0;
+	}
 	uint32_t node = FOLD_ROOT;
 	/* the name may hold ';': the joined stack splits there when read back */
 	for (size_t pos = 0; pos <= r->pname_len;) {
@@ -515,7 +589,10 @@ static int commit(struct perf_reader *r)
 	}
 	r->have_pname = 0; /* the script's undef $pname */
 	r->nframes = 0;
-	return fold_trie_add(r->t, node, r->period);
+	node = fold_trie_state_leaf(r->t, node, r->state);
+	if (node == FOLD_NONE)
+		return -ENOMEM;
+	return fold_trie_add_sample(r->t, node, r->period, r->t_ns, r->state);
 }
 
 /* ---- the regexes ------------------------------------------------------ */
@@ -968,6 +1045,8 @@ static int run_halves(struct half *a, struct half *b, fold_trie *t, fold_trie *t
 		*err = a->rc ? a->err : b->err;
 	else if ((rc = fold_trie_merge(t, tb)) != 0)
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+	else
+		fold_trie_when_merge(t, tb);
 	*st = a->st;
 	st->lines += b->st.lines;
 	st->bad += b->st.bad;

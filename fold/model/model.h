@@ -129,6 +129,8 @@ typedef struct fold_trie {
 		int timed;           /* cut by time: [from_ns, to_ns) */
 		uint64_t from_ns, to_ns; /* since the first timed sample; to UINT64_MAX = open */
 	} cut;
+	int keep_when;           /* turn the sequence on at the first sample
+				    with a time or state (exports that carry them) */
 	int have_t0;
 	uint64_t t0_ns;          /* the first timed sample's own clock */
 	double state_count[UF_RS_COUNT]; /* samples kept, by state */
@@ -260,6 +262,11 @@ void fold_trie_keep_sequence(fold_trie *t);
 
 #define FOLD_T_UNKNOWN UINT64_MAX
 
+/* Keep (node, count, time, state) per sample in input order for inputs
+ * that carry times or states (the sequence, turned on at the first such
+ * sample, so a folded input keeps its merged, sorted reading).  For the
+ * exports that write per-sample times and states (pprof, speedscope). */
+static inline void fold_trie_keep_when(fold_trie *t) { t->keep_when = 1; }
 /* Sets the cut readers apply from now on (fold_trie_sample_keeps). */
 void fold_trie_set_cut(fold_trie *t, const struct fold_cut *c);
 static inline int fold_trie_has_cut(const fold_trie *t) { return t->cut.states || t->cut.timed; }
@@ -305,6 +312,9 @@ static inline int fold_trie_has_states(const fold_trie *t)
 {
 	return (t->states_seen & ~UF_RS_BIT(UF_RS_UNKNOWN)) != 0;
 }
+/* Adds src's per-state counts and sample tallies into dst (after
+ * fold_trie_merge of two halves of one input; the sequence is not merged). */
+void fold_trie_when_merge(fold_trie *dst, const fold_trie *src);
 /* Whether some sample was set apart (a state other than running and
  * unknown), i.e. whether the input told states apart. */
 int fold_trie_has_waits(const fold_trie *t);

@@ -99,6 +99,8 @@ int fold_trie_add_sample(fold_trie *t, uint32_t node, double count, uint64_t t_n
 		st = UF_RS_UNKNOWN;
 	if (t_ns != FOLD_T_UNKNOWN)
 		t_ns = t_ns >= t->t0_ns ? t_ns - t->t0_ns : 0;
+	if (t->keep_when && !t->keep_seq && (t_ns != FOLD_T_UNKNOWN || st != UF_RS_UNKNOWN))
+		t->keep_seq = 1;
 	int rc = fold_trie_add(t, node, count);
 	if (rc < 0)
 		return rc;
@@ -127,6 +129,16 @@ static int when_push(fold_trie *t, uint64_t t_ns, enum uf_runstate st)
 	t->seq_state[need - 1] = (uint8_t)st;
 	t->seq_when_len = need;
 	return 0;
+}
+
+void fold_trie_when_merge(fold_trie *dst, const fold_trie *src)
+{
+	for (unsigned s = 0; s < UF_RS_COUNT; s++)
+		dst->state_count[s] += src->state_count[s];
+	dst->cut_dropped += src->cut_dropped;
+	dst->timed_seen += src->timed_seen;
+	dst->samples_checked += src->samples_checked;
+	dst->states_seen |= src->states_seen;
 }
 
 int fold_trie_has_waits(const fold_trie *t)
