@@ -465,8 +465,9 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 	r->state = header_state(s, len, ev_found(s, len));
 	if (r->t_ns != FOLD_T_UNKNOWN && r->t_ns > r->t_last)
 		r->t_last = r->t_ns;
-	r->tid_num = 0;
-	for (size_t i = tid_len ? tid : pid; i < (tid_len ? tid + tid_len : pid + pid_len); i++)
+	r->tid_num = 0; /* "PID/0" and a lone number: the thread is the first number */
+	int by_tid = tid_len && !(tid_len == 1 && s[tid] == '0');
+	for (size_t i = by_tid ? tid : pid; i < (by_tid ? tid + tid_len : pid + pid_len) && i - (by_tid ? tid : pid) < 10; i++)
 		r->tid_num = r->tid_num * 10 + (uint32_t)(s[i] - '0');
 	/* the thread runs again: its wait ends; so does the next_pid's */
 	int rc = wait_end(r, r->tid_num, r->t_ns);
