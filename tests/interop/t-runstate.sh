@@ -110,12 +110,12 @@ for c in "$HOME/.cache/uniprof-flame-peers/FlameGraph/stackcollapse-perf.pl" \
 	"$SHARED/flamegraph-ref/stackcollapse-perf.pl"; do
 	[ -z "$SC" ] && [ -f "$c" ] && SC=$c
 done
-perf_cases() {
-	local tag=$1 in=$2
+perf_cases() { # TAG INPUT FROM-TO FROM- (two time cuts inside the capture)
+	local tag=$1 in=$2 r1=$3 r2=$4
 	same_cut "$tag: default, waits weigh their ns off the CPU" perf "$in" "|"
 	same_cut "$tag: --on-cpu" perf "$in" "running|" --on-cpu
-	same_cut "$tag: --state waiting --time 0.3-1.2" perf "$in" "waiting|0.3-1.2" --state waiting --time 0.3-1.2
-	same_cut "$tag: --state blocked --time 0.5-" perf "$in" "blocked|0.5-" --state blocked --time 0.5-
+	same_cut "$tag: --state waiting --time $r1" perf "$in" "waiting|$r1" --state waiting --time "$r1"
+	same_cut "$tag: --state blocked --time $r2" perf "$in" "blocked|$r2" --state blocked --time "$r2"
 	# --on-cpu is stackcollapse-perf.pl's collapse without the sched_switch events
 	awk 'BEGIN { RS = ""; ORS = "\n\n" } !/sched:sched_switch:/' "$in" >"$TMP/nosched.txt"
 	perl "$SC" "$TMP/nosched.txt" | sort >"$TMP/sc.folded"
@@ -129,7 +129,7 @@ if [ -z "$SC" ]; then
 	skip "perf script states" "no stackcollapse-perf.pl (STACKCOLLAPSE_PERF=...; /work/shared/peers/build-peers.sh)"
 else
 	python3 "$oracle" gen-perf "$TMP/gen.perf" 11
-	perf_cases "perf (generated)" "$TMP/gen.perf"
+	perf_cases "perf (generated)" "$TMP/gen.perf" 0.3-1.2 0.5-
 	if command -v perf >/dev/null 2>&1 &&
 	   perf record -q -e cpu-clock -e sched:sched_switch -g -o "$TMP/perf.data" -- python3 -c '
 import threading, time
@@ -144,11 +144,33 @@ s = sum(range(2000000))
 [t.join() for t in ts]' >/dev/null 2>"$TMP/rec.err" &&
 	   perf script -i "$TMP/perf.data" >"$TMP/real.perf" 2>/dev/null &&
 	   [ "$(grep -c 'sched:sched_switch:' "$TMP/real.perf")" -ge 5 ]; then
-		perf_cases "perf (real capture)" "$TMP/real.perf"
+		perf_cases "perf (real capture)" "$TMP/real.perf" 0.05-0.3 0.1-
 	else
 		skip "perf (real capture)" "perf cannot record cpu-clock and sched:sched_switch here: $(tail -1 "$TMP/rec.err" 2>/dev/null)"
 	fi
 fi
+
+# ---- render and diff: the SVG sets waits apart, its metadata counts them --
+"$UF" fold --raw "$TMP/t.raw" -o "$TMP/raw.folded" 2>/dev/null
+python3 "$oracle" gen-perf "$TMP/g.perf" 5
+"$UF" render "$TMP/g.perf" -o "$TMP/g.svg" 2>/dev/null && "$UF" render --on-cpu "$TMP/g.perf" -o "$TMP/g-on.svg" 2>/dev/null
+want=$(python3 "$oracle" perf "$TMP/g.perf" "|" "$SC" | python3 -c '
+import json, sys
+c = {}
+for s, w, st, t in json.load(sys.stdin):
+    c[st] = c.get(st, 0) + w
+print(", ".join("%s %d" % (k, c[k]) for k in ("unknown", "running", "runnable", "blocked", "offline") if k in c))')
+grep -qE "states: $want($|<)" "$TMP/g.svg" && grep -q '\[blocked\]' "$TMP/g.svg" && ! grep -q '\[blocked\]\|\[runnable\]\|\[offline\]' "$TMP/g-on.svg" &&
+	pass "render: SVG metadata 'states: $want' (the oracle's weights), [blocked] frames; --on-cpu draws none" ||
+	fail "render: states" "want 'states: $want': $(grep -o 'states: [^<]*' "$TMP/g.svg")"
+"$UF" fold "$TMP/g.svg" | grep -v '^#' | sort >"$TMP/back.folded"
+"$UF" fold "$TMP/g.perf" | grep -v '^#' | sort >"$TMP/direct.folded"
+cmp -s "$TMP/back.folded" "$TMP/direct.folded" && pass "render: the SVG folds back to the same stacks, state frames included" ||
+	fail "render: fold back" "$(diff "$TMP/back.folded" "$TMP/direct.folded" | head -2)"
+"$UF" diff --state waiting "$TMP/g.perf" "$TMP/gen.perf" -o "$TMP/d.svg" 2>"$TMP/err" &&
+	"$UF" fold "$TMP/d.svg" | grep -v '^#' >"$TMP/d.folded" && [ -s "$TMP/d.folded" ] &&
+	! grep -qv ';\[\(blocked\|runnable\)\] ' "$TMP/d.folded" &&
+	pass "diff --state waiting: every drawn stack is a wait" || fail "diff --state" "$(head -1 "$TMP/err")"
 
 # ---- errors -------------------------------------------------------------
 printf 'a;b 3\n' >"$TMP/f.folded"
