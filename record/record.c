@@ -305,6 +305,11 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	if (!rc)
 		rc = sampler_fold(&r->s, t, &fo, err);
 	if (!rc && fold_trie_has_cut(t) && !(fold_trie_kept(t) > 0)) {
+		/* the raw trace keeps every sample: still written */
+		if (o->out_raw && (rc = write_raw(r, err)) != 0) {
+			fold_trie_free(t);
+			return rc;
+		}
 		uf_err_set(err, UF_EINPUT, "--state", "no sample in these states (%.15g left out%s)",
 			   t->cut_dropped, fold_trie_has_states(t) ? ""
 				: ": this target does not tell run states");
