@@ -49,4 +49,19 @@ expect "no target" 1 "name one target" "$UF" -o "$TMP/u.svg"
 expect "no output" 1 "no output" "$UF" -p 1
 expect "bad -F" 1 "-F" "$UF" -F abc -p 1 -o "$TMP/u.svg"
 expect "stray argument" 1 "unexpected argument" "$UF" -o "$TMP/u.svg" "$EXAMPLES/app-test-1"
+expect "bad --state" 1 "'--state': 'asleep' is not a state" "$UF" --state asleep -p 1 -o "$TMP/u.svg"
+# --on-cpu: a target that tells no run states keeps no sample (exit 2, saying
+# why), the raw trace is still written whole; one that tells draws no wait
+"$UF" -q -F 200 -T 0.5 --on-cpu --raw "$TMP/oc.raw" --folded "$TMP/oc.folded" -- \
+	"$EXAMPLES/app-test-1" 1 >/dev/null 2>"$TMP/oc.err"
+rc=$?
+if [ $rc = 2 ]; then
+	[ "$(wc -l <"$TMP/oc.err")" = 1 ] && grep -q "does not tell run states" "$TMP/oc.err" &&
+		[ "$(grep -c '^#sample' "$TMP/oc.raw")" -gt 10 ] &&
+		pass "record --on-cpu without run states: exit 2, one line saying so, --raw still written" ||
+		fail "record --on-cpu without run states" "$(cat "$TMP/oc.err")"
+else
+	[ $rc = 0 ] && [ -s "$TMP/oc.folded" ] && ! grep -q '\[blocked\]\|\[runnable\]' "$TMP/oc.folded" &&
+		pass "record --on-cpu: no wait drawn" || fail "record --on-cpu" "exit $rc: $(head -1 "$TMP/oc.err")"
+fi
 exit 0
