@@ -40,7 +40,7 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "sampler/sampler.h"
 #include "unwind/unwind.h"
 #include "util/err.h"

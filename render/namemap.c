@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "render/namemap.h"
 #include "util/hash.h"
 #include "util/outfile.h"

@@ -42,7 +42,7 @@
 #include <zlib.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 
 #define IN_CHUNK (128u << 10)
 #define OUT_CHUNK (256u << 10)

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/vec.h"
 
 #define CHUNK (256u << 10)

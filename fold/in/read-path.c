@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/vec.h"
 
 static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format *fmt,

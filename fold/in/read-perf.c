@@ -47,7 +47,7 @@
 #include <unistd.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/hash.h"
 #include "util/vec.h"
 

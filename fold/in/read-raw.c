@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "fold/in/in.h"
 
 #define CACHE_SIZE 65536u

@@ -30,7 +30,6 @@
 #include <string.h>
 
 #include "fold/model/model.h"
-#include "fold/internal.h"
 #include "util/vec.h"
 
 /* Pre-order tries of this many nodes are finished on two threads. */

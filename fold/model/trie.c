@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "fold/model/model.h"
-#include "fold/internal.h"
+#include "fold/model/internal.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/vec.h"
