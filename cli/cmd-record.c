@@ -76,7 +76,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct cmd *c = calloc(1, sizeof *c);
 	if (!c)
-		return cli_usage("", "record: out of memory");
+		return cli_oom("record");
 	int rc = parse(c, argc, argv);
 	if (rc == 0) {
 		struct record_opts *o = &c->ro;
@@ -101,7 +101,7 @@ static int parse(struct cmd *c, int argc, char **argv)
 	struct option *opts = targets ? cli_options_merge(targets) : NULL;
 	free(targets);
 	if (!opts)
-		return cli_usage("", "record: out of memory");
+		return cli_oom("record");
 	record_opts_init(&c->ro);
 	render_opts_init(&c->render);
 	int opt, rc = 0;

@@ -25,11 +25,14 @@ int cmd_record(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
 /* Exit statuses (README "Exit codes"). */
-enum { UF_EXIT_OK = 0, UF_EXIT_USAGE = 1, UF_EXIT_INPUT = 2, UF_EXIT_TARGET = 3 };
+enum { UF_EXIT_OK = 0, UF_EXIT_USAGE = 1, UF_EXIT_INPUT = 2, UF_EXIT_TARGET = 3, UF_EXIT_NOMEM = 4 };
 
 /* Prints "uniprof-flame: <what>: <why>" and returns the exit status for
  * the error's class. */
 int cli_fail(const struct uf_err *err);
+/* Prints "uniprof-flame: <what>: out of memory", returns UF_EXIT_NOMEM
+ * (for an allocation of the CLI's own, made before any module call). */
+int cli_oom(const char *what);
 /* Usage error: prints "uniprof-flame: " and the message ("<what>: <why>")
  * as one line, returns UF_EXIT_USAGE.  `cmd` is unused (kept for callers). */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
