@@ -65,7 +65,7 @@ static int close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		if (status == 0) {
-			fprintf(stderr, "uniprof-flame: stdout: write failed: %s\n", strerror(errno));
+			fprintf(stderr, "uniprof-flame: stdout: write failed: %s\n", UF_STRERROR(errno));
 			status = UF_EXIT_INPUT;
 		}
 	}

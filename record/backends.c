@@ -169,7 +169,7 @@ static int open_spawn(struct record *r, struct uf_err *err)
 		saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
 		if (saved < 0 || dup2(2, 1) < 0) {
 			uf_err_set(err, UF_ETARGET, o->cmd[0], "cannot redirect its stdout: %s",
-				   strerror(errno));
+				   UF_STRERROR(errno));
 			if (saved >= 0)
 				close(saved);
 			return -EIO;

@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/err.h"
 #include "util/safe-open.h"
 
 static int path_fd_in(int dirfd, const char *path);
@@ -109,11 +110,14 @@ static int path_fd_in(int dirfd, const char *path)
 	return pfd;
 }
 
-/* -1 with errno = e and *why = text (strerror(e) when NULL). */
+/* -1 with errno = e and *why = text (libc's message for e, lowercase,
+ * when NULL: kept in a per-thread buffer, valid until the thread's next
+ * call, as strerror's own text is). */
 static int fail(int e, const char *text, const char **why)
 {
+	static _Thread_local char errtext[UF_STRERROR_MAX];
 	if (why)
-		*why = text ? text : strerror(e);
+		*why = text ? text : uf_strerror_r(e, errtext, sizeof errtext);
 	errno = e;
 	return -1;
 }

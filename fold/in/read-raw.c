@@ -138,7 +138,7 @@ int fold_raw_read_path(fold_trie *t, const char *path, fold_raw_resolve_fn resol
 	if (fd < 0) {
 		int e = errno;
 		char why[128];
-		snprintf(why, sizeof why, "%s", strerror(e));
+		snprintf(why, sizeof why, "%s", UF_STRERROR(e));
 		why[0] = (char)tolower((unsigned char)why[0]);
 		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", why);
 		return -e;
