@@ -23,7 +23,7 @@
 #include "record/record.h"
 #include "unwind/unwind.h"
 
-_Static_assert(RECORD_INLINE_SEP == CLI_INLINE_SEP, "record's and the view's inline separator");
+_Static_assert(RECORD_INLINE_SEP == FOLD_INLINE_SEP, "record's and the view's inline separator");
 
 /* The command's state: the options record/ reads, and the CLI's own. */
 struct cmd {

@@ -309,6 +309,27 @@ enum fold_half { FOLD_CALLERS, FOLD_CALLEES };
  * -E2BIG past the callers' node cap (16 x src's nodes + 1M), or -ENOMEM. */
 int fold_sandwich(const fold_trie *src, const char *name, size_t len, enum fold_half half, fold_trie **out);
 
+/* ---- views that rebuild a whole trie (fold/model/rewrite.c) ----------- */
+
+/* The byte record's resolver puts between a frame and the functions
+ * inlined at its address (--inline); never in a symbol name. */
+#define FOLD_INLINE_SEP '\x1f'
+/* Each borrows t (finished) and sets *out to an owned, finished trie with
+ * t's metadata and every sample of t (free with fold_trie_free); returns
+ * 0, or -ENOMEM with *out untouched.
+ *  by_lib: each frame named after its library (frames without one keep
+ *    their name), consecutive frames of one library merged; each library
+ *    is its own library.
+ *  inline: a name holding FOLD_INLINE_SEP becomes one frame per part (a
+ *    name's library goes to every part, a source position's parts to the
+ *    matching frames).
+ *  chain: flamegraph.pl's --colors chain stacks (cut at "--", the waker
+ *    parts' frames marked "_[w]", a "--" leaf where there is no cut); a
+ *    kept sequence (flame chart) is rewritten in order. */
+int fold_rewrite_by_lib(const fold_trie *t, fold_trie **out);
+int fold_rewrite_inline(const fold_trie *t, fold_trie **out);
+int fold_rewrite_chain(const fold_trie *t, fold_trie **out);
+
 /* ---- building a trie in bulk (fold/in/sorted.c fills the arrays itself) ---- */
 
 /* Makes room for `nodes` nodes in every node array (no index slots: for
