@@ -160,6 +160,18 @@ static int parse_opt(struct cmd *c, int opt, const char *arg)
 	return rc;
 }
 
+/* "record: name one target (-d DOMAIN, ... or -- PROGRAM ARGS...)", the
+ * ways from record/backends.c's table. */
+static int name_one_target(void)
+{
+	char ways[512];
+	size_t n = 0;
+	for (const struct record_backend *b = record_backends; b->target && n < sizeof ways; b++)
+		n += (size_t)snprintf(ways + n, sizeof ways - n, "%s%s", b == record_backends ? "" :
+				      b[1].target ? ", " : " or ", b->usage);
+	return cli_usage("record ", "record: name one target (%s)", ways);
+}
+
 /* What getopt cannot check: one target (a row, or the command after --),
  * what its row needs, at least one output. */
 static int check_args(struct cmd *c, int argc, char **argv)
@@ -177,8 +189,7 @@ static int check_args(struct cmd *c, int argc, char **argv)
 	if (!b && o->cmd)
 		b = record_backend_by_option(NULL), c->nnamed = 1;
 	if (c->nnamed != 1)
-		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
-				 "-c CFG or -- COMMAND ARGS");
+		return name_one_target();
 	o->backend = b;
 	struct uf_err e = { 0 };
 	if (b->check && b->check(o, &e) < 0)
@@ -269,25 +280,48 @@ static void sink_warn(const char *msg)
 	cli_warn("%s", msg);
 }
 
+/* The help of one row: "  -p, --pid PID        text", the text at
+ * column 23 (on the next line when the option is longer), each of its
+ * lines indented there. */
+static void help_target(FILE *to, const struct record_backend *b)
+{
+	char opt[64];
+	const char *arg = strchr(b->usage, ' ');
+	if (!b->option)
+		snprintf(opt, sizeof opt, "  %s", b->usage);
+	else if (b->short_opt)
+		snprintf(opt, sizeof opt, "  -%c, --%s%s", b->short_opt, b->option, arg ? arg : "");
+	else
+		snprintf(opt, sizeof opt, "      --%s%s", b->option, arg ? arg : "");
+	fputs(opt, to);
+	int col = (int)strlen(opt);
+	for (const char *s = b->help; *s;) {
+		size_t n = strcspn(s, "\n");
+		if (col > 21)
+			fputc('\n', to), col = 0;
+		fprintf(to, "%*s%.*s\n", 23 - col, "", (int)n, s);
+		col = 0;
+		s += n + (s[n] == '\n');
+	}
+}
+
+void cli_record_synopsis(FILE *to, const char *first, const char *prog)
+{
+	for (const struct record_backend *b = record_backends; b->target; b++) {
+		const char *exe = b->flags & RECORD_BK_NEEDS_EXE ? " -x GUEST.dbg"
+				  : b->flags & RECORD_BK_IMAGE   ? " [-x GUEST.elf]" : "";
+		fprintf(to, "%*s%s%s %s\n", (int)strlen(first), b == record_backends ? first : "", prog, exe,
+			b->usage);
+	}
+}
+
 static int help(void)
 {
-	printf("usage: uniprof-flame [record] [options] -o OUT.svg -p PID\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg --gdb ADDR -x GUEST.dbg\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.dbg --qemu -- qemu-system-ARCH ARGS...\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.elf -d DOMAIN | -c CFG\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
-	       "  -p, --pid PID        profile a running process (all its threads)\n"
-	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
-	       "                       HOST:PORT, :PORT, [IPv6]:PORT, unix:PATH, or a path\n"
-	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
-	       "      --qemu -- qemu-system-ARCH ARGS...\n"
-	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
-	       "                       from its first instruction until QEMU exits; the exit\n"
-	       "                       status is then QEMU's\n"
-	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
-	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
-	       "                       its first instruction until it shuts down\n"
-	       "      --destroy        with -c: destroy the domain at the end\n"
+	cli_record_synopsis(stdout, "usage: ", "uniprof-flame [record] [options] -o OUT.svg");
+	putchar('\n');
+	for (const struct record_backend *b = record_backends; b->target; b++)
+		help_target(stdout, b);
+	printf(       "      --destroy        with -c: destroy the domain at the end\n"
 	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
 	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
@@ -296,8 +330,6 @@ static int help(void)
 	       "      --format FMT     -o's format whatever its name: svg, folded, pprof, speedscope\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
-	       "  -- PROGRAM ARGS      run PROGRAM and profile it until it exits; the exit\n"
-	       "                       status is then PROGRAM's (128+N if killed by signal N)\n"
 	       "      --max-depth N    frames per stack (default 512, at most 8192)\n"
 	       "      --unwind MODE    auto (default): CFI (.eh_frame/.debug_frame) where the\n"
 	       "                       code has it, else frame pointers; cfi: CFI only;\n"

@@ -17,6 +17,8 @@
 #ifndef UF_CLI_CMD_H
 #define UF_CLI_CMD_H
 
+#include <stdio.h>
+
 #include "util/err.h"
 
 int cmd_render(int argc, char **argv);
@@ -43,6 +45,10 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
 	       const char *cmd);
+/* One synopsis line per way of naming a target (record/backends.c's
+ * table), the first after `first`, the others after as many spaces:
+ * "usage: uniprof-flame [record] [options] -o OUT.svg -p PID". */
+void cli_record_synopsis(FILE *to, const char *first, const char *prog);
 /* Warning on stderr: "uniprof-flame: warning: ...". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
