@@ -305,6 +305,18 @@ static void help_target(FILE *to, const struct record_backend *b)
 	}
 }
 
+/* The options of the rows with `flag` ("-d, -c, --gdb"), into buf. */
+static const char *options_with(unsigned flag, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (const struct record_backend *b = record_backends; b->target && n < size; b++)
+		if ((b->flags & flag) && b->option)
+			n += (size_t)(b->short_opt ? snprintf(buf + n, size - n, "%s-%c", n ? ", " : "", b->short_opt)
+						   : snprintf(buf + n, size - n, "%s--%s", n ? ", " : "", b->option));
+	return buf;
+}
+
 void cli_record_synopsis(FILE *to, const char *first, const char *prog)
 {
 	for (const struct record_backend *b = record_backends; b->target; b++) {
@@ -321,11 +333,15 @@ static int help(void)
 	putchar('\n');
 	for (const struct record_backend *b = record_backends; b->target; b++)
 		help_target(stdout, b);
-	printf(       "      --destroy        with -c: destroy the domain at the end\n"
+	char destroy[128], image[128];
+	printf("      --destroy        with %s: destroy the domain at the end\n"
 	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
-	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
-	       "  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
+	       "                       with %s: the guest's image,\n"
+	       "                       addresses as they are)\n",
+	       options_with(RECORD_BK_DESTROY, destroy, sizeof destroy),
+	       options_with(RECORD_BK_IMAGE, image, sizeof image));
+	printf("  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
 	       "                       speedscope (samples in time order), .folded: folded text\n"
 	       "      --format FMT     -o's format whatever its name: svg, folded, pprof, speedscope\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
