@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/trie.c — the implementation of the call-path trie and the name
- * interning table (see fold/fold.h for the design and invariants).
+ * interning table (see fold/model/model.h for the design and invariants).
  *
  * Both tables are open addressing with linear probing over power-of-two
  * slot arrays, kept at most 5/8 full.  A name slot holds a hash tag and
