@@ -33,9 +33,8 @@ static const struct cmd commands[] = {
 
 static int usage(FILE *to)
 {
+	cli_record_synopsis(to, "usage: ", "uniprof-flame [record options] -o OUT.svg");
 	fprintf(to,
-		"usage: uniprof-flame [record options] -o OUT.svg  (-p PID | -d DOMAIN | -c CFG | --gdb ADDR | -- CMD...)\n"
-		"       uniprof-flame [record options] -o OUT.svg -x GUEST.dbg --qemu -- qemu-system-ARCH ARGS...\n"
 		"       uniprof-flame <command> [options]\n"
 		"       uniprof-flame --version   (version and the targets built in)\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -44,20 +43,15 @@ static int usage(FILE *to)
 	return to == stdout ? 0 : UF_EXIT_USAGE;
 }
 
-#if defined(__x86_64__)
-#define NO_XEN " (no xen: built without libxen-dev)"
-#else
-#define NO_XEN " (no xen: xen-if needs an x86-64 host)"
-#endif
-
 /* The targets come from record/'s backend table: a backend built as a
  * stub is named in the note (today only xen can be). */
 static int version(void)
 {
-	char built[128];
+	char built[128], why[128];
 	const char *missing;
-	record_backends_built(built, sizeof built, &missing);
-	printf("uniprof-flame %s\ntargets: %s%s\n", UF_VERSION, built, missing ? NO_XEN : "");
+	record_backends_built(built, sizeof built, why, sizeof why, &missing);
+	printf("uniprof-flame %s\ntargets: %s%s%s%s\n", UF_VERSION, built, missing ? " (" : "",
+	       missing ? missing : "", missing ? ")" : "");
 	return 0;
 }
 
@@ -65,7 +59,7 @@ static int close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		if (status == 0) {
-			fprintf(stderr, "uniprof-flame: stdout: write failed: %s\n", strerror(errno));
+			fprintf(stderr, "uniprof-flame: stdout: write failed: %s\n", UF_STRERROR(errno));
 			status = UF_EXIT_INPUT;
 		}
 	}

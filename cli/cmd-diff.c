@@ -106,7 +106,7 @@ int cmd_diff(int argc, char **argv)
 	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
 	free(base);
 	if (!opts)
-		return cli_usage("diff ", "diff: out of memory");
+		return cli_oom("diff");
 	optind = 1;
 	while (!bad && (c = cli_getopt(argc, argv, "o:h", opts, "diff")) != -1) {
 		if (c == 'o')

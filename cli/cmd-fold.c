@@ -110,7 +110,7 @@ int cmd_fold(int argc, char **argv)
 	struct cli_io_opts io = { 0 };
 	struct option *all = cli_io_options_merge(opts, CLI_IO_NO_ADDRS);
 	if (!all)
-		return cli_usage("fold ", "out of memory");
+		return cli_oom("fold");
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "o:h", all, "fold")) != -1) {
 		if ((r = cli_io_opt(&io, c, optarg)) != 0) {
@@ -162,7 +162,7 @@ int cmd_fold(int argc, char **argv)
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("fold ", "fold: out of memory");
+		return cli_oom("fold");
 	if (chart)
 		fold_trie_keep_sequence(t);
 	enum cli_out_format of = cli_out_format_of(&io, out, CLI_OUT_FOLDED);

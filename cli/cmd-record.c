@@ -23,7 +23,7 @@
 #include "record/record.h"
 #include "unwind/unwind.h"
 
-_Static_assert(RECORD_INLINE_SEP == CLI_INLINE_SEP, "record's and the view's inline separator");
+_Static_assert(RECORD_INLINE_SEP == FOLD_INLINE_SEP, "record's and the view's inline separator");
 
 /* The command's state: the options record/ reads, and the CLI's own. */
 struct cmd {
@@ -78,7 +78,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct cmd *c = calloc(1, sizeof *c);
 	if (!c)
-		return cli_usage("", "record: out of memory");
+		return cli_oom("record");
 	int rc = parse(c, argc, argv);
 	if (rc == 0) {
 		struct record_opts *o = &c->ro;
@@ -103,7 +103,7 @@ static int parse(struct cmd *c, int argc, char **argv)
 	struct option *opts = targets ? cli_options_merge(targets) : NULL;
 	free(targets);
 	if (!opts)
-		return cli_usage("", "record: out of memory");
+		return cli_oom("record");
 	record_opts_init(&c->ro);
 	render_opts_init(&c->render);
 	int opt, rc = 0;
@@ -167,6 +167,18 @@ static int parse_opt(struct cmd *c, int opt, const char *arg)
 	return rc;
 }
 
+/* "record: name one target (-d DOMAIN, ... or -- PROGRAM ARGS...)", the
+ * ways from record/backends.c's table. */
+static int name_one_target(void)
+{
+	char ways[512];
+	size_t n = 0;
+	for (const struct record_backend *b = record_backends; b->target && n < sizeof ways; b++)
+		n += (size_t)snprintf(ways + n, sizeof ways - n, "%s%s", b == record_backends ? "" :
+				      b[1].target ? ", " : " or ", b->usage);
+	return cli_usage("record ", "record: name one target (%s)", ways);
+}
+
 /* What getopt cannot check: one target (a row, or the command after --),
  * what its row needs, at least one output. */
 static int check_args(struct cmd *c, int argc, char **argv)
@@ -184,8 +196,7 @@ static int check_args(struct cmd *c, int argc, char **argv)
 	if (!b && o->cmd)
 		b = record_backend_by_option(NULL), c->nnamed = 1;
 	if (c->nnamed != 1)
-		return cli_usage("record ", "record: name one target: -p PID, --gdb ADDR, -d DOMAIN, "
-				 "-c CFG or -- COMMAND ARGS");
+		return name_one_target();
 	o->backend = b;
 	struct uf_err e = { 0 };
 	if (b->check && b->check(o, &e) < 0)
@@ -276,35 +287,72 @@ static void sink_warn(const char *msg)
 	cli_warn("%s", msg);
 }
 
+/* The help of one row: "  -p, --pid PID        text", the text at
+ * column 23 (on the next line when the option is longer), each of its
+ * lines indented there. */
+static void help_target(FILE *to, const struct record_backend *b)
+{
+	char opt[64];
+	const char *arg = strchr(b->usage, ' ');
+	if (!b->option)
+		snprintf(opt, sizeof opt, "  %s", b->usage);
+	else if (b->short_opt)
+		snprintf(opt, sizeof opt, "  -%c, --%s%s", b->short_opt, b->option, arg ? arg : "");
+	else
+		snprintf(opt, sizeof opt, "      --%s%s", b->option, arg ? arg : "");
+	fputs(opt, to);
+	int col = (int)strlen(opt);
+	for (const char *s = b->help; *s;) {
+		size_t n = strcspn(s, "\n");
+		if (col > 21)
+			fputc('\n', to), col = 0;
+		fprintf(to, "%*s%.*s\n", 23 - col, "", (int)n, s);
+		col = 0;
+		s += n + (s[n] == '\n');
+	}
+}
+
+/* The options of the rows with `flag` ("-d, -c, --gdb"), into buf. */
+static const char *options_with(unsigned flag, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (const struct record_backend *b = record_backends; b->target && n < size; b++)
+		if ((b->flags & flag) && b->option)
+			n += (size_t)(b->short_opt ? snprintf(buf + n, size - n, "%s-%c", n ? ", " : "", b->short_opt)
+						   : snprintf(buf + n, size - n, "%s--%s", n ? ", " : "", b->option));
+	return buf;
+}
+
+void cli_record_synopsis(FILE *to, const char *first, const char *prog)
+{
+	for (const struct record_backend *b = record_backends; b->target; b++) {
+		const char *exe = b->flags & RECORD_BK_NEEDS_EXE ? " -x GUEST.dbg"
+				  : b->flags & RECORD_BK_IMAGE   ? " [-x GUEST.elf]" : "";
+		fprintf(to, "%*s%s%s %s\n", (int)strlen(first), b == record_backends ? first : "", prog, exe,
+			b->usage);
+	}
+}
+
 static int help(void)
 {
-	printf("usage: uniprof-flame [record] [options] -o OUT.svg -p PID\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg --gdb ADDR -x GUEST.dbg\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.dbg --qemu -- qemu-system-ARCH ARGS...\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg -x GUEST.elf -d DOMAIN | -c CFG\n"
-	       "       uniprof-flame [record] [options] -o OUT.svg -- PROGRAM ARGS...\n\n"
-	       "  -p, --pid PID        profile a running process (all its threads)\n"
-	       "      --gdb ADDR       profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
-	       "                       HOST:PORT, :PORT, [IPv6]:PORT, unix:PATH, or a path\n"
-	       "                       containing '/' (QEMU -s, -gdb ...; Firecracker's socket)\n"
-	       "      --qemu -- qemu-system-ARCH ARGS...\n"
-	       "                       start QEMU paused with a private gdbstub, profile the guest\n"
-	       "                       from its first instruction until QEMU exits; the exit\n"
-	       "                       status is then QEMU's\n"
-	       "  -d, --domain DOMAIN  profile a running Xen domain (name or id; in dom0, as root)\n"
-	       "  -c, --config CFG     create a Xen domain paused (xl create -p), profile it from\n"
-	       "                       its first instruction until it shuts down\n"
-	       "      --destroy        with -c: destroy the domain at the end\n"
+	cli_record_synopsis(stdout, "usage: ", "uniprof-flame [record] [options] -o OUT.svg");
+	putchar('\n');
+	for (const struct record_backend *b = record_backends; b->target; b++)
+		help_target(stdout, b);
+	char destroy[128], image[128];
+	printf("      --destroy        with %s: destroy the domain at the end\n"
 	       "      --per-vcpu       one tower per vCPU (root frame vcpu-N)\n"
 	       "  -x, --exe ELF        symbols of the main program from ELF (default /proc/PID/exe;\n"
-	       "                       with --gdb, -d, -c: the guest's image, addresses as they are)\n"
-	       "  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
+	       "                       with %s: the guest's image,\n"
+	       "                       addresses as they are)\n",
+	       options_with(RECORD_BK_DESTROY, destroy, sizeof destroy),
+	       options_with(RECORD_BK_IMAGE, image, sizeof image));
+	printf("  -o, --output FILE    flame graph SVG ('-' = stdout); .pb.gz: pprof, .speedscope.json:\n"
 	       "                       speedscope (samples in time order), .folded: folded text\n"
 	       "      --format FMT     -o's format whatever its name: svg, folded, pprof, speedscope\n"
 	       "  -F, --frequency HZ   samples per second (default 99)\n"
 	       "  -T, --time SECONDS   wall time (default: until the target ends or Ctrl-C)\n"
-	       "  -- PROGRAM ARGS      run PROGRAM and profile it until it exits; the exit\n"
-	       "                       status is then PROGRAM's (128+N if killed by signal N)\n"
 	       "      --max-depth N    frames per stack (default 512, at most 8192)\n"
 	       "      --unwind MODE    auto (default): CFI (.eh_frame/.debug_frame) where the\n"
 	       "                       code has it, else frame pointers; cfi: CFI only;\n"

@@ -45,7 +45,7 @@ int cmd_render(int argc, char **argv)
 	struct option *opts = base ? cli_io_options_merge(base, CLI_IO_ALL) : NULL;
 	free(base);
 	if (!opts)
-		return cli_usage("render ", "render: out of memory");
+		return cli_oom("render");
 	int c, bad = 0, r;
 	optind = 1;
 	while (!bad && (c = cli_getopt(argc, argv, "o:h", opts, "render")) != -1) {
@@ -73,7 +73,7 @@ int cmd_render(int argc, char **argv)
 	fold_trie *t = fold_trie_new();
 	struct uf_err err = { 0 };
 	if (!t)
-		return cli_usage("render ", "render: out of memory");
+		return cli_oom("render");
 	if (ro.flamechart)
 		fold_trie_keep_sequence(t);
 	enum cli_out_format of = cli_out_format_of(&io, out, CLI_OUT_SVG);

@@ -17,6 +17,8 @@
 #ifndef UF_CLI_CMD_H
 #define UF_CLI_CMD_H
 
+#include <stdio.h>
+
 #include "util/err.h"
 
 int cmd_render(int argc, char **argv);
@@ -25,11 +27,14 @@ int cmd_record(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
 /* Exit statuses (README "Exit codes"). */
-enum { UF_EXIT_OK = 0, UF_EXIT_USAGE = 1, UF_EXIT_INPUT = 2, UF_EXIT_TARGET = 3 };
+enum { UF_EXIT_OK = 0, UF_EXIT_USAGE = 1, UF_EXIT_INPUT = 2, UF_EXIT_TARGET = 3, UF_EXIT_NOMEM = 4 };
 
 /* Prints "uniprof-flame: <what>: <why>" and returns the exit status for
  * the error's class. */
 int cli_fail(const struct uf_err *err);
+/* Prints "uniprof-flame: <what>: out of memory", returns UF_EXIT_NOMEM
+ * (for an allocation of the CLI's own, made before any module call). */
+int cli_oom(const char *what);
 /* Usage error: prints "uniprof-flame: " and the message ("<what>: <why>")
  * as one line, returns UF_EXIT_USAGE.  `cmd` is unused (kept for callers). */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -40,6 +45,10 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
 	       const char *cmd);
+/* One synopsis line per way of naming a target (record/backends.c's
+ * table), the first after `first`, the others after as many spaces:
+ * "usage: uniprof-flame [record] [options] -o OUT.svg -p PID". */
+void cli_record_synopsis(FILE *to, const char *first, const char *prog);
 /* Warning on stderr: "uniprof-flame: warning: ...". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -3,7 +3,8 @@
  * cli/common.c — how the CLI reads options and reports errors and warnings.
  *
  * Every message is one line, "uniprof-flame: <what>: <why>" (lowercase,
- * no full stop), and every option error is a usage error (exit 1).
+ * no full stop), and every option error is a usage error (exit 1); out
+ * of memory is exit 4, whoever ran out (util/err.h invariant 3).
  *
  * Options are read with getopt_long_only, the way flamegraph.pl's
  * Getopt::Long reads them, so scripts that call `flamegraph.pl -title X
@@ -37,8 +38,16 @@ int cli_fail(const struct uf_err *err)
 	switch (err->cls) {
 	case UF_EUSAGE: return UF_EXIT_USAGE;
 	case UF_ETARGET: return UF_EXIT_TARGET;
+	case UF_ENOMEM: return UF_EXIT_NOMEM;
 	default: return UF_EXIT_INPUT;
 	}
+}
+
+int cli_oom(const char *what)
+{
+	struct uf_err err = { 0 };
+	uf_err_oom(&err, what);
+	return cli_fail(&err);
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)

@@ -58,12 +58,9 @@ int cli_sandwich_apply(fold_trie **t, const char *callers, const char *callees, 
  * owned text ("uniprof-flame: ..." lines), NULL when no frame has a
  * library (or out of memory). */
 char *cli_lib_table(const fold_trie *t);
-/* The byte record's resolver puts between a frame and the functions
- * inlined at its address (--inline); never in a symbol name. */
-#define CLI_INLINE_SEP '\x1f'
-/* Replaces *t (finished, freed here) by the trie whose names containing
- * CLI_INLINE_SEP became one frame per part (a name's library goes to
- * every part, a source position's parts to the matching frames).  Returns 0, or -ENOMEM with *err (*t untouched). */
+/* Replaces *t (finished, freed here) by fold_rewrite_inline's view: names
+ * holding FOLD_INLINE_SEP become one frame per part.  Returns 0, or
+ * -ENOMEM with *err (*t untouched). */
 int cli_split_inline(fold_trie **t, struct uf_err *err);
 
 #endif

@@ -296,7 +296,7 @@ static uint64_t now_ms(void)
 static const char *errstr(int e)
 {
 	static char buf[128];
-	snprintf(buf, sizeof buf, "%s", strerror(e));
+	snprintf(buf, sizeof buf, "%s", UF_STRERROR(e));
 	buf[0] = (char)tolower((unsigned char)buf[0]);
 	return buf;
 }

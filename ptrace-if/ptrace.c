@@ -158,7 +158,7 @@ int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *
 {
 	int go[2], fail[2];
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(fail, O_CLOEXEC) < 0) {
-		uf_err_set(err, UF_ETARGET, argv[0], "pipe: %s", strerror(errno));
+		uf_err_set(err, UF_ETARGET, argv[0], "pipe: %s", UF_STRERROR(errno));
 		return -errno;
 	}
 	pid_t pid = fork();
@@ -181,10 +181,10 @@ int ptrace_target_spawn(struct uf_target *t, char *const argv[], struct uf_err *
 		;
 	close(fail[0]);
 	if (!rc && got == (ssize_t)sizeof e) {
-		uf_err_set(err, UF_ETARGET, argv[0], "cannot run: %s", strerror(e));
+		uf_err_set(err, UF_ETARGET, argv[0], "cannot run: %s", UF_STRERROR(e));
 		rc = -e;
 	} else if (rc && !err->cls) {
-		uf_err_set(err, UF_ETARGET, argv[0], "cannot start: %s", strerror(-rc));
+		uf_err_set(err, UF_ETARGET, argv[0], "cannot start: %s", UF_STRERROR(-rc));
 	} else if (!rc) {
 		rc = wait_exec(p, err, argv[0]);
 	}
@@ -313,7 +313,7 @@ static int p_regs(struct uf_target *t, uint32_t id, struct uf_regs *r, struct uf
 #endif
 	return 0;
 fail:
-	uf_err_set(err, UF_ETARGET, "ptrace", "registers of thread %u: %s", id, strerror(errno));
+	uf_err_set(err, UF_ETARGET, "ptrace", "registers of thread %u: %s", id, UF_STRERROR(errno));
 	return -errno;
 }
 
@@ -330,7 +330,7 @@ static ssize_t p_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf
 		return n;
 	if (errno == EFAULT || errno == ESRCH || errno == EINVAL)
 		return 0;
-	uf_err_set(err, UF_ETARGET, "ptrace", "reading memory: %s", strerror(errno));
+	uf_err_set(err, UF_ETARGET, "ptrace", "reading memory: %s", UF_STRERROR(errno));
 	return -errno;
 }
 
@@ -480,7 +480,7 @@ static int wait_exec(struct ptr *p, struct uf_err *err, const char *what)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0) {
-			uf_err_set(err, UF_ETARGET, what, "cannot start: %s", strerror(errno));
+			uf_err_set(err, UF_ETARGET, what, "cannot start: %s", UF_STRERROR(errno));
 			return -errno;
 		}
 		on_status(p, w, st);
@@ -503,7 +503,7 @@ static int seize_one(struct ptr *p, pid_t tid, const char *what, struct uf_err *
 		int e = errno;
 		if (e == ESRCH)
 			return 0;
-		uf_err_set(err, UF_ETARGET, what, "cannot trace: %s%s", strerror(e),
+		uf_err_set(err, UF_ETARGET, what, "cannot trace: %s%s", UF_STRERROR(e),
 			   e == EPERM ? " (another tracer, or not permitted: "
 			   "see /proc/sys/kernel/yama/ptrace_scope)" : "");
 		return -e;

@@ -45,15 +45,27 @@ static int finish_spawn(struct record *r);
 static int finish_qemu(struct record *r);
 
 const struct record_backend record_backends[] = {
-	{ "xen", "domain", 'd', "-d DOMAIN", RECORD_BK_IMAGE, xen_target_built, NULL },
-	{ "xen", "config", 'c', "-c CFG", RECORD_BK_IMAGE | RECORD_BK_DESTROY, xen_target_built, NULL },
-	{ "gdb", "gdb", 0, "--gdb ADDR", RECORD_BK_NEEDS_EXE | RECORD_BK_IMAGE, NULL, NULL },
-	{ "gdb", "qemu", 0, "--qemu -- QEMU ARGS",
+	{ "xen", "domain", 'd', "-d DOMAIN", RECORD_BK_IMAGE, xen_target_missing, NULL,
+	  "profile a running Xen domain (name or id; in dom0, as root)" },
+	{ "xen", "config", 'c', "-c CFG", RECORD_BK_IMAGE | RECORD_BK_DESTROY, xen_target_missing, NULL,
+	  "create a Xen domain paused (xl create -p), profile it from\n"
+	  "its first instruction until it shuts down" },
+	{ "gdb", "gdb", 0, "--gdb ADDR", RECORD_BK_NEEDS_EXE | RECORD_BK_IMAGE, NULL, NULL,
+	  "profile a QEMU/KVM or Firecracker guest through its gdbstub:\n"
+	  "HOST:PORT, :PORT, [IPv6]:PORT, unix:PATH, or a path\n"
+	  "containing '/' (QEMU -s, -gdb ...; Firecracker's socket)" },
+	{ "gdb", "qemu", 0, "--qemu -- qemu-system-ARCH ARGS...",
 	  RECORD_BK_NEEDS_EXE | RECORD_BK_IMAGE | RECORD_BK_TAKES_CMD | RECORD_BK_NO_ARG, NULL,
-	  check_qemu },
-	{ "ptrace", "pid", 'p', "-p PID", 0, NULL, check_pid },
-	{ "ptrace", NULL, 0, "-- COMMAND ARGS", RECORD_BK_TAKES_CMD, NULL, NULL },
-	{ NULL, NULL, 0, NULL, 0, NULL, NULL },
+	  check_qemu,
+	  "start QEMU paused with a private gdbstub, profile the guest\n"
+	  "from its first instruction until QEMU exits; the exit\n"
+	  "status is then QEMU's" },
+	{ "ptrace", "pid", 'p', "-p PID", 0, NULL, check_pid,
+	  "profile a running process (all its threads)" },
+	{ "ptrace", NULL, 0, "-- PROGRAM ARGS...", RECORD_BK_TAKES_CMD, NULL, NULL,
+	  "run PROGRAM and profile it until it exits; the exit\n"
+	  "status is then PROGRAM's (128+N if killed by signal N)" },
+	{ NULL, NULL, 0, NULL, 0, NULL, NULL, NULL },
 };
 
 static const struct record_backend_ops row_ops[] = {
@@ -84,7 +96,8 @@ const struct record_backend_ops *record_backend_ops_of(const struct record_backe
 	return &row_ops[b - record_backends];
 }
 
-void record_backends_built(char *buf, size_t size, const char **missing)
+void record_backends_built(char *buf, size_t size, char *missing_buf, size_t missing_size,
+			   const char **missing)
 {
 	size_t n = 0;
 	buf[0] = 0;
@@ -93,9 +106,12 @@ void record_backends_built(char *buf, size_t size, const char **missing)
 	for (const struct record_backend *b = record_backends; b->target; b++) {
 		if (b > record_backends && !strcmp(b[-1].target, b->target))
 			continue; /* rows of one backend are adjacent */
-		if (b->built && !b->built()) {
-			if (missing && !*missing)
-				*missing = b->target;
+		const char *why = b->missing ? b->missing() : NULL;
+		if (why) {
+			if (missing && !*missing) {
+				snprintf(missing_buf, missing_size, "no %s: %s", b->target, why);
+				*missing = missing_buf;
+			}
 			continue;
 		}
 		int k = snprintf(buf + n, size - n, "%s%s", n ? " " : "", b->target);
@@ -169,7 +185,7 @@ static int open_spawn(struct record *r, struct uf_err *err)
 		saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
 		if (saved < 0 || dup2(2, 1) < 0) {
 			uf_err_set(err, UF_ETARGET, o->cmd[0], "cannot redirect its stdout: %s",
-				   strerror(errno));
+				   UF_STRERROR(errno));
 			if (saved >= 0)
 				close(saved);
 			return -EIO;

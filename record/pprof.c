@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/out/out.h"
 #include "record/priv.h"
 #include "util/outfile.h"
 #include "util/vec.h"

@@ -281,7 +281,7 @@ static int check_output(const char *path, struct uf_err *err)
 		*(slash == dir ? slash + 1 : slash) = 0;
 	if (access(slash ? dir : ".", W_OK) == 0)
 		return 0;
-	uf_err_set(err, UF_EINPUT, path, "cannot write here: %s", strerror(errno));
+	uf_err_set(err, UF_EINPUT, path, "cannot write here: %s", UF_STRERROR(errno));
 	return -errno;
 }
 

@@ -40,7 +40,7 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "sampler/sampler.h"
 #include "unwind/unwind.h"
 #include "util/err.h"
@@ -62,10 +62,15 @@ struct record_backend {
 	int short_opt;        /* 'p', or 0 */
 	const char *usage;    /* how the usage line names it: "-p PID" */
 	unsigned flags;       /* RECORD_BK_* */
-	int (*built)(void);   /* 0: compiled as a stub; NULL: always built */
+	/* NULL: always built; else NULL when built, or why it was compiled
+	 * as a stub ("built without libxen-dev") */
+	const char *(*missing)(void);
 	/* Usage check of the options for this row (NULL: none): 0, or <0 with
 	 * *err (the CLI prints it as a usage error). */
 	int (*check)(const struct record_opts *o, struct uf_err *err);
+	/* `record --help`'s text for it: lines of at most 58 columns, '\n'
+	 * between them (the CLI indents them under the option) */
+	const char *help;
 };
 
 /* The table, terminated by a row with target NULL.  Rows of one backend
@@ -76,8 +81,10 @@ extern const struct record_backend record_backends[];
  * NULL when none. */
 const struct record_backend *record_backend_by_option(const char *long_name);
 /* The backends for --version ("xen gdb ptrace"; the ones not built are
- * left out, and *missing, when non-NULL, names the first of them). */
-void record_backends_built(char *buf, size_t size, const char **missing);
+ * left out, and *missing, when non-NULL, says the first of them and why:
+ * "no xen: built without libxen-dev", in missing_buf[0..missing_size)). */
+void record_backends_built(char *buf, size_t size, char *missing_buf, size_t missing_size,
+			   const char **missing);
 
 /* Byte put between a frame's name and the functions inlined at its
  * address (--inline); never in a symbol name.  The sink's view splits on

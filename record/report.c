@@ -229,7 +229,7 @@ int record_open_maps(struct record *r, struct uf_err *err)
 	if (r->maps)
 		return 0;
 	r->maps = symtab_procmap_open(r->target.pid, r->o->exe, &e2);
-	if (!r->maps && e2.cls == UF_EINPUT) {
+	if (!r->maps && (e2.cls == UF_EINPUT || e2.cls == UF_ENOMEM)) {
 		*err = e2;
 		return -EINVAL;
 	}

@@ -9,7 +9,8 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "fold/fold.h"
+#include "fold/embed/embed.h"
+#include "fold/model/model.h"
 #include "render/render.h"
 
 /* The embedded block, made beside layout and frames (it reads only the

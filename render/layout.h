@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 
 struct frame {
 	uint32_t node;           /* trie node; 0 is the root ("all") */

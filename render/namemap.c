@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "render/namemap.h"
 #include "util/hash.h"
 #include "util/outfile.h"
@@ -87,7 +87,7 @@ int namemap_load(struct namemap *m, const char *path, const char *sep, int missi
 		if (missing_ok && e == ENOENT)
 			return 0;
 		uf_err_set(err, UF_EINPUT, path, "cannot open: %s",
-			   e == EINVAL ? "not a regular file" : strerror(e));
+			   e == EINVAL ? "not a regular file" : UF_STRERROR(e));
 		return -e;
 	}
 	char *line = NULL;

@@ -19,7 +19,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "fold/embed/embed.h"
+#include "fold/model/model.h"
 #include "util/err.h"
 
 enum render_embed { RENDER_EMBED_AUTO, RENDER_EMBED_FULL, RENDER_EMBED_NONE };

@@ -511,80 +511,8 @@ static int svg_embed(struct svg *S, struct embed_job *j)
 
 /* ---- --colors chain ------------------------------------------------------ */
 
-/* flamegraph.pl rewrites every stack for the chain palette before drawing:
- * the stack is cut at each "--" frame that has a frame on both sides
- * (non-overlapping, left to right); the first part is kept, then "--",
- * then every later part with "_[w]" appended to each of its frames, the
- * parts joined by "--".  A stack without a separator so gains a "--"
- * leaf.  The "_[w]" names key the waker colour (aqua) and their hash, as
- * in flamegraph.pl; tooltips and labels strip the annotation. */
-static int chain_path(const fold_trie *src, fold_trie *dst, const uint32_t *path, uint32_t k,
-		      char *buf, uint32_t *out_node)
-{
-	uint32_t node = FOLD_ROOT, dashes = fold_trie_intern(dst, "--", 2);
-	int waker = 0;
-	uint32_t last_sep = 0;
-	for (uint32_t i = 0; i < k && dashes != FOLD_NONE; i++) {
-		size_t len;
-		const char *nm = fold_node_name(src, path[i], &len);
-		uint32_t id;
-		if (i >= 1 && i + 2 <= k && len == 2 && !memcmp(nm, "--", 2) &&
-		    (!waker || i >= last_sep + 2)) {
-			waker = 1, last_sep = i;
-			id = dashes;
-		} else if (waker && len + 4 <= FOLD_MAX_NAME) {
-			memcpy(buf, nm, len);
-			memcpy(buf + len, "_[w]", 4);
-			id = fold_trie_intern(dst, buf, len + 4);
-		} else {
-			id = fold_trie_intern(dst, nm, len);
-		}
-		if (id == FOLD_NONE || (node = fold_trie_child(dst, node, id)) == FOLD_NONE)
-			return -ENOMEM;
-	}
-	if (!waker && (dashes == FOLD_NONE || (node = fold_trie_child(dst, node, dashes)) == FOLD_NONE))
-		return -ENOMEM;
-	*out_node = node;
-	return 0;
-}
-
-/* Adds the rewritten path of src's `node` to dst with these counts. */
-static int chain_add(const fold_trie *src, fold_trie *dst, uint32_t node, double self, double base,
-		     uint32_t *path, char *buf)
-{
-	uint32_t k = fold_trie_depth(src, node), dn;
-	for (uint32_t n = node, i = k; i > 0; n = src->parent[n])
-		path[--i] = n;
-	int rc = chain_path(src, dst, path, k, buf, &dn);
-	if (rc)
-		return rc;
-	return src->base ? fold_trie_add2(dst, dn, base, self) : fold_trie_add(dst, dn, self);
-}
-
+/* flamegraph.pl's chain stacks: the model's rewrite (fold/model/rewrite.c). */
 static int chain_rewrite(const fold_trie *t, fold_trie **out)
 {
-	fold_trie *c = fold_trie_new();
-	uint32_t *path = malloc(((size_t)t->maxdepth + 2) * sizeof *path);
-	char *buf = malloc(FOLD_MAX_NAME + 1); /* a name and its "_[w]" */
-	int rc = c && path && buf ? 0 : -ENOMEM;
-	if (rc == 0 && t->keep_seq && t->seq_len) {
-		fold_trie_keep_sequence(c);
-		for (size_t i = 0; i < t->seq_len && rc == 0; i++)
-			rc = chain_add(t, c, t->seq_node[i], t->seq_count[i],
-				       t->seq_base ? t->seq_base[i] : 0, path, buf);
-	} else {
-		for (uint32_t i = 0; i < t->nnodes && rc == 0; i++)
-			if (t->self[i] != 0 || (t->base && t->base[i] != 0))
-				rc = chain_add(t, c, i, t->self[i], t->base ? t->base[i] : 0, path, buf);
-	}
-	if (rc == 0)
-		rc = fold_trie_finish(c);
-	free(path);
-	free(buf);
-	if (rc) {
-		fold_trie_free(c);
-		return rc;
-	}
-	*out = c;
-	return 0;
+	return fold_rewrite_chain(t, out);
 }

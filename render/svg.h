@@ -7,7 +7,8 @@
 
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "fold/embed/embed.h"
+#include "fold/model/model.h"
 #include "render/escape.h"
 #include "render/layout.h"
 #include "render/namemap.h"

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fold/out/out.h"
 #include "sampler/sampler.h"
 #include "util/hash.h"
 

@@ -41,7 +41,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fold/fold.h"
+#include "fold/model/model.h"
 #include "target/target.h"
 #include "util/err.h"
 

@@ -345,7 +345,7 @@ void symtab_err_open(struct uf_err *err, const char *path, const char *why)
 void symtab_err_errno(struct uf_err *err, const char *path, int e)
 {
 	char why[128];
-	snprintf(why, sizeof why, "%s", strerror(e));
+	snprintf(why, sizeof why, "%s", UF_STRERROR(e));
 	why[0] = (char)tolower((unsigned char)why[0]);
 	uf_err_set(err, UF_EINPUT, path, "%s", why);
 }

@@ -97,7 +97,7 @@ struct symtab_procmap *symtab_procmap_open(pid_t pid, const char *exe_override,
 	char *text = read_all(path, &len);
 	if (!text) {
 		uf_err_set(err, UF_ETARGET, what, "cannot read memory maps: %s",
-			   errno == ENOENT ? "no such process" : strerror(errno));
+			   errno == ENOENT ? "no such process" : UF_STRERROR(errno));
 		return NULL;
 	}
 	snprintf(path, sizeof path, "/proc/%d/exe", (int)pid);
@@ -153,7 +153,7 @@ int symtab_procmap_refresh(struct symtab_procmap *m, pid_t pid, struct uf_err *e
 	if (!text) {
 		int e = errno;
 		uf_err_set(err, UF_ETARGET, what, "cannot read memory maps: %s",
-			   e == ENOENT ? "no such process" : strerror(e));
+			   e == ENOENT ? "no such process" : UF_STRERROR(e));
 		return -e;
 	}
 	int rc = symtab_procmap_refresh_text(m, text, len, err);

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/err.c — the error record helpers behind util/err.h.
+ *
+ * Out of memory is recognised here, once, by its words (err.h invariant
+ * 3) rather than at each allocation site: the sites already all say
+ * "out of memory" (or pass libc's ENOMEM text on), so the rule needs no
+ * edit of them, and a new site that says it gets the class too.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +25,26 @@ void uf_err_set(struct uf_err *err, enum uf_err_class cls, const char *what,
 	va_start(ap, fmt);
 	vsnprintf(err->why, sizeof err->why, fmt, ap);
 	va_end(ap);
+	if (uf_err_is_oom_text(err->why))
+		err->cls = UF_ENOMEM;
+}
+
+void uf_err_oom(struct uf_err *err, const char *what)
+{
+	uf_err_set(err, UF_ENOMEM, what, "out of memory");
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && memcmp(s + n - m, tail, m) == 0;
+}
+
+int uf_err_is_oom_text(const char *why)
+{
+	char enomem[UF_STRERROR_MAX];
+	uf_strerror_r(ENOMEM, enomem, sizeof enomem);
+	return ends_with(why, "out of memory") || ends_with(why, enomem);
 }
 
 void uf_err_clear(struct uf_err *err)

@@ -72,7 +72,7 @@ int uf_outfile_commit(struct uf_outfile *o, struct uf_err *err)
 	int rc = 0;
 	if (bad) {
 		uf_err_set(err, UF_EINPUT, o->path ? o->path : "stdout", "write failed: %s",
-			   strerror(e ? e : EIO));
+			   UF_STRERROR(e ? e : EIO));
 		rc = -(e ? e : EIO);
 	} else if (o->tmp) {
 		free(o->tmp); /* renamed: nothing to remove */
@@ -277,7 +277,7 @@ static int refuse(struct uf_outfile *o, const struct stat *sb, struct uf_err *er
 static int fail(struct uf_outfile *o, const char *path, int e, const char *what,
 		struct uf_err *err)
 {
-	uf_err_set(err, UF_EINPUT, path, "%s: %s", what, strerror(e));
+	uf_err_set(err, UF_EINPUT, path, "%s: %s", what, UF_STRERROR(e));
 	uf_outfile_abort(o);
 	return -e;
 }

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/err.h"
 #include "util/safe-open.h"
 
 static int path_fd_in(int dirfd, const char *path);
@@ -109,11 +111,29 @@ static int path_fd_in(int dirfd, const char *path)
 	return pfd;
 }
 
-/* -1 with errno = e and *why = text (strerror(e) when NULL). */
+/* libc's messages lowercase (UF_STRERROR's text), one per errno below
+ * ERRNO_TEXTS, built once and read-only after: a *why is kept by callers
+ * (procmap.c reports it later), so it must outlive the next call. */
+#define ERRNO_TEXTS 134
+static char errno_text[ERRNO_TEXTS][UF_STRERROR_MAX];
+static pthread_once_t errno_text_once = PTHREAD_ONCE_INIT;
+
+static void errno_texts_init(void)
+{
+	for (int e = 0; e < ERRNO_TEXTS; e++)
+		uf_strerror_r(e, errno_text[e], sizeof errno_text[e]);
+}
+
+/* -1 with errno = e and *why = text (libc's message for e, lowercase,
+ * when NULL; static, as the header promises). */
 static int fail(int e, const char *text, const char **why)
 {
+	if (why && !text) {
+		pthread_once(&errno_text_once, errno_texts_init);
+		text = e >= 0 && e < ERRNO_TEXTS ? errno_text[e] : "unknown error";
+	}
 	if (why)
-		*why = text ? text : strerror(e);
+		*why = text;
 	errno = e;
 	return -1;
 }

@@ -33,8 +33,8 @@
 #include <sys/types.h>
 
 /* Each returns a readable descriptor of a regular file, or -1 with errno
- * set and *why (static text, lowercase) saying why: strerror(errno) when
- * the path did not resolve, else "is a directory", "not a regular file",
+ * set and *why (static text, lowercase) saying why: libc's message for
+ * errno when the path did not resolve (UF_STRERROR's text), else "is a directory", "not a regular file",
  * "on a FUSE filesystem (not read as root: it could block)" or "changed
  * while opened" (errno EISDIR, EINVAL, EPERM, ESTALE). */
 

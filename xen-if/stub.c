@@ -41,7 +41,11 @@ void xen_target_describe(const struct uf_target *t, char *buf, size_t len)
 	snprintf(buf, len, "xen (not built)");
 }
 
-int xen_target_built(void)
+const char *xen_target_missing(void)
 {
-	return 0;
+#if defined(__x86_64__)
+	return "built without libxen-dev";
+#else
+	return "xen-if needs an x86-64 host";
+#endif
 }

@@ -127,9 +127,9 @@ const char *xen_target_name(const struct uf_target *t)
 	return ((const struct xen_state *)t->priv)->name;
 }
 
-int xen_target_built(void)
+const char *xen_target_missing(void)
 {
-	return 1;
+	return NULL;
 }
 
 void xen_target_describe(const struct uf_target *t, char *buf, size_t len)

@@ -68,7 +68,8 @@ uint32_t xen_target_domid(const struct uf_target *t);
 const char *xen_target_name(const struct uf_target *t);
 void xen_target_describe(const struct uf_target *t, char *buf, size_t len);
 
-/* 1 when this binary was built with libxen-dev, 0 for the stub (--version). */
-int xen_target_built(void);
+/* NULL when this binary was built with libxen-dev; for the stub, why not
+ * ("built without libxen-dev", or the host it needs), for --version. */
+const char *xen_target_missing(void);
 
 #endif

@@ -51,7 +51,7 @@
 #include <zlib.h>
 
 #include "fold/embed/embed.h"
-#include "fold/internal.h"
+#include "fold/embed/internal.h"
 #include "util/base64.h"
 #include "util/vec.h"
 

@@ -54,7 +54,7 @@
 #include <string.h>
 
 #include "fold/embed/embed.h"
-#include "fold/internal.h"
+#include "fold/embed/internal.h"
 #include "util/fmt.h"
 #include "util/vec.h"
 

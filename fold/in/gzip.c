@@ -42,7 +42,7 @@
 #include <zlib.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 
 #define IN_CHUNK (128u << 10)
 #define OUT_CHUNK (256u << 10)
@@ -95,7 +95,7 @@ static int fold_gz_start_mode(int src, const char *prefix, size_t plen, int plai
 		int e = errno;
 		free(g->prefix);
 		free(g);
-		uf_err_set(err, UF_EINPUT, label, "cannot decompress: %s", strerror(e));
+		uf_err_set(err, UF_EINPUT, label, "cannot decompress: %s", UF_STRERROR(e));
 		return -e;
 	}
 	g->rfd = sv[0];
@@ -106,7 +106,7 @@ static int fold_gz_start_mode(int src, const char *prefix, size_t plen, int plai
 		close(sv[1]);
 		free(g->prefix);
 		free(g);
-		uf_err_set(err, UF_EINPUT, label, "cannot decompress: %s", strerror(e));
+		uf_err_set(err, UF_EINPUT, label, "cannot decompress: %s", UF_STRERROR(e));
 		return -e;
 	}
 	*out = g;

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/vec.h"
 
 #define CHUNK (256u << 10)
@@ -231,7 +231,7 @@ static int read_whole(fold_trie *t, int fd, const struct fold_gz *gz, const char
 			continue;
 		if (got < 0) {
 			rc = -errno;
-			uf_err_set(err, UF_EINPUT, o->label, "read failed: %s", strerror(errno));
+			uf_err_set(err, UF_EINPUT, o->label, "read failed: %s", UF_STRERROR(errno));
 			break;
 		}
 		eof = got == 0;
@@ -282,7 +282,7 @@ static int read_stream(fold_trie *t, struct source *src, const char *prefix, siz
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			uf_err_set(err, UF_EINPUT, o->label, "read failed: %s", strerror(errno));
+			uf_err_set(err, UF_EINPUT, o->label, "read failed: %s", UF_STRERROR(errno));
 			rc = -errno;
 			break;
 		}
@@ -337,7 +337,7 @@ static int map_folded(const char *path, const char **buf, size_t *len, struct uf
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
 	if (fd < 0) {
-		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", strerror(errno));
+		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", UF_STRERROR(errno));
 		return -errno;
 	}
 	int rc = 1;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/vec.h"
 
 static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format *fmt,
@@ -36,7 +36,7 @@ int fold_read_path(fold_trie *t, const char *path, const struct fold_read_opts *
 	if (strcmp(path, "-") != 0) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			uf_err_set(err, UF_EINPUT, path, "cannot open: %s", strerror(errno));
+			uf_err_set(err, UF_EINPUT, path, "cannot open: %s", UF_STRERROR(errno));
 			return -errno;
 		}
 	}
@@ -111,7 +111,7 @@ static int sniff(int fd, char **buf, size_t *cap, size_t *have, enum fold_format
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			uf_err_set(err, UF_EINPUT, label, "read failed: %s", strerror(errno));
+			uf_err_set(err, UF_EINPUT, label, "read failed: %s", UF_STRERROR(errno));
 			return -errno;
 		}
 		if (got == 0) {
@@ -175,7 +175,7 @@ static int slurp(int fd, const struct fold_gz *gz, char **buf, size_t *len, size
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			uf_err_set(err, UF_EINPUT, label, "read failed: %s", strerror(errno));
+			uf_err_set(err, UF_EINPUT, label, "read failed: %s", UF_STRERROR(errno));
 			return -errno;
 		}
 		if (got == 0)

@@ -64,7 +64,7 @@
 #include <unistd.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/hash.h"
 #include "util/vec.h"
 
@@ -1098,7 +1098,7 @@ static int read_stream(struct perf_reader *r, int fd, int64_t off, uint64_t left
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			uf_err_set(err, UF_EINPUT, r->o->label, "read failed: %s", strerror(errno));
+			uf_err_set(err, UF_EINPUT, r->o->label, "read failed: %s", UF_STRERROR(errno));
 			rc = -errno;
 			break;
 		}

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "fold/in/in.h"
 
 #define CACHE_SIZE 65536u
@@ -142,7 +142,7 @@ int fold_raw_read_path(fold_trie *t, const char *path, fold_raw_resolve_fn resol
 	if (fd < 0) {
 		int e = errno;
 		char why[128];
-		snprintf(why, sizeof why, "%s", strerror(e));
+		snprintf(why, sizeof why, "%s", UF_STRERROR(e));
 		why[0] = (char)tolower((unsigned char)why[0]);
 		uf_err_set(err, UF_EINPUT, path, "cannot open: %s", why);
 		return -e;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/vec.h"
 
 #define MAX_FRAMES (16u * 1024 * 1024)

@@ -21,8 +21,9 @@
 
 #include "fold/in/xml.h"
 
+#include "fold/embed/embed.h"
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/vec.h"
 
 struct svg_ctx {

@@ -61,7 +61,7 @@
 #include <unistd.h>
 
 #include "fold/in/in.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "util/split2.h"
 #include "util/vec.h"
 

@@ -29,7 +29,6 @@
 #include <string.h>
 
 #include "fold/model/model.h"
-#include "fold/internal.h"
 #include "util/split2.h"
 #include "util/vec.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/model/loc.c — the source positions of each trie node (fold_loc_* in
- * fold/fold.h): which "FILE:LINE" its samples map to, with how many
+ * fold/model/model.h): which "FILE:LINE" its samples map to, with how many
  * samples each, for tooltips such as `app.c:42 (61%)`.
  *
  * A node's positions count every sample whose stack passes through the

@@ -52,6 +52,7 @@
 #include <stdio.h>
 
 #include "util/err.h"
+#include "util/hash.h"
 #include "util/runstate.h"
 
 #define FOLD_ROOT 0u
@@ -396,5 +397,54 @@ enum fold_half { FOLD_CALLERS, FOLD_CALLEES };
  * outermost such frame.  Returns 0, -ENOENT when no frame has that name,
  * -E2BIG past the callers' node cap (16 x src's nodes + 1M), or -ENOMEM. */
 int fold_sandwich(const fold_trie *src, const char *name, size_t len, enum fold_half half, fold_trie **out);
+
+/* ---- views that rebuild a whole trie (fold/model/rewrite.c) ----------- */
+
+/* The byte record's resolver puts between a frame and the functions
+ * inlined at its address (--inline); never in a symbol name. */
+#define FOLD_INLINE_SEP '\x1f'
+/* Each borrows t (finished) and sets *out to an owned, finished trie with
+ * t's metadata and every sample of t (free with fold_trie_free); returns
+ * 0, or -ENOMEM with *out untouched.
+ *  by_lib: each frame named after its library (frames without one keep
+ *    their name), consecutive frames of one library merged; each library
+ *    is its own library.
+ *  inline: a name holding FOLD_INLINE_SEP becomes one frame per part (a
+ *    name's library goes to every part, a source position's parts to the
+ *    matching frames).
+ *  chain: flamegraph.pl's --colors chain stacks (cut at "--", the waker
+ *    parts' frames marked "_[w]", a "--" leaf where there is no cut); a
+ *    kept sequence (flame chart) is rewritten in order. */
+int fold_rewrite_by_lib(const fold_trie *t, fold_trie **out);
+int fold_rewrite_inline(const fold_trie *t, fold_trie **out);
+int fold_rewrite_chain(const fold_trie *t, fold_trie **out);
+
+/* ---- building a trie in bulk (fold/in/sorted.c fills the arrays itself) ---- */
+
+/* Makes room for `nodes` nodes in every node array (no index slots: for
+ * the sorted reader, which fills the arrays itself).  Returns 0 or -ENOMEM. */
+int fold_trie_grow_nodes(fold_trie *t, uint32_t nodes);
+/* Keeps rank (owned; fold_sort_names' ranks of t's names as they are now)
+ * for fold_trie_finish, which would otherwise sort the names again. */
+void fold_trie_keep_ranks(fold_trie *t, uint32_t *rank);
+/* Turns the trie differential: BEFORE counts start equal to the drawn
+ * ones.  Returns 0 or -ENOMEM. */
+int fold_trie_make_diff(fold_trie *t);
+/* The name table's hash is util/hash.h's keyed uf_hash_bytes(); a
+ * scanner can hash a frame while it looks for the frame's end (sorted.c)
+ * with uf_hash_start/step/final and get the value fold_trie_intern
+ * computes. */
+static inline uint64_t fold_name_hash(const char *p, size_t len)
+{
+	return uf_hash_bytes(p, len);
+}
+/* fold_trie_intern with the name's fold_name_hash() already known. */
+uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h);
+/* rank[2*name + t] = position of name + (t ? ';' : ' ') in byte order,
+ * a prefix first (flamegraph.pl's sort of whole lines, per sibling);
+ * rank has 2 * nnames entries.  Returns 0 or -ENOMEM.  fold_trie_finish
+ * calls it; its body is still in fold/in/sorted.c, beside the radix sort
+ * it shares with the sorted reader (docs/architecture.md, Known debts). */
+int fold_sort_names(const fold_trie *t, uint32_t *rank);
 
 #endif

@@ -36,7 +36,6 @@
 #include <string.h>
 
 #include "fold/model/model.h"
-#include "fold/internal.h"
 
 #define SANDWICH_NODE_FACTOR 16u
 #define SANDWICH_NODE_SLACK (1u << 20)

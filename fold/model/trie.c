@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold/trie.c — the implementation of the call-path trie and the name
- * interning table (see fold/fold.h for the design and invariants).
+ * interning table (see fold/model/model.h for the design and invariants).
  *
  * Both tables are open addressing with linear probing over power-of-two
  * slot arrays, kept at most 5/8 full.  A name slot holds a hash tag and
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "fold/model/model.h"
-#include "fold/internal.h"
+#include "fold/model/internal.h"
 #include "util/bigalloc.h"
 #include "util/hash.h"
 #include "util/vec.h"

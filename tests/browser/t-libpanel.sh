@@ -15,7 +15,7 @@ export CHROMIUM="$chromium" FIREFOX="$firefox"
 
 [ -x "$APP" ] || { skip "libpanel" "app-uklibs not built (make examples)"; exit 0; }
 if ! "$UF" -F 199 -T 2 -o "$TMP/rec.svg" -- "$APP" 2.5 >/dev/null 2>"$TMP/rec.err"; then
-	if grep -q 'ptrace\|Operation not permitted' "$TMP/rec.err"; then
+	if grep -q 'ptrace\|operation not permitted' "$TMP/rec.err"; then
 		skip "libpanel" "cannot ptrace here: $(tail -1 "$TMP/rec.err")"; exit 0
 	fi
 	fail "libpanel: record" "$(tail -1 "$TMP/rec.err")"; exit 0

@@ -21,7 +21,7 @@ command -v node >/dev/null 2>&1 || { skip "lines browser" 'node not installed (a
 	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error) >"$TMP/npm.log" 2>&1 ||
 	{ fail "lines browser: deps" "npm ci failed: $(tail -1 "$TMP/npm.log")"; exit 1; }
 if ! "$UF" -F 499 -T 2 -o "$TMP/rec.svg" -- "$APP" 2.5 >/dev/null 2>"$TMP/rec.err"; then
-	if grep -q 'ptrace\|Operation not permitted' "$TMP/rec.err"; then
+	if grep -q 'ptrace\|operation not permitted' "$TMP/rec.err"; then
 		skip "lines browser" "cannot ptrace here: $(tail -1 "$TMP/rec.err")"; exit 0
 	fi
 	fail "lines browser: record" "$(tail -1 "$TMP/rec.err")"; exit 0

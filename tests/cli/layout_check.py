@@ -15,7 +15,12 @@ prefix; uniprof-flame.c is cli), and fails when
      the block lists it as an `exception FROM -> HEADER` with a reason;
   3. the modules include each other in a cycle (exceptions left out);
   4. the code has an arrow the block does not declare, or the block
-     declares one the code no longer has (the picture must match).
+     declares one the code no longer has (the picture must match);
+  5. a file includes another module's private header (`internal.h`,
+     `priv.h`, `*-priv.h`: docs/architecture.md rule 2);
+  6. a message uses libc's capitalised text: a call of strerror() or a
+     printf-style `%m` (util/err.h's UF_STRERROR gives it lowercase, as
+     every `why` must be; strftime's `%m` is the month and is allowed).
 
 Design: regexes on source lines, not a preprocessor run: every include of
 ours is a plain `#include "module/file.h"` on its own line, and a
@@ -32,6 +37,9 @@ import sys
 
 SKIP_DIRS = {"tests", "bench", "examples", "build", "build-aux", ".git", "templates", "scripts", "docs"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+/[^"]+)"')
+PRIVATE = re.compile(r'(^|/)(internal|priv|[^/]*-priv)\.h$')
+STRERROR = re.compile(r'(^|[^_A-Za-z0-9])strerror\s*\(')
+PCT_M = re.compile(r'"[^"]*%m[^"]*"')
 
 
 def parse_block(doc_path):
@@ -153,6 +161,8 @@ def main():
                 continue
             hdr = m.group(1)
             b_mod = module_of(hdr, mods)
+            if PRIVATE.search(hdr) and os.path.dirname(hdr) != os.path.dirname(f):
+                problems.append(f"private header of another module: {f} includes {hdr}")
             if b_mod is None or b_mod == a_mod:
                 continue
             if (a_mod, hdr) in excepted:
@@ -179,12 +189,28 @@ def main():
     for comp in find_cycles(actual):
         problems.append("include cycle between modules: " + " <-> ".join(comp))
 
+    problems += libc_messages(root, files)
     for p in problems:
         print(p)
     if not problems:
         print(f"layout ok: {len(mods)} modules, {len(actual)} arrows, {len(exceptions)} known exceptions, "
               f"{len(files)} files")
     return 1 if problems else 0
+
+
+def libc_messages(root, files):
+    """Rule 6: strerror() or a printf-style %m outside comments."""
+    out = []
+    for f in files:
+        if f == "util/err.c":  # uf_strerror_r, the one place libc's text is read
+            continue
+        for n, line in enumerate(open(os.path.join(root, f), encoding="utf-8", errors="replace"), 1):
+            code = re.sub(r"/\*.*?(\*/|$)", "", line).split("//", 1)[0]
+            if code.lstrip().startswith("*"):
+                continue  # inside a block comment
+            if STRERROR.search(code) or (PCT_M.search(code) and "strftime" not in code):
+                out.append(f"libc's capitalised message: {f}:{n}: use UF_STRERROR (util/err.h)")
+    return out
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 # Every error is one line, "uniprof-flame: <what>: <why>" with no full stop
 # and no second line (no "Try ..." hint, no getopt message naming the
 # binary's path), and the exit status says its class: 1 usage, 2 bad input,
-# 3 target.  One case per error path of the CLI.
+# 3 target, 4 out of memory.  One case per error path of the CLI.
 source "$(dirname "$0")/../lib.sh"
 F="$TMP/in.folded"
 printf 'main;a 3\nmain;b 1\n' > "$F"
@@ -83,3 +83,37 @@ expect 2 "/nonexistent/d/x.svg: cannot write here" -o /nonexistent/d/x.svg -- tr
 expect 3 "pid 4194000: no such process" -p 4194000 -o "$O"
 expect 3 "/nonexistent/prog: cannot run" -o "$O" -- /nonexistent/prog
 expect 3 "gdb stub 'localhost:1': cannot connect" --gdb localhost:1 --addrs -o "$O"
+# out of memory (4), not bad input: the release binary (ASan reserves more
+# address space than any limit) under `ulimit -v`, on 300k distinct call
+# paths (~150 MB of trie and SVG); the same limit renders a small input,
+# and bad input under it is still bad input (2)
+python3 -c '
+import sys
+for i in range(300000):
+    sys.stdout.write("main;f%d;g%d;h%d 1\n" % (i, i, i))' > "$TMP/big.folded"
+oom() {
+	local name=$1 want=$2 pat=$3; shift 3
+	(ulimit -v 100000; cd "$TMP" && "$@") >/dev/null 2>"$TMP/err"; local rc=$?
+	local said=0 # stderr as wanted: empty for "", else one line matching
+	if [ -z "$pat" ]; then [ -s "$TMP/err" ] || said=1
+	elif [ "$(wc -l < "$TMP/err")" = 1 ] && grep -qE -- "$pat" "$TMP/err"; then said=1; fi
+	if [ "$rc" = "$want" ] && [ "$said" = 1 ]; then
+		pass "$want: $name"
+	else
+		fail "$want: $name" "exit $rc, want $want and /$pat/: $(head -3 "$TMP/err" | tr '\n' '|')"
+	fi
+}
+oom "render of a big pipe under ulimit -v 100000" 4 "^uniprof-flame: <stdin>: out of memory$" \
+	sh -c "cat big.folded | '$UF_REL' render -o oom.svg"
+oom "render of a big file under ulimit -v 100000" 4 "^uniprof-flame: big.folded: out of memory$" \
+	"$UF_REL" render big.folded -o oom.svg
+oom "fold of a big file under ulimit -v 100000" 4 "^uniprof-flame: big.folded: out of memory$" \
+	"$UF_REL" fold big.folded -o oom.folded
+oom "render of a small input under ulimit -v 100000" 0 "" "$UF_REL" render in.folded -o small.svg
+oom "bad input under ulimit -v 100000" 2 "garbage.folded: no valid stacks" \
+	"$UF_REL" render garbage.folded -o bad.svg
+if [ -e "$TMP/oom.svg" ] || [ -e "$TMP/oom.folded" ]; then
+	fail "4: no output left behind" "$(ls "$TMP"/oom.*)"
+else
+	pass "4: no output left behind"
+fi

@@ -4,8 +4,9 @@
 # matches the code: tests/cli/layout_check.py reads every `#include` between
 # modules and fails on an arrow running up a layer, an include cycle, an
 # undeclared folder, or an arrow the picture lacks (or draws but the code
-# no longer has).  The checker is then shown to fail: on a copy of the
-# tree with an upward include, with a cycle, and with a new folder.
+# no longer has), a private header included from another module, or
+# libc's capitalised strerror()/%m text.  The checker is then shown to
+# fail on a copy of the tree with each of these planted.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 chk="$UF_TOP/tests/cli/layout_check.py"
 
@@ -53,5 +54,17 @@ mkdir -p "$TMP/tree/newmod" && echo 'int x;' > "$TMP/tree/newmod/a.c"
 expect_fail "a folder the picture lacks" "undeclared module: newmod/"
 
 copy_tree
-sed -i 's/^render       4      fold util$/render       4      fold util symtab/' "$TMP/tree/docs/architecture.md"
+sed -i 's/^render       4      fold\/embed fold\/model util$/render       4      fold\/embed fold\/model util symtab/' "$TMP/tree/docs/architecture.md"
 expect_fail "an arrow drawn but not in the code" "arrow in the picture but not in the code: render -> symtab"
+
+copy_tree
+echo '#include "fold/in/internal.h"' >> "$TMP/tree/fold/out/write-folded.c"
+expect_fail "another room's private header" "private header of another module: fold/out/write-folded.c includes fold/in/internal.h"
+
+copy_tree
+printf 'static const char *f(int e) { return strerror(e); }\n' >> "$TMP/tree/fold/in/detect.c"
+expect_fail "libc's capitalised strerror()" "libc's capitalised message: fold/in/detect.c:"
+
+copy_tree
+printf 'static void f(void) { fprintf(stderr, "x: %%m\\n"); }\n' >> "$TMP/tree/cli/common.c"
+expect_fail "a printf %m" "libc's capitalised message: cli/common.c:"

@@ -19,6 +19,18 @@ grep -q -- '--icicle' "$TMP/rec.help" && grep -q 'at most 8192' "$TMP/rec.help" 
 	grep -q '\[IPv6\]:PORT' "$TMP/rec.help" && grep -q "a path" "$TMP/rec.help" &&
 	pass "record --help: --icicle, --max-depth's limit, --gdb's address forms" ||
 	fail "record --help" "missing --icicle, 8192 or [IPv6]:PORT"
+# the ways to name a target come from one table (record/backends.c): the
+# "name one target" error, record --help's synopsis and option lines and
+# the top-level usage list the same six, in the same order
+ways=$("$UF" record -o x.svg 2>&1 | sed -n 's/.*name one target (\(.*\))$/\1/p' | sed 's/, / or /g; s/ or /\n/g')
+syn_rec=$("$UF" record --help | sed -n 's/^.*\[options\] -o OUT.svg \(\[\?-x GUEST[^ ]* \)\?//p' | head -20)
+syn_top=$("$UF" --help | sed -n 's/^.*\[record options\] -o OUT.svg \(\[\?-x GUEST[^ ]* \)\?//p')
+if [ "$(echo "$ways" | wc -l)" = 6 ] && [ "$ways" = "$syn_rec" ] && [ "$ways" = "$syn_top" ] &&
+	while read -r w; do grep -qF -- "  ${w%% *}" "$TMP/rec.help" || exit 1; done <<<"$ways"; then
+	pass "targets: the error, record --help and --help list the same six ways"
+else
+	fail "targets: one list" "error: $(echo $ways) | record --help: $(echo $syn_rec) | --help: $(echo $syn_top)"
+fi
 "$UF" render --help | grep -q -- '--encoding NAME' && pass "render --help: --encoding" ||
 	fail "render --help: --encoding"
 

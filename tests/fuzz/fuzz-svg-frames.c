@@ -14,7 +14,7 @@
 #include "tests/fuzz/fuzz.h"
 
 #include "fold/fold.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 
 /* Parses one "X Y W TITLE" line into fs; ignores lines that do not. */
 static int add_line(struct fold_svg_frames *fs, fold_trie *t, char *line)

@@ -15,7 +15,7 @@
 #include "tests/fuzz/fuzz.h"
 
 #include "fold/fold.h"
-#include "fold/internal.h"
+#include "fold/in/internal.h"
 #include "render/render.h"
 
 /* Reads an SVG from memory into a finished trie; NULL when refused. */

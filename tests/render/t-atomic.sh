@@ -89,4 +89,4 @@ trap 'umount "$FS" 2>/dev/null; rm -rf "$TMP"' EXIT
 awk 'BEGIN { for (i = 0; i < 2000; i++) printf "main;work_%d;leaf_%d %d\n", i, i, i + 1 }' > "$TMP/big.folded"
 cp "$OLD" "$FS/graph.svg"
 "$UF" render "$TMP/big.folded" -o "$FS/graph.svg" 2> "$TMP/err"; rc=$?
-same_old "atomic: write error on a full filesystem keeps the old svg" $rc "graph.svg: .*No space left on device" "$FS/graph.svg"
+same_old "atomic: write error on a full filesystem keeps the old svg" $rc "graph.svg: .*no space left on device" "$FS/graph.svg"

@@ -54,7 +54,7 @@ else
 	fail "no valid input" "rc=$rc err=$(cat "$TMP/err") out=$(head -c 20 "$TMP/out.svg")"
 fi
 "$UF" render /nonexistent/x.folded -o "$TMP/x.svg" 2> "$TMP/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "^uniprof-flame: /nonexistent/x.folded: cannot open: No such file or directory$" "$TMP/err" &&
+[ $rc -eq 2 ] && grep -q "^uniprof-flame: /nonexistent/x.folded: cannot open: no such file or directory$" "$TMP/err" &&
 	pass "missing input: exit 2 with the path" || fail "missing input" "rc=$rc $(cat "$TMP/err")"
 "$UF" render "$EX" -o /nonexistent/dir/x.svg 2> "$TMP/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "^uniprof-flame: /nonexistent/dir/x.svg: cannot create output" "$TMP/err" &&

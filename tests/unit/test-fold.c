@@ -17,7 +17,6 @@
 #include <zlib.h>
 
 #include "fold/fold.h"
-#include "fold/internal.h"
 #include "util/base64.h"
 #include "util/hash.h"
 

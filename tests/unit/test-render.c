@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "fold/in/in.h"
 #include "render/escape.h"
 #include "render/layout.h"
 #include "render/palette.h"

@@ -1020,7 +1020,7 @@ static void symtab_procmap_from_text(void **state)
 		assert_non_null(deep);
 		assert_int_equal(symtab_procmap_unreadable(deep, &upath, &uwhy), 1);
 		assert_string_equal(upath, "/nonexistent/libgone.so");
-		assert_string_equal(uwhy, strerror(ENOENT));
+		assert_string_equal(uwhy, UF_STRERROR(ENOENT));
 		symtab_procmap_free(deep);
 	}
 	/* refresh: both old mappings vanished and a new anonymous one

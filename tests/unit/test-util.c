@@ -527,6 +527,38 @@ static void split2_runs_both_parts(void **state)
 	assert_false(uf_split2_worth(UF_SPLIT2_MIN_ITEMS - 1, UF_SPLIT2_MIN_ITEMS));
 }
 
+/* err.h invariant 3: out of memory gets UF_ENOMEM whatever class the
+ * site passed (the words "out of memory" or libc's ENOMEM text at the
+ * end of why); a cap an input exceeds stays the site's class; the first
+ * error still wins. */
+static void err_out_of_memory_class(void **state)
+{
+	(void)state;
+	struct uf_err e = { 0 };
+	uf_err_set(&e, UF_EINPUT, "x.folded", "out of memory");
+	assert_int_equal(e.cls, UF_ENOMEM);
+	uf_err_clear(&e);
+	uf_err_set(&e, UF_ETARGET, "pid 1", "%s", "fold: out of memory");
+	assert_int_equal(e.cls, UF_ENOMEM);
+	uf_err_clear(&e);
+	uf_err_set(&e, UF_EINPUT, "x.svg", "cannot map: %s", UF_STRERROR(ENOMEM));
+	assert_int_equal(e.cls, UF_ENOMEM);
+	uf_err_clear(&e);
+	uf_err_set(&e, UF_EINPUT, "x.elf", "too many symbols");
+	assert_int_equal(e.cls, UF_EINPUT);
+	uf_err_clear(&e);
+	uf_err_set(&e, UF_EINPUT, "x", "out of memory here? no: a name");
+	assert_int_equal(e.cls, UF_EINPUT);
+	uf_err_clear(&e);
+	uf_err_oom(&e, "render");
+	assert_int_equal(e.cls, UF_ENOMEM);
+	assert_string_equal(e.what, "render");
+	assert_string_equal(e.why, "out of memory");
+	uf_err_set(&e, UF_EINPUT, "later", "bad");
+	assert_int_equal(e.cls, UF_ENOMEM);
+	assert_string_equal(e.what, "render");
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -544,6 +576,7 @@ int main(void)
 		cmocka_unit_test(strerror_lowercase_own_buffer),
 		cmocka_unit_test(map_finds_each_id_and_misses_others),
 		cmocka_unit_test(split2_runs_both_parts),
+		cmocka_unit_test(err_out_of_memory_class),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

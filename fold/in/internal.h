@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/internal.h — shared between fold/'s own files; not part of its
- * public face (fold/fold.h).
+ * fold/in/internal.h — the input room's private calls and caps, shared
+ * between its readers (gzip, the sorted fast path, the folded line
+ * parser, SVG frames); not part of its public face (fold/in/in.h), and
+ * no other room includes it (tests and fuzzers may).
  */
-#ifndef UF_FOLD_INTERNAL_H
-#define UF_FOLD_INTERNAL_H
+#ifndef UF_FOLD_IN_INTERNAL_H
+#define UF_FOLD_IN_INTERNAL_H
 
 #include <string.h>
 
-#include "fold/fold.h"
-#include "util/hash.h"
+#include "fold/in/in.h"
 
 /* The fd reader, with `plen` bytes already read from fd placed first; gz
  * (or NULL) is the decompressor fd reads from, whose ratio bounds what is
@@ -80,10 +81,6 @@ struct fold_src {
 int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err *err);
 int fold_read_sorted_mem(fold_trie *t, const char *buf, size_t len, int mapped,
 			 const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err);
-/* rank[2*name + t] = position of name + (t ? ';' : ' ') in byte order,
- * a prefix first (flamegraph.pl's sort of whole lines, per sibling);
- * rank has 2 * nnames entries.  Returns 0 or -ENOMEM. */
-int fold_sort_names(const fold_trie *t, uint32_t *rank);
 /* Inputs from this size are indexed on two threads; sorts of this many
  * lines use two threads. */
 #define FOLD_SORTED_SPLIT (1u << 20)
@@ -92,33 +89,6 @@ int fold_sort_names(const fold_trie *t, uint32_t *rank);
  * drops each RELEASE bytes it has read (fold_src.mapped). */
 #define FOLD_MAP_POPULATE_MAX (64u << 20)
 #define FOLD_MAP_RELEASE (16u << 20)
-
-/* Appends a child that the caller knows is new (sorted input); marks the
- * (parent, name) index stale.  FOLD_NONE on OOM or past FOLD_MAX_NODES. */
-uint32_t fold_trie_append(fold_trie *t, uint32_t parent, uint32_t name);
-/* Makes room for `nodes` nodes in every node array (no index slots: for
- * the sorted reader, which fills the arrays itself).  Returns 0 or -ENOMEM. */
-int fold_trie_grow_nodes(fold_trie *t, uint32_t nodes);
-/* Keeps rank (owned; fold_sort_names' ranks of t's names as they are now)
- * for fold_trie_finish, which would otherwise sort the names again. */
-void fold_trie_keep_ranks(fold_trie *t, uint32_t *rank);
-/* Turns the trie differential: BEFORE counts start equal to the drawn
- * ones.  Returns 0 or -ENOMEM. */
-int fold_trie_make_diff(fold_trie *t);
-
-/* The name table's hash is util/hash.h's keyed uf_hash_bytes(); a
- * scanner can hash a frame while it looks for the frame's end (sorted.c)
- * with uf_hash_start/step/final and get the value fold_trie_intern
- * computes. */
-static inline uint64_t fold_name_hash(const char *p, size_t len)
-{
-	return uf_hash_bytes(p, len);
-}
-/* Grows the name table for `names` names at once (one rehash, not one
- * per doubling).  Returns 0 or -ENOMEM. */
-int fold_trie_reserve_names(fold_trie *t, uint32_t names);
-/* fold_trie_intern with the name's fold_name_hash() already known. */
-uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h);
 
 /* gzip input (fold/gzip.c): a thread inflates src into a socket whose
  * read end fold_gz_fd() gives; fold_gz_finish() closes that end, joins
@@ -168,18 +138,6 @@ static inline size_t fold_common_prefix(const char *a, const char *b, size_t n)
 	while (i < n && a[i] == b[i])
 		i++;
 	return i;
-}
-
-/* LEB128 of v into q (at most 5 bytes); returns the length.  The packed
- * embedded block's columns (embed.c writes them, embed-pack.c both). */
-static inline size_t fold_varint(uint8_t q[5], uint32_t v)
-{
-	size_t n = 0;
-	do {
-		q[n++] = (uint8_t)((v & 127) | (v > 127 ? 128 : 0));
-		v >>= 7;
-	} while (v);
-	return n;
 }
 
 #endif
