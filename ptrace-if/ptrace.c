@@ -41,11 +41,12 @@
  * the interval since the last sample would misplace the waits (a
  * producer preempted right after it wakes a worker is queued in
  * pthread_cond_signal, not in the loop it spent the interval in).  The
- * observer counts too: our own wake-up at each deadline can push the
- * thread off its CPU for the few us until we wait for its stop, so a
- * wait under QUEUED_MIN_NS (1 ms) is not counted (without that floor,
- * a loaded machine showed app-phases' phase_a queued at 98 % of its
- * samples and phase_b at 3 %).  R
+ * observer counts too: our own wake-up at each deadline pushes a thread
+ * that last ran on our CPU off it until we wait for its stop, so for
+ * that thread a wait under DISPLACED_MAX_NS (1 ms) is not counted
+ * (without it, a loaded machine showed app-phases' phase_a queued at
+ * 98 % of its samples and phase_b at 3 %, depending on which CPU the
+ * scheduler put it on).  R
  * inside an interrupted system call (x86-64: orig_rax >= 0 and
  * rax a restart code), or stopped at a `syscall` instruction (the restart
  * rewound it there), is blocked: the thread was still on its way back
@@ -55,6 +56,7 @@
  * threads in R the register read the walk needs anyway.
  */
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -88,17 +90,17 @@ struct thr {
 	enum uf_runstate rs;
 	uint64_t run_ns, wait_ns;       /* schedstat: on-CPU, queued (ns) at the snapshot */
 	int have_times;                 /* run_ns / wait_ns are this snapshot's */
+	int on_our_cpu;                 /* it last ran on the CPU p_stop runs on */
 #if defined(__x86_64__)
 	struct user_regs_struct uregs;  /* read by runstate() at this stop */
 	int uregs_valid;
 #endif
 };
 
-/* A queue wait during the stop shorter than this is our own doing: the
- * sampler's wake-up at the deadline can take the CPU of the thread it
- * then stops, for tens of us; a wait behind another busy task lasts a
- * scheduler slice (3-4 ms). */
-#define QUEUED_MIN_NS 200000ull
+/* A thread on the CPU the sampler runs on was pushed off it by the
+ * sampler's own wake-up at the deadline; a queue wait that short during
+ * the stop is ours, not the program's (queued_since). */
+#define DISPLACED_MAX_NS 1000000ull
 #define KEEP_FDS 512                /* /proc descriptors kept open for snapshots */
 
 struct dead {              /* an exited thread: only its name is needed */
@@ -119,6 +121,7 @@ struct ptr {
 	int attached;
 	uint64_t last_names_ns;   /* last /proc comm refresh */
 	size_t kept_fds;          /* /proc descriptors open for snapshots */
+	int our_cpu;              /* where p_stop runs (sched_getcpu), for queued_since */
 };
 
 static int p_stop(struct uf_target *t, struct uf_err *err);
@@ -297,6 +300,7 @@ static int p_stop(struct uf_target *t, struct uf_err *err)
 	size_t waiting = 0;
 	/* no drain first: a stop not yet reported is collected below like
 	 * the interrupt stops (PTRACE_INTERRUPT on it succeeds) */
+	p->our_cpu = sched_getcpu();
 	for (size_t i = 0; i < p->nthr; i++) {
 		p->thr[i].rs_valid = 0;
 #if defined(__x86_64__)
@@ -411,8 +415,9 @@ static int p_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
 static int queued_since(struct ptr *p, struct thr *h)
 {
 	uint64_t run, wait;
-	return h->have_times && read_times(p, h, &run, &wait) == 0 &&
-	       wait - h->wait_ns > QUEUED_MIN_NS;
+	if (!h->have_times || read_times(p, h, &run, &wait) != 0)
+		return 0;
+	return wait - h->wait_ns > (h->on_our_cpu ? DISPLACED_MAX_NS : 0);
 }
 
 /* schedstat's on-CPU and queue-wait times (ns) of thread h; 0 or -1. */
@@ -887,6 +892,15 @@ static ssize_t proc_read(struct ptr *p, pid_t tid, const char *name, int *fd, ch
 	return n;
 }
 
+/* Field 39 of a stat line, the CPU the thread last ran on; -1 if absent. */
+static int stat_cpu(const char *line)
+{
+	const char *q = strrchr(line, ')');
+	for (int field = 2; q && field < 39; field++)
+		q = strchr(q + 1, ' ');
+	return q ? atoi(q + 1) : -1;
+}
+
 /* The state letter of a stat line: the first field after the last ')'
  * (a comm may hold spaces and parentheses); 0 when there is none. */
 static char stat_letter(const char *line)
@@ -914,10 +928,11 @@ static enum uf_runstate from_letter(const struct thr *h, char c)
 /* Invariant 4: the thread's state and times now, before it is stopped. */
 static void snapshot(struct ptr *p, struct thr *h)
 {
-	char line[96];
-	if (proc_read(p, h->tid, "stat", &h->stat_fd, line, 64) <= 0)
+	char line[512];
+	if (proc_read(p, h->tid, "stat", &h->stat_fd, line, sizeof line) <= 0)
 		return;
 	h->rs = from_letter(h, stat_letter(line));
+	h->on_our_cpu = stat_cpu(line) == p->our_cpu;
 	h->rs_valid = 1;
 	h->have_times = read_times(p, h, &h->run_ns, &h->wait_ns) == 0;
 }
