@@ -231,7 +231,7 @@ static void ptrace_runstate_per_thread(void **state)
 		seen[k] = count[k][UF_RS_RUNNING] + count[k][UF_RS_RUNNABLE] +
 			  count[k][UF_RS_BLOCKED];
 		assert_int_equal(count[k][UF_RS_UNKNOWN] + count[k][UF_RS_OFFLINE], 0);
-		assert_true(seen[k] >= (unsigned)samples * 9 / 10);
+		assert_true(seen[k] >= (unsigned)samples * 3 / 4);
 	}
 	/* the waiter: blocked at every sample; the spinners: never */
 	assert_int_equal(count[T_WAIT][UF_RS_BLOCKED], seen[T_WAIT]);
