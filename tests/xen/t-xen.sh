@@ -55,6 +55,14 @@ for f in $crashes; do
 done
 [ -z "$crashes" ] && [ -z "$bad_rc" ] && pass xen-no-crash ||
   fail xen-no-crash "killed by a signal: ${bad_rc:-} crash reports: $(echo $crashes)"
+# Share profiles count every sample where the guest was, on a pCPU or
+# waiting for one: the [runnable]/[blocked]/[offline] leaf that marks a
+# waiting sample (issue 30) is dropped before the shares are checked (not
+# from phases.folded, whose states are the point)
+for f in "$W"/out/*.folded; do
+  case $f in */phases*) continue ;; esac
+  sed -E -i 's/;\[(runnable|blocked|offline)\] ([0-9]+)$/ \2/' "$f"
+done
 rcof() { awk -v c="$1" '$1 == "@@RC" && $2 == c {print $3}' "$L"; }
 expect_rc() { local got; got=$(rcof "$1"); [ "$got" = "$2" ] && pass "xen-$1 exit $2" || fail "xen-$1 exit $2" "got '${got:-none}'"; }
 TOOL=$(awk '$1 == "@@TOOL" {print $2}' "$L")
