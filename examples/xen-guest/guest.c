@@ -214,13 +214,37 @@ UF_NOINLINE void phase_b(unsigned long until)
 	UF_NOTAIL();
 }
 
-/* Blocked in Xen until the timer has ticked past `until` (SCHEDOP_block
- * unmasks events and returns once one is pending). */
+/* Xen system time (ns) from vCPU 0's time info: system_time at
+ * tsc_timestamp plus the TSC cycles since, scaled. */
+static uint64_t xen_now_ns(void)
+{
+	volatile struct vcpu_time_info *ti = &shinfo->vcpu_info[0].time;
+	uint32_t ver;
+	uint64_t ns;
+	do {
+		ver = ti->version;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		uint64_t d = rdtsc() - ti->tsc_timestamp;
+		d = ti->tsc_shift >= 0 ? d << ti->tsc_shift : d >> -ti->tsc_shift;
+		ns = ti->system_time + (uint64_t)(((unsigned __int128)d * ti->tsc_to_system_mul) >> 32);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((ver & 1) || ver != ti->version);
+	return ns;
+}
+
+/* Blocked in Xen until the timer has ticked past `until`.  Xen stops a
+ * vCPU's periodic timer while it is blocked, so each block arms the
+ * single-shot timer 10 ms ahead (same VIRQ_TIMER, counted by the
+ * handler); SCHEDOP_block unmasks events and returns once one is
+ * pending. */
 UF_NOINLINE void phase_wait(unsigned long until);
 UF_NOINLINE void phase_wait(unsigned long until)
 {
-	while (uf_ticks < until)
+	while (uf_ticks < until) {
+		struct vcpu_set_singleshot_timer st = { .timeout_abs_ns = xen_now_ns() + 10000000 };
+		hypercall3(__HYPERVISOR_vcpu_op, VCPUOP_set_singleshot_timer, 0, (unsigned long)&st);
 		hypercall3(__HYPERVISOR_sched_op, SCHEDOP_block, 0, 0);
+	}
 	UF_NOTAIL();
 }
 

@@ -80,7 +80,14 @@ hypervisor_callback:
 	.balign 4096
 	.globl hypercall_page
 hypercall_page:			/* the domain builder writes the stubs here */
+	/* Every stub is a leaf (mov, syscall, ret): the return address at
+	 * rsp, so a vCPU blocked in a hypercall (SCHEDOP_block) is walked on
+	 * into its caller. */
+	.cfi_startproc simple
+	.cfi_def_cfa %rsp, 8
+	.cfi_offset %rip, -8
 	.fill 4096, 1, 0xcc
+	.cfi_endproc
 
 	.section .bss
 	.balign 4096
