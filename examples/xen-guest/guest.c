@@ -225,6 +225,7 @@ static uint64_t xen_now_ns(void)
 		ver = ti->version;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		uint64_t d = rdtsc() - ti->tsc_timestamp;
+		d = (int64_t)d < 0 ? 0 : d;   /* another pCPU's TSC behind: no extrapolation */
 		d = ti->tsc_shift >= 0 ? d << ti->tsc_shift : d >> -ti->tsc_shift;
 		ns = ti->system_time + (uint64_t)(((unsigned __int128)d * ti->tsc_to_system_mul) >> 32);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
