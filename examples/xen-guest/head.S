@@ -85,6 +85,7 @@ hypercall_page:			/* the domain builder writes the stubs here */
 	 * pop %r11 (2); pop %rcx (1); ret.  The CFI follows the pushes, so a
 	 * vCPU blocked in a hypercall (SCHEDOP_block: pc just past the
 	 * syscall) is walked on into its caller. */
+	.cfi_sections .debug_frame   /* beside the C code's rules (no .eh_frame) */
 	.cfi_startproc simple
 	.cfi_def_cfa %rsp, 8
 	.cfi_offset %rip, -8
