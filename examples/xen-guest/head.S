@@ -80,7 +80,27 @@ hypervisor_callback:
 	.balign 4096
 	.globl hypercall_page
 hypercall_page:			/* the domain builder writes the stubs here */
-	.fill 4096, 1, 0xcc
+	/* 128 stubs of 32 bytes as Xen writes them for a 64-bit PV kernel:
+	 * push %rcx (1 byte); push %r11 (2); mov $nr,%eax; syscall (7);
+	 * pop %r11 (2); pop %rcx (1); ret.  The CFI follows the pushes, so a
+	 * vCPU blocked in a hypercall (SCHEDOP_block: pc just past the
+	 * syscall) is walked on into its caller. */
+	.cfi_sections .debug_frame   /* beside the C code's rules (no .eh_frame) */
+	.cfi_startproc simple
+	.cfi_def_cfa %rsp, 8
+	.cfi_offset %rip, -8
+	.rept 128
+	.fill 1, 1, 0xcc
+	.cfi_def_cfa_offset 16
+	.fill 2, 1, 0xcc
+	.cfi_def_cfa_offset 24
+	.fill 9, 1, 0xcc
+	.cfi_def_cfa_offset 16
+	.fill 1, 1, 0xcc
+	.cfi_def_cfa_offset 8
+	.fill 19, 1, 0xcc
+	.endr
+	.cfi_endproc
 
 	.section .bss
 	.balign 4096

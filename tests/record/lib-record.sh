@@ -61,6 +61,8 @@ share() {
 	/^#/ { next }
 	{ n = $NF; stack = substr($0, 1, length($0) - length(n) - 1); total += n
 	  k = split(stack, f, ";")
+	  # a waiting sample ends in a state frame (issue 30): its leaf is below it
+	  if (k > 1 && f[k] ~ /^\[(runnable|blocked|offline)\]$/) k--
 	  if (mode == "self") { if (f[k] == fn) hit += n }
 	  else { for (i = 1; i <= k; i++) if (f[i] == fn) { hit += n; break } } }
 	END { if (total == 0) print "nan"; else printf "%.2f\n", 100 * hit / total }' "$1"

@@ -7,6 +7,10 @@
 need_ptrace threads
 
 f="$TMP/threads.folded"
+# A worker queued for a CPU (a loaded machine) ends its stack in a
+# [runnable] frame (issue 30): these checks count where each thread was,
+# so the state leaf is dropped first.
+no_state() { sed -E -i 's/;\[(runnable|blocked|offline)\] ([0-9]+)$/ \2/' "$1"; }
 # per_worker: each uf-worker-N's samples in function_N and nowhere else
 per_worker() {
 	grep -q 'up to 4 threads' "$TMP/err" && pass "threads: 4 threads seen" ||
@@ -25,6 +29,7 @@ per_worker() {
 	done
 }
 if "$UF" -F 999 -T 2 --per-thread --folded "$f" -- "$EXAMPLES/app-threads" 3 2>"$TMP/err"; then
+	no_state "$f"
 	per_worker
 else
 	fail "threads: recorded" "$(tail -1 "$TMP/err")"
@@ -34,6 +39,7 @@ fi
 # (loosely: under load a thread that is not scheduled within the stop
 # budget misses a round)
 "$UF" -q -F 999 -T 2 --folded "$TMP/m.folded" -- "$EXAMPLES/app-threads" 3
+no_state "$TMP/m.folded"
 for n in 1 2 3; do
 	got=$(awk -v fn="function_$n" '/;function_[123] / { t += $NF; if (index($0, ";" fn " ")) h += $NF }
 		END { if (t) printf "%.1f", 100 * h / t; else print "nan" }' "$TMP/m.folded")
