@@ -255,9 +255,14 @@ fi
 # run state (issue 30): the phases guest (phase_a computes, phase_wait
 # blocks in SCHEDOP_block, phase_b computes) recorded with -c; its own TSC
 # per phase is the truth: the blocked share within 5 pp, >= 95 % of
-# phase_wait's samples blocked and of the compute phases' running (dom0
-# has its own pCPU: -smp 2), and --on-cpu shares of phase_a / phase_b
-# from the raw trace within 3 pp of their split
+# phase_wait's samples blocked and <= 5 % of the compute phases' (Xen
+# under TCG makes a third to a half of a vCPU's samples runnable: steal
+# is real here, so the compute phases are checked as not blocked), and
+# --on-cpu shares of phase_a / phase_b from the raw trace within 3 pp of
+# their split.  A guest that printed no truth (it did not come back from
+# SCHEDOP_block in time: docs/run-state.md) still has its blocked vCPU
+# checked: >= 95 % of phase_wait's samples blocked, and a NOTE says the
+# shares were not compared.
 if [ "$TOOL" = uf ]; then
   expect_rc phases 0
   ST="python3 $UF_TOP/tests/record/states.py"
@@ -271,16 +276,24 @@ if [ "$TOOL" = uf ]; then
     wblk=$($ST under "$W/out/phases.folded" phase_wait blocked)
     arun=$($ST under "$W/out/phases.folded" phase_a running)
     brun=$($ST under "$W/out/phases.folded" phase_b running)
+    ablk=$($ST under "$W/out/phases.folded" phase_a blocked)
+    bblk=$($ST under "$W/out/phases.folded" phase_b blocked)
     set -- $($ST share "$W/out/phases-on.folded" phase_a phase_b); ona=$1 onb=$2
     echo "  xen phases: $n samples, states $($ST state "$W/out/phases.folded")"
     within "$blk" "$want_blk" 5 && pass "xen-phases: blocked $blk% (truth $want_blk%)" ||
       fail "xen-phases: blocked share" "$blk% vs truth $want_blk%"
-    [ "${wblk%.*}" -ge 95 ] && [ "${arun%.*}" -ge 95 ] && [ "${brun%.*}" -ge 95 ] &&
-      pass "xen-phases: phase_wait blocked $wblk%, phase_a running $arun%, phase_b running $brun%" ||
-      fail "xen-phases: per-phase states" "phase_wait blocked $wblk%, phase_a running $arun%, phase_b running $brun%"
+    [ "${wblk%.*}" -ge 95 ] && [ "${ablk%.*}" -le 5 ] && [ "${bblk%.*}" -le 5 ] &&
+      pass "xen-phases: phase_wait blocked $wblk%; phase_a blocked $ablk% (running $arun%), phase_b blocked $bblk% (running $brun%)" ||
+      fail "xen-phases: per-phase states" "phase_wait blocked $wblk%, phase_a blocked $ablk%, phase_b blocked $bblk%"
     within "$ona" "$want_a" 3 && within "$onb" "$(awk -v x="$want_a" 'BEGIN { print 100 - x }')" 3 &&
       pass "xen-phases: --on-cpu phase_a $ona% phase_b $onb% (truth $want_a%)" ||
       fail "xen-phases: --on-cpu shares" "phase_a $ona% phase_b $onb% vs truth phase_a $want_a%"
+  elif [ -s "$W/out/phases.folded" ]; then
+    wblk=$($ST under "$W/out/phases.folded" phase_wait blocked)
+    echo "  NOTE: xen-phases: the guest printed no truth (still in its phases when the recording ended); shares against truth not compared"
+    [ -n "$wblk" ] && [ "${wblk%.*}" -ge 95 ] &&
+      pass "xen-phases: a vCPU in SCHEDOP_block is sampled blocked ($wblk% of phase_wait's samples)" ||
+      fail "xen-phases: blocked vCPU" "phase_wait blocked '${wblk}'%"
   else
     fail "xen-phases: outputs" "truth '$a' '$w' '$b'; $(tail -1 "$W/out/phases.log" 2>/dev/null)"
   fi
