@@ -41,7 +41,7 @@ struct raw_in {            /* options of the raw-trace path */
 };
 
 static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri, int reverse,
-			   struct uf_err *err);
+			   const struct fold_cut *cut, struct uf_err *err);
 static int write_sequence(const fold_trie *t, const char *path, struct uf_err *err);
 
 /* fold --diff A B: the union of both inputs' stacks with both counts. */
@@ -165,7 +165,10 @@ int cmd_fold(int argc, char **argv)
 		return cli_usage("fold ", "fold: out of memory");
 	if (chart)
 		fold_trie_keep_sequence(t);
-	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &err)
+	enum cli_out_format of = cli_out_format_of(&io, out, CLI_OUT_FOLDED);
+	if (of == CLI_OUT_PPROF || of == CLI_OUT_SPEEDSCOPE)
+		fold_trie_keep_when(t); /* per-sample times and states, where the input has them */
+	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &io.cut, &err)
 		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &io, &err);
 	symtab_free(ri.st);
 	if (rc == 0)
@@ -301,7 +304,7 @@ static void warn_raw(const struct fold_read_stats *st, const struct fold_raw_cou
 
 /* Reads uniprof raw traces (stdin when n == 0) into t and finishes it. */
 static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri, int reverse,
-			   struct uf_err *err)
+			   const struct fold_cut *cut, struct uf_err *err)
 {
 	static char *stdin_only[] = { "-" };
 	if (ri->symbols && !(ri->st = symtab_open_auto(ri->symbols, err)))
@@ -312,6 +315,7 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 		guess_pie_bias(ri, paths, n);
 	struct fold_read_stats total = { 0 };
 	struct fold_raw_counts cnt = { 0 };
+	fold_trie_set_cut(t, cut);
 	for (int i = 0; i < n; i++) {
 		struct fold_read_opts o = { .reverse = reverse, .label = paths[i] };
 		struct fold_read_stats st = { 0 }; /* per file: line numbers */
@@ -325,7 +329,9 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 	}
 	warn_raw(&total, &cnt);
 	warn_unresolved(ri);
-	if (fold_trie_finish(t)) {
+	if (cli_cut_check(t, n == 1 ? paths[0] : "input", err) < 0)
+		return -EINVAL;
+	if (fold_trie_state_meta(t) < 0 || fold_trie_finish(t)) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;
 	}

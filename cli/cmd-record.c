@@ -38,7 +38,7 @@ struct cmd {
 #define RECORD_SHORTOPTS "+x:o:F:T:qh"
 
 enum { OPT_MAXDEPTH = 1, OPT_FOLDED, OPT_RAW, OPT_ADDRS, OPT_PERTHREAD, OPT_DESTROY, OPT_UNWIND,
-       OPT_FORMAT, OPT_INLINE, OPT_LINES, OPT_TARGET = 3000 };
+       OPT_FORMAT, OPT_INLINE, OPT_LINES, OPT_STATE, OPT_ONCPU, OPT_TARGET = 3000 };
 
 static const struct option own_opts[] = {
 	{ "destroy", no_argument, 0, OPT_DESTROY },
@@ -56,6 +56,8 @@ static const struct option own_opts[] = {
 	{ "inline", no_argument, 0, OPT_INLINE },
 	{ "lines", no_argument, 0, OPT_LINES },
 	{ "per-thread", no_argument, 0, OPT_PERTHREAD },
+	{ "state", required_argument, 0, OPT_STATE },
+	{ "on-cpu", no_argument, 0, OPT_ONCPU },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "help", no_argument, 0, 'h' },
 	{ 0, 0, 0, 0 },
@@ -146,6 +148,11 @@ static int parse_opt(struct cmd *c, int opt, const char *arg)
 	case OPT_INLINE: o->inline_frames = 1; break;
 	case OPT_LINES: o->lines = 1; break;
 	case OPT_PERTHREAD: o->per_thread = 1; break;
+	case OPT_STATE:
+	case OPT_ONCPU:
+		if (cli_cut_opt(&o->cut, opt == OPT_STATE ? "state" : "on-cpu", arg, "record ") != 1)
+			rc = UF_EXIT_USAGE;
+		break;
 	case 'q': o->quiet = 1; break;
 	case 'h': help(); return -1;
 	case '?': return UF_EXIT_USAGE; /* the message is out */
@@ -310,6 +317,11 @@ static int help(void)
 	       "      --lines          one frame per source line: 'FUNC FILE:LINE' (DWARF; the\n"
 	       "                       sampled PC's line for the leaf, the call site for callers)\n"
 	       "      --per-thread     one tower per thread (root frame comm-pid/tid)\n"
+	       "      --state LIST     keep samples in these run states (running, runnable,\n"
+	       "                       blocked, offline, unknown, waiting, on-cpu, all) in -o\n"
+	       "                       and --folded (--raw keeps all); where the target tells\n"
+	       "                       states, waiting samples end in a [blocked] frame\n"
+	       "      --on-cpu         --state running: a CPU profile comparable to perf's\n"
 	       "  -q, --quiet          no progress line, no summary\n\n");
 	cli_render_help_for(stdout, "record");
 	return 0;

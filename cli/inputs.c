@@ -37,6 +37,18 @@ void cli_warn_read_stats(const struct fold_read_stats *total)
 			 FOLD_MAX_DEPTH);
 }
 
+int cli_cut_check(fold_trie *t, const char *what, struct uf_err *err)
+{
+	if (!fold_trie_has_cut(t) || fold_trie_kept(t) > 0)
+		return 0;
+	const char *why = t->cut.timed && !t->timed_seen ? "no sample has a time"
+			  : t->cut.states && !fold_trie_has_states(t) ? "no sample has a run state"
+			  : "all fall outside";
+	uf_err_set(err, UF_EINPUT, what, "no samples left by --time/--state (%.15g left out: %s)",
+		   t->cut_dropped, why);
+	return -EINVAL;
+}
+
 int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct cli_io_opts *io,
 		    struct uf_err *err)
 {
@@ -46,13 +58,22 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct
 		n = 1;
 	}
 	struct fold_read_stats total = { 0 };
+	if (io)
+		fold_trie_set_cut(t, &io->cut);
 	for (int i = 0; i < n; i++) {
+		uint64_t checked = t->samples_checked;
 		struct fold_read_opts o = { .reverse = reverse, .label = paths[i],
 					    .force_perf = io && io->force_perf, .perf = io ? &io->perf : NULL };
 		struct fold_read_stats st = { 0 };
 		int rc = read_one(t, paths[i], &o, &st, err);
 		if (rc)
 			return rc;
+		if (fold_trie_has_cut(t) && t->samples_checked == checked) {
+			uf_err_set(err, UF_EINPUT, paths[i], "--time/--state: this input has no sample "
+				   "times or run states (folded text and SVGs carry none; use the raw "
+				   "trace or the perf script)");
+			return -EINVAL;
+		}
 		if (st.perf_other && !(io && io->perf.event))
 			cli_warn("%s: kept only '%s' samples (the first event, as stackcollapse-perf.pl "
 				 "does); skipped %llu of other events (--event-filter EVENT picks one)",
@@ -78,7 +99,9 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct
 		return -EINVAL;
 	}
 	cli_warn_read_stats(&total);
-	if (fold_trie_finish(t)) {
+	if (cli_cut_check(t, n == 1 ? paths[0] : "input", err) < 0)
+		return -EINVAL;
+	if (fold_trie_state_meta(t) < 0 || fold_trie_finish(t)) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;
 	}
@@ -118,7 +141,7 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	}
 	/* two folded files: one sorted read into one differential trie */
 	struct fold_read_stats st[2] = { { 0 }, { 0 } };
-	rc = io && io->force_perf ? 1 : fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
+	rc = io && (io->force_perf || io->cut.states || io->cut.timed) ? 1 : fold_read_diff_paths(b.t, before, after, normalize, swap, st, err);
 	if (rc != 1) {
 		if (rc == 0) { /* a refused file's error already says it all */
 			cli_warn_read_stats(&st[0]);

@@ -16,6 +16,9 @@
 struct cli_io_opts;
 int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct cli_io_opts *io,
 		    struct uf_err *err);
+/* After reading with a --time/--state cut: an error (UF_EINPUT, naming
+ * `what` and why) when the cut left no sample. */
+int cli_cut_check(fold_trie *t, const char *what, struct uf_err *err);
 /* Warns what reading skipped: invalid lines (how many, the first
  * FILE:LINE) and stacks cut at FOLD_MAX_DEPTH. */
 void cli_warn_read_stats(const struct fold_read_stats *st);

@@ -14,6 +14,7 @@
 
 enum {
 	O_FORMAT = CLI_IO_OPT_BASE, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT,
+	O_TIME, O_STATE, O_ON_CPU,
 };
 
 static const struct option io_options[] = {
@@ -24,6 +25,9 @@ static const struct option io_options[] = {
 	{ "jit", no_argument, 0, O_JIT },
 	{ "all", no_argument, 0, O_ALL },
 	{ "event-filter", required_argument, 0, O_EVENT },
+	{ "time", required_argument, 0, O_TIME },
+	{ "state", required_argument, 0, O_STATE },
+	{ "on-cpu", no_argument, 0, O_ON_CPU },
 	{ "addrs", no_argument, 0, O_ADDRS }, /* last: commands may keep their own */
 	{ 0, 0, 0, 0 },
 };
@@ -76,8 +80,79 @@ int cli_io_opt(struct cli_io_opts *io, int c, const char *arg)
 	case O_ALL: io->perf.all = 1; return 1;
 	case O_ADDRS: io->perf.addrs = 1; return 1;
 	case O_EVENT: io->perf.event = arg; return 1;
+	case O_TIME: return cli_cut_opt(&io->cut, "time", arg, "");
+	case O_STATE: return cli_cut_opt(&io->cut, "state", arg, "");
+	case O_ON_CPU: return cli_cut_opt(&io->cut, "on-cpu", arg, "");
 	}
 	return 0;
+}
+
+/* One bound of --time: seconds, a decimal number >= 0, into ns. */
+static int parse_seconds(const char *s, size_t len, uint64_t *ns)
+{
+	char buf[64], *end;
+	if (len == 0 || len >= sizeof buf || s[0] == '+' || s[0] == '-')
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	double v = strtod(buf, &end);
+	if (end == buf || *end || !(v >= 0 && v <= 1e9))
+		return -1;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+int cli_cut_opt(struct fold_cut *cut, const char *name, const char *arg, const char *cmd)
+{
+	if (!strcmp(name, "on-cpu") || !strcmp(name, "state")) {
+		unsigned set = 0;
+		const char *word = name[0] == 'o' ? "running" : arg;
+		for (const char *p = word; *p;) {
+			size_t n = strcspn(p, ",");
+			char w[32];
+			unsigned one = 0;
+			if (n < sizeof w) {
+				memcpy(w, p, n);
+				w[n] = 0;
+				one = uf_runstate_set_parse(w);
+			}
+			if (!one)
+				return cli_usage(cmd, "'--state': '%.*s' is not a state (running, waiting, "
+						 "runnable, blocked, offline, unknown, on-cpu, all)", (int)n, p), -1;
+			set |= one;
+			p += n + (p[n] == ',');
+		}
+		if (cut->states && cut->states != set)
+			return cli_usage(cmd, "'--%s': --state and --on-cpu given twice, differently",
+					 name), -1;
+		cut->states = set;
+		return 1;
+	}
+	const char *dash = strchr(arg, '-');
+	uint64_t from = 0, to = UINT64_MAX;
+	if (!dash || (dash == arg && !dash[1]) ||
+	    (dash > arg && parse_seconds(arg, (size_t)(dash - arg), &from) < 0) ||
+	    (dash[1] && parse_seconds(dash + 1, strlen(dash + 1), &to) < 0) || from >= to)
+		return cli_usage(cmd, "'--time': '%s' is not FROM-TO in seconds from the first "
+				 "sample (FROM < TO; either may be left out: 2.5-, -10)", arg), -1;
+	cut->timed = 1;
+	cut->from_ns = from;
+	cut->to_ns = to;
+	return 1;
+}
+
+void cli_cut_help(FILE *to)
+{
+	fputs("Time and run state (inputs with sample times and states: record, raw traces,\n"
+	      "`perf script` with timestamps and sched:sched_switch events):\n"
+	      "      --time FROM-TO  keep samples taken FROM <= t < TO seconds after the first\n"
+	      "                      sample (decimals; 2.5- and -10 leave an end open)\n"
+	      "      --state LIST    keep samples in these run states, comma-separated:\n"
+	      "                      running, runnable, blocked, offline, unknown, waiting\n"
+	      "                      (runnable + blocked), on-cpu, all.  Waiting samples end\n"
+	      "                      in a [runnable]/[blocked]/[offline] frame\n"
+	      "      --on-cpu        --state running: a CPU profile comparable to perf's\n",
+	      to);
 }
 
 void cli_io_help(FILE *to)
@@ -96,6 +171,7 @@ void cli_io_help(FILE *to)
 	      "      --addrs         unknown symbols as [dso <addr>]\n"
 	      "      --event-filter EVENT  keep samples of EVENT (default: the first event seen)\n",
 	      to);
+	cli_cut_help(to);
 }
 
 static int ends_with(const char *s, const char *suffix)

@@ -33,6 +33,7 @@ struct cli_io_opts {
 	/* from record only (0 elsewhere): the period behind one sample, for
 	 * pprof's cpu/nanoseconds */
 	double period_ns;
+	struct fold_cut cut;          /* --time, --state, --on-cpu */
 };
 
 /* Which of the shared options a command takes: all, or all but --addrs
@@ -47,6 +48,12 @@ struct option *cli_io_options_merge(const struct option *own, enum cli_io_which 
 int cli_io_format(struct cli_io_opts *io, const char *arg, int inputs);
 /* Handles code `c`: 1 handled, 0 not ours, -1 bad value (printed). */
 int cli_io_opt(struct cli_io_opts *io, int c, const char *arg);
+/* --time FROM-TO, --state LIST, --on-cpu into *cut (record calls it
+ * from its own table): 1 handled, -1 bad value (printed).  `cmd` names
+ * the command in messages ("fold "). */
+int cli_cut_opt(struct fold_cut *cut, const char *name, const char *arg, const char *cmd);
+/* For --help: the cut options. */
+void cli_cut_help(FILE *to);
 /* For --help: the input options, and the output format line. */
 void cli_io_help(FILE *to);
 

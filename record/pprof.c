@@ -46,6 +46,7 @@ struct pprof_src {
 	sampler_thread_name_fn thread_name; /* per-thread root frames, or NULL */
 	void *thread_ctx;
 	double period_ns;                  /* 1e9 / HZ */
+	unsigned states;                   /* --state: UF_RS_BIT set kept, 0 = all */
 };
 
 struct ctx {
@@ -72,6 +73,7 @@ int record_write_pprof(struct record *r, const char *path, struct uf_err *err)
 		.resolve = record_resolve, .resolve_ctx = r,
 		.thread_name = o->per_thread ? record_thread_name : NULL, .thread_ctx = r,
 		.period_ns = 1e9 / r->so.hz,   /* pprof's cpu/nanoseconds per sample */
+		.states = o->cut.states,
 	};
 	return write_pprof(&ps, path, err);
 }
@@ -80,7 +82,7 @@ static int write_pprof(const struct pprof_src *src, const char *path, struct uf_
 {
 	const struct sampler *s = src->s;
 	struct ctx c = { .src = src, .b = fold_pprof_new() };
-	uint64_t *ids = malloc((SAMPLER_MAX_DEPTH + 1) * sizeof *ids);
+	uint64_t *ids = malloc((SAMPLER_MAX_DEPTH + 2) * sizeof *ids); /* + thread, state */
 	int rc = -ENOMEM;
 	if (!c.b || !ids || fold_pprof_sample_type(c.b, "samples", "count") ||
 	    fold_pprof_sample_type(c.b, "cpu", "nanoseconds") ||
@@ -123,13 +125,19 @@ static int add_pair(struct ctx *c, size_t i, uint64_t *ids)
 	const struct pprof_src *src = c->src;
 	const struct sampler *s = src->s;
 	uint64_t key = s->pair_key[i];
-	size_t n, d = 0;
+	enum uf_runstate st = sampler_key_state(key);
+	if (src->states && !(src->states & UF_RS_BIT(st)))
+		return 0; /* --state leaves it out */
+	size_t n, d = 0, flen;
 	const uint64_t *f = sampler_stackset_get(&s->set, (uint32_t)key, &n);
+	const char *sf = fold_state_frame(st, &flen); /* a waiting sample's leaf */
+	if (sf && !(ids[d++] = fold_pprof_location(c->b, 0, 0, sf, flen, NULL, 0)))
+		return -ENOMEM;
 	for (size_t k = 0; k < n && k < SAMPLER_MAX_DEPTH; k++)
 		if (!(ids[d++] = location_of(c, f[k], k > 0)))
 			return -ENOMEM;
 	if (src->thread_name) {
-		size_t len = src->thread_name(src->thread_ctx, s->threads[key >> 32].id, c->name,
+		size_t len = src->thread_name(src->thread_ctx, s->threads[sampler_key_thread(key)].id, c->name,
 					      sizeof c->name);
 		if (!(ids[d++] = fold_pprof_location(c->b, 0, 0, c->name, len, NULL, 0)))
 			return -ENOMEM;

@@ -300,8 +300,16 @@ static int write_outputs(struct record *r, struct uf_err *err)
 	if (!t)
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
 	r->fold_t = t;
+	if (t)
+		fold_trie_set_cut(t, &o->cut);
 	if (!rc)
 		rc = sampler_fold(&r->s, t, &fo, err);
+	if (!rc && fold_trie_has_cut(t) && !(fold_trie_kept(t) > 0)) {
+		uf_err_set(err, UF_EINPUT, "--state", "no sample in these states (%.15g left out%s)",
+			   t->cut_dropped, fold_trie_has_states(t) ? ""
+				: ": this target does not tell run states");
+		rc = -EINVAL;
+	}
 	r->fold_t = NULL;
 	r->folded_any = !rc;
 	if (!rc && fold_trie_finish(t) < 0) {

@@ -116,6 +116,8 @@ struct record_opts {
 	int inline_frames;        /* --inline */
 	int lines;                /* --lines */
 	int by_lib;               /* --by=lib (the sink applies it) */
+	struct fold_cut cut;      /* --state, --on-cpu (record's -T is the duration:
+				     no --time cut here; fold/render cut a --raw trace) */
 	struct sampler_opts so;   /* -F -T --max-depth; record_run sets .stop and .walk */
 	enum unwind_mode unwind;  /* --unwind */
 	int argc;                 /* our command line, for the metadata */

@@ -25,6 +25,7 @@
 #include "record/priv.h"
 
 static void command_line(const struct record *r, char *buf, size_t size);
+static void summary_states(const struct record *r, FILE *log);
 
 /* Every 250 ms: re-read the mappings about once a second, and on a
  * terminal redraw the progress line. */
@@ -91,6 +92,7 @@ void record_meta(const struct record *r, fold_trie *t)
 	fold_meta_add(t, "unwind", unw);
 	snprintf(v, sizeof v, "%u", st->max_threads);
 	fold_meta_add(t, r->caps & UF_TARGET_CAP_VCPUS ? "vcpus" : "threads", v);
+	fold_trie_state_meta(t);
 	fold_meta_add(t, "version", r->o->version);
 	command_line(r, v, sizeof v);
 	fold_meta_add(t, "command", v);
@@ -107,6 +109,27 @@ static void command_line(const struct record *r, char *buf, size_t size)
 			plain &= isalnum((unsigned char)*c) || strchr("-_./:=,+@%", *c) != NULL;
 		n += (size_t)snprintf(buf + n, size - n, plain ? " %s" : " '%s'", a);
 	}
+}
+
+/* What the threads were doing when sampled, where the target tells. */
+static void summary_states(const struct record *r, FILE *log)
+{
+	const struct sampler_stats *st = &r->s.stats;
+	uint64_t all = 0, known = 0;
+	for (unsigned s = 0; s < UF_RS_COUNT; s++)
+		all += st->state_samples[s], known += s != UF_RS_UNKNOWN ? st->state_samples[s] : 0;
+	if (!known)
+		return;
+	fputs("uniprof-flame: run states:", log);
+	for (unsigned s = 0, first = 1; s < UF_RS_COUNT; s++) {
+		if (!st->state_samples[s])
+			continue;
+		fprintf(log, "%s %s %" PRIu64 " (%.1f%%)", first ? "" : ",",
+			uf_runstate_name((enum uf_runstate)s), st->state_samples[s],
+			100.0 * (double)st->state_samples[s] / (double)all);
+		first = 0;
+	}
+	fputc('\n', log);
 }
 
 /* How the walks ended, and what found the callers. */
@@ -180,6 +203,7 @@ void record_summary(const struct record *r)
 		(double)sampler_hist_quantile(&st->frozen, 0.5) / 1e3,
 		(double)sampler_hist_quantile(&st->frozen, 0.99) / 1e3);
 	summary_walks(r, log);
+	summary_states(r, log);
 	if (r->libtab)
 		fputs(r->libtab, log);
 	if (r->caps & UF_TARGET_CAP_COST) {

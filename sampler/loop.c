@@ -11,7 +11,9 @@
  * deadlines that passed too are skipped (and counted), so a slow round
  * never causes a burst of back-to-back stops.  While the target is
  * stopped the loop only reads registers and memory into a round buffer;
- * hashing into the stack set happens after resume.
+ * hashing into the stack set happens after resume.  A target with
+ * UF_TARGET_CAP_RUNSTATE is asked each thread's run state inside the
+ * pause, before its registers (one call per thread per round).
  *
  * Invariants:
  *  1. Every successful stop() is followed by resume() before the loop
@@ -35,6 +37,7 @@ struct round {
 	size_t pcs_cap;
 	size_t *lens;           /* frames per thread, 0 = skipped */
 	size_t lens_cap;
+	uint8_t states[UF_TARGET_MAX_THREADS]; /* enum uf_runstate per thread */
 	unsigned depth;
 };
 
@@ -55,6 +58,7 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r,
 static int walk_all(struct sampler *s, struct uf_target *t, struct round *r,
 		    const struct sampler_opts *o, struct uf_err *err);
 static int round_grow(struct round *r, size_t nthreads);
+static enum uf_runstate thread_state(struct sampler *s, struct uf_target *t, uint32_t id);
 
 void sampler_opts_init(struct sampler_opts *o)
 {
@@ -154,7 +158,8 @@ static int take_round(struct sampler *s, struct uf_target *t, struct round *r,
 	for (size_t i = 0; i < r->nids; i++) {
 		if (!r->lens[i])
 			continue;
-		if (sampler_record(s, r->ids[i], a - t0, r->pcs + i * r->depth, r->lens[i]) < 0) {
+		if (sampler_record_in(s, r->ids[i], a - t0, (enum uf_runstate)r->states[i],
+				      r->pcs + i * r->depth, r->lens[i]) < 0) {
 			uf_err_set(err, UF_EINPUT, "sampler", "out of memory");
 			return -ENOMEM;
 		}
@@ -185,6 +190,7 @@ static int walk_all(struct sampler *s, struct uf_target *t, struct round *r,
 		struct uf_regs regs = { 0 };   /* a backend may leave lr (x86-64) unset */
 		struct uf_err e2 = { 0 };
 		r->lens[i] = 0;
+		r->states[i] = (uint8_t)thread_state(s, t, r->ids[i]);
 		if (t->ops->regs(t, r->ids[i], &regs, &e2) != 0) {
 			s->stats.stop_failures++;
 			continue;
@@ -200,6 +206,24 @@ static int walk_all(struct sampler *s, struct uf_target *t, struct round *r,
 			return rc;
 	}
 	return 0;
+}
+
+/* What thread `id` was doing at the stop, when the target can tell
+ * (UF_TARGET_CAP_RUNSTATE: one call per thread per round); unknown
+ * otherwise or when the call fails (counted: the sample is still worth
+ * keeping). */
+static enum uf_runstate thread_state(struct sampler *s, struct uf_target *t, uint32_t id)
+{
+	if (!(t->ops->caps & UF_TARGET_CAP_RUNSTATE) || !t->ops->runstate)
+		return UF_RS_UNKNOWN;
+	enum uf_runstate st = UF_RS_UNKNOWN;
+	uint64_t run_ns = 0;
+	struct uf_err e2 = { 0 };
+	if (t->ops->runstate(t, id, &st, &run_ns, &e2) != 0 || (unsigned)st >= UF_RS_COUNT) {
+		s->stats.runstate_failures++;
+		return UF_RS_UNKNOWN;
+	}
+	return st;
 }
 
 /* An offset in [0, period) from k (splitmix64), minus half a period,

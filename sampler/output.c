@@ -12,17 +12,20 @@
  * Invariants:
  *  1. Names come only from the resolver; an empty answer is "[unknown]".
  *  2. Trie paths run root (outermost caller) to leaf (frame 0).
- *  3. In sequence mode, samples are added in recording order.
+ *  3. In sequence mode, samples are added in recording order, each with
+ *     its time and run state.
  *  4. Source positions come only from o->locate, one lookup per distinct
  *     (address, is-return) like names; each frame's position is counted
  *     at that frame's node with the samples of the stack (fold_loc_add),
  *     so a node's positions add up to its total where all are known.
+ *  5. A waiting sample's path ends in its state's pseudo-frame
+ *     (fold_trie_state_leaf); the trie's cut (--time, --state) decides
+ *     which samples are added at all.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sampler/sampler.h"
 #include "util/hash.h"
@@ -47,10 +50,20 @@ struct caches {
 static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct caches *c,
 			   const struct sampler_fold_opts *o, uint64_t key, double count, char *buf);
 static int64_t pair_slot(const struct sampler *s, uint64_t key);
+static int fold_pairs(const struct sampler *s, fold_trie *t, struct caches *c,
+		      const struct sampler_fold_opts *o, uint32_t *node, char *buf);
+static int fold_events(const struct sampler *s, fold_trie *t, struct caches *c,
+		       const struct sampler_fold_opts *o, uint32_t *node, char *buf);
+
+#define NODE_UNSET (FOLD_NONE - 1) /* a pair's node not built yet */
 
 int sampler_fold(const struct sampler *s, fold_trie *t, const struct sampler_fold_opts *o,
 		 struct uf_err *err)
 {
+	if (t->cut.timed && !s->keep_sequence) {
+		uf_err_set(err, UF_EUSAGE, "fold", "a time cut needs the samples' times (the sequence)");
+		return -EINVAL;
+	}
 	struct caches c = { { 0 }, { 0 } };
 	char *buf = malloc(NAME_BUF);
 	uint32_t *node = s->pairs_cap ? malloc(s->pairs_cap * sizeof *node) : NULL;
@@ -58,23 +71,12 @@ int sampler_fold(const struct sampler *s, fold_trie *t, const struct sampler_fol
 	if (!buf || (s->pairs_cap && !node) || cache_grow(&c.names) < 0 ||
 	    (o->locate && cache_grow(&c.locs) < 0))
 		goto out;
+	for (size_t i = 0; i < s->pairs_cap; i++)
+		node[i] = NODE_UNSET;
 	if (o->sequence)
 		fold_trie_keep_sequence(t);
-	for (size_t i = 0; i < s->pairs_cap; i++) {
-		if (!s->pair_count[i])
-			continue;
-		node[i] = stack_node(s, t, &c, o, s->pair_key[i], (double)s->pair_count[i], buf);
-		if (node[i] == FOLD_NONE)
-			goto out;
-		if (!o->sequence && fold_trie_add(t, node[i], (double)s->pair_count[i]) < 0)
-			goto out;
-	}
-	for (size_t i = 0; o->sequence && i < s->seq_len; i++) {
-		int64_t j = pair_slot(s, (uint64_t)s->seq[i].thread << 32 | s->seq[i].stack);
-		if (j < 0 || fold_trie_add(t, node[j], 1.0) < 0)
-			goto out;
-	}
-	rc = 0;
+	rc = o->sequence || t->cut.timed ? fold_events(s, t, &c, o, node, buf)
+					 : fold_pairs(s, t, &c, o, node, buf);
 out:
 	if (rc < 0)
 		uf_err_set(err, UF_EINPUT, "fold", "out of memory");
@@ -87,35 +89,83 @@ out:
 	return rc;
 }
 
+/* Each distinct (state, thread, stack) once, with its count: no times. */
+static int fold_pairs(const struct sampler *s, fold_trie *t, struct caches *c,
+		      const struct sampler_fold_opts *o, uint32_t *node, char *buf)
+{
+	for (size_t i = 0; i < s->pairs_cap; i++) {
+		if (!s->pair_count[i])
+			continue;
+		double n = (double)s->pair_count[i];
+		enum uf_runstate st = sampler_key_state(s->pair_key[i]);
+		if (!fold_trie_sample_keeps(t, FOLD_T_UNKNOWN, st, n))
+			continue;
+		node[i] = stack_node(s, t, c, o, s->pair_key[i], n, buf);
+		if (node[i] == FOLD_NONE || fold_trie_add_sample(t, node[i], n, FOLD_T_UNKNOWN, st) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Every sample in recording order, with its time and state.  First the
+ * cut picks the samples (one byte each), then each pair with kept samples
+ * gets its path, its source positions counted with what was kept, so a
+ * cut leaves no empty node; then the kept samples are added in order. */
+static int fold_events(const struct sampler *s, fold_trie *t, struct caches *c,
+		       const struct sampler_fold_opts *o, uint32_t *node, char *buf)
+{
+	uint8_t *kept = malloc(s->seq_len + 1);
+	double *n = s->pairs_cap ? calloc(s->pairs_cap, sizeof *n) : NULL;
+	int64_t *slot = malloc((s->seq_len + 1) * sizeof *slot);
+	int rc = kept && slot && (n || !s->pairs_cap) ? 0 : -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < s->seq_len; i++) {
+		const struct sampler_event *ev = &s->seq[i];
+		slot[i] = pair_slot(s, sampler_key(ev->thread, (enum uf_runstate)ev->state, ev->stack));
+		kept[i] = slot[i] >= 0 &&
+			  fold_trie_sample_keeps(t, ev->t_ns, (enum uf_runstate)ev->state, 1.0);
+		if (kept[i])
+			n[slot[i]] += 1;
+	}
+	for (size_t j = 0; rc == 0 && j < s->pairs_cap; j++)
+		if (s->pair_count[j] && n[j] > 0 &&
+		    (node[j] = stack_node(s, t, c, o, s->pair_key[j], n[j], buf)) == FOLD_NONE)
+			rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < s->seq_len; i++)
+		if (kept[i] && fold_trie_add_sample(t, node[slot[i]], 1.0, s->seq[i].t_ns,
+						    (enum uf_runstate)s->seq[i].state) < 0)
+			rc = -ENOMEM;
+	free(kept);
+	free(n);
+	free(slot);
+	return rc;
+}
+
 int sampler_write_raw(const struct sampler *s, FILE *out, const char *what, struct uf_err *err)
 {
-	char when[64];
-	time_t now = time(NULL);
-	struct tm tm;
-	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %Z (%z)", gmtime_r(&now, &tm));
-	fprintf(out, "#unikernel stack tracer using ptrace interface\n#tracing %s on %s\n\n",
-		what, when);
-	for (size_t i = 0; i < s->seq_len; i++) {
+	int rc = fold_raw_write_header(out, what);
+	for (size_t i = 0; rc == 0 && i < s->seq_len; i++) {
 		size_t n;
-		const uint64_t *f = sampler_stackset_get(&s->set, s->seq[i].stack, &n);
-		for (size_t k = 0; k < n; k++)
-			fprintf(out, "0x%" PRIx64 "\n", f[k]);
-		fputs("1\n\n", out);
+		const struct sampler_event *ev = &s->seq[i];
+		const uint64_t *f = sampler_stackset_get(&s->set, ev->stack, &n);
+		struct fold_raw_sample meta = { ev->t_ns, (enum uf_runstate)ev->state,
+						s->threads[ev->thread].id };
+		rc = fold_raw_write_sample(out, &meta, f, n, 1);
 	}
-	if (ferror(out)) {
+	if (rc < 0 || ferror(out)) {
 		uf_err_set(err, UF_EINPUT, "raw trace", "write failed");
 		return -EIO;
 	}
 	return 0;
 }
 
-/* The trie node of (thread << 32 | stack): thread root if asked, then
- * the frames from the outermost caller down to frame 0, each frame's
- * source position counted at its node (o->locate). */
+/* The trie node of a pair key: thread root if asked, then the frames
+ * from the outermost caller down to frame 0, each frame's source position
+ * counted at its node (o->locate), then the state's pseudo-frame for a
+ * waiting sample. */
 static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct caches *c,
 			   const struct sampler_fold_opts *o, uint64_t key, double count, char *buf)
 {
-	uint32_t node = FOLD_ROOT, tid = s->threads[key >> 32].id;
+	uint32_t node = FOLD_ROOT, tid = s->threads[sampler_key_thread(key)].id;
 	if (o->thread_name) {
 		size_t len = o->thread_name(o->thread_ctx, tid, buf, NAME_BUF);
 		uint32_t nm = fold_trie_intern(t, buf, len < NAME_BUF ? len : NAME_BUF - 1);
@@ -131,7 +181,7 @@ static uint32_t stack_node(const struct sampler *s, fold_trie *t, struct caches 
 		if (loc != FOLD_NONE && fold_loc_add(t, node, loc, count) < 0)
 			node = FOLD_NONE;
 	}
-	return node;
+	return fold_trie_state_leaf(t, node, sampler_key_state(key));
 }
 
 /* Position id of one frame (FOLD_NONE: unknown), resolving each

@@ -21,6 +21,8 @@ static int r_regs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct
 static ssize_t r_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf, size_t len,
 		      struct uf_err *err);
 static void r_detach(struct uf_target *t);
+static int r_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state, uint64_t *run_ns,
+		      struct uf_err *err);
 
 static const struct uf_target_ops replay_ops = {
 	.name = "replay",
@@ -30,6 +32,19 @@ static const struct uf_target_ops replay_ops = {
 	.regs = r_regs,
 	.read = r_read,
 	.detach = r_detach,
+};
+
+/* The same target when its rounds carry run states. */
+static const struct uf_target_ops replay_ops_states = {
+	.name = "replay",
+	.caps = UF_TARGET_CAP_RUNSTATE,
+	.stop = r_stop,
+	.resume = r_resume,
+	.threads = r_threads,
+	.regs = r_regs,
+	.read = r_read,
+	.detach = r_detach,
+	.runstate = r_runstate,
 };
 
 struct replay_target *replay_new(void)
@@ -49,6 +64,7 @@ void replay_free(struct replay_target *r)
 	for (size_t i = 0; i < r->nrounds; i++) {
 		free(r->rounds[i].tids);
 		free(r->rounds[i].regs);
+		free(r->rounds[i].states);
 	}
 	free(r->regions);
 	free(r->rounds);
@@ -77,7 +93,8 @@ int replay_add_round(struct replay_target *r, const uint32_t *tids, const struct
 	if (!nr)
 		return -ENOMEM;
 	r->rounds = nr;
-	struct replay_round rd = { n, malloc(n * sizeof *tids + 1), malloc(n * sizeof *regs + 1) };
+	struct replay_round rd = { n, malloc(n * sizeof *tids + 1), malloc(n * sizeof *regs + 1),
+				   NULL };
 	if (!rd.tids || !rd.regs) {
 		free(rd.tids);
 		free(rd.regs);
@@ -91,10 +108,25 @@ int replay_add_round(struct replay_target *r, const uint32_t *tids, const struct
 	return 0;
 }
 
+int replay_add_round_states(struct replay_target *r, const uint32_t *tids,
+			    const struct uf_regs *regs, const enum uf_runstate *states, size_t n)
+{
+	uint8_t *st = malloc(n + 1);
+	if (!st || replay_add_round(r, tids, regs, n) < 0) {
+		free(st);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		st[i] = (uint8_t)states[i];
+	r->rounds[r->nrounds - 1].states = st;
+	r->has_states = 1;
+	return 0;
+}
+
 void replay_target_init(struct uf_target *t, struct replay_target *r)
 {
 	memset(t, 0, sizeof *t);
-	t->ops = &replay_ops;
+	t->ops = r->has_states ? &replay_ops_states : &replay_ops;
 	t->priv = r;
 	t->arch = UF_ARCH_X86_64;
 }
@@ -179,6 +211,27 @@ static ssize_t r_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf
 		done += k;
 	}
 	return (ssize_t)done;
+}
+
+/* The state the script gives thread `id` in the current round (unknown
+ * in a round without states); only while stopped, like regs. */
+static int r_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state, uint64_t *run_ns,
+		      struct uf_err *err)
+{
+	struct replay_target *r = t->priv;
+	if (!r->stopped)
+		r->violations++;
+	r->runstate_calls++;
+	const struct replay_round *rd = &r->rounds[r->cur];
+	for (size_t i = 0; i < rd->n; i++) {
+		if (rd->tids[i] == id) {
+			*state = rd->states ? (enum uf_runstate)rd->states[i] : UF_RS_UNKNOWN;
+			*run_ns = 0;
+			return 0;
+		}
+	}
+	uf_err_set(err, UF_ETARGET, "replay", "no thread %u", id);
+	return -ESRCH;
 }
 
 static void r_detach(struct uf_target *t)

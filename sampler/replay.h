@@ -8,7 +8,8 @@
  * The script is a list of rounds; each stop() moves to the next round,
  * whose threads and registers the sampler then sees.  After the last
  * round the target is gone, or the script starts over when `loop` is set.
- * Fault injection: stop() fails with -EIO in round `fail_stop_at`;
+ * Rounds may carry each thread's run state (replay_add_round_states),
+ * answered by the optional runstate op.  Fault injection: stop() fails with -EIO in round `fail_stop_at`;
  * threads() reports the target gone in round `gone_threads_at` (every
  * thread exited between the stop and the listing).
  *
@@ -35,6 +36,7 @@ struct replay_round {
 	size_t n;
 	uint32_t *tids;              /* owned */
 	struct uf_regs *regs;        /* owned */
+	uint8_t *states;             /* owned, enum uf_runstate per thread; NULL = none */
 };
 
 struct replay_target {
@@ -48,6 +50,9 @@ struct replay_target {
 	long gone_threads_at;        /* round whose threads() says gone; -1 = never */
 	int stopped;
 	int detached;
+	int has_states;              /* a round has states: the target says
+					UF_TARGET_CAP_RUNSTATE (replay_target_init) */
+	uint64_t runstate_calls;
 	uint64_t stops, resumes, reads, violations;
 };
 
@@ -59,6 +64,11 @@ int replay_map(struct replay_target *r, uint64_t addr, const void *bytes, size_t
 /* Appends a round of n threads (arrays copied).  0 or -ENOMEM. */
 int replay_add_round(struct replay_target *r, const uint32_t *tids, const struct uf_regs *regs,
 		     size_t n);
+/* The same with each thread's run state (states copied); the target then
+ * advertises UF_TARGET_CAP_RUNSTATE and its runstate op answers them
+ * (call replay_target_init after adding such rounds).  0 or -ENOMEM. */
+int replay_add_round_states(struct replay_target *r, const uint32_t *tids,
+			    const struct uf_regs *regs, const enum uf_runstate *states, size_t n);
 /* Points `t` at `r` (borrowed; keep r alive while t is used). */
 void replay_target_init(struct uf_target *t, struct replay_target *r);
 

@@ -4,8 +4,9 @@
  * per-sample sequence and the duration histograms.
  *
  * A sample is counted in an open-addressing table keyed by
- * (thread index, stack id), so memory grows with distinct pairs, not with
- * samples; the 16-byte-per-sample sequence exists only when asked for.
+ * (run state, thread index, stack id), so memory grows with distinct
+ * keys, not with samples (a thread that alternates between running and
+ * blocked in the same stack makes two keys); the 16-byte-per-sample sequence exists only when asked for.
  * Trade-off: per-thread and merged graphs come from the same counts at
  * the price of one extra table lookup per recorded stack.
  *
@@ -45,21 +46,31 @@ void sampler_release(struct sampler *s)
 
 int sampler_record(struct sampler *s, uint32_t tid, uint64_t t_ns, const uint64_t *pcs, size_t n)
 {
+	return sampler_record_in(s, tid, t_ns, UF_RS_UNKNOWN, pcs, n);
+}
+
+int sampler_record_in(struct sampler *s, uint32_t tid, uint64_t t_ns, enum uf_runstate state,
+		      const uint64_t *pcs, size_t n)
+{
+	if ((unsigned)state >= UF_RS_COUNT)
+		state = UF_RS_UNKNOWN;
 	int64_t ti = thread_index(s, tid);
 	if (ti < 0)
 		return (int)ti;
 	int64_t id = sampler_stackset_add(&s->set, pcs, n);
 	if (id < 0)
 		return (int)id;
-	int rc = pair_add(s, (uint64_t)ti << 32 | (uint64_t)id);
+	int rc = pair_add(s, sampler_key((uint32_t)ti, state, (uint32_t)id));
 	if (rc < 0)
 		return rc;
 	if (s->keep_sequence) {
 		if (uf_vec_grow(&s->seq, &s->seq_cap, s->seq_len + 1, sizeof *s->seq) < 0)
 			return -ENOMEM;
-		s->seq[s->seq_len++] = (struct sampler_event){ t_ns, (uint32_t)ti, (uint32_t)id };
+		s->seq[s->seq_len++] = (struct sampler_event){ t_ns, (uint32_t)ti, (uint32_t)state,
+							      (uint32_t)id };
 	}
 	s->stats.thread_samples++;
+	s->stats.state_samples[state]++;
 	return 0;
 }
 
@@ -112,6 +123,8 @@ static int64_t thread_index(struct sampler *s, uint32_t tid)
 			return i;
 		}
 	}
+	if (s->nthreads >= SAMPLER_MAX_THREADS)
+		return -ENOMEM;
 	if (uf_vec_grow(&s->threads, &s->threads_cap, (size_t)s->nthreads + 1,
 			sizeof *s->threads) < 0)
 		return -ENOMEM;

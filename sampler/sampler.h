@@ -80,11 +80,14 @@ int sampler_stackset_check(const struct sampler_stackset *s);
 
 /* ---- one recording ------------------------------------------------------ */
 
-/* A sample of one thread, in time order (kept only when asked). */
+/* A sample of one thread, in time order (kept only when asked).  The
+ * state shares the thread's word so an event stays 16 bytes. */
+#define SAMPLER_MAX_THREADS (1u << 28)     /* thread indices per recording */
 struct sampler_event {
-	uint64_t t_ns;     /* since the first sample */
-	uint32_t thread;   /* index into sampler.threads */
-	uint32_t stack;    /* stack id */
+	uint64_t t_ns;       /* since the first sample */
+	uint32_t thread : 28; /* index into sampler.threads */
+	uint32_t state : 4;  /* enum uf_runstate */
+	uint32_t stack;      /* stack id */
 };
 
 /* Log-linear histogram of durations: about 3 % resolution, fixed size. */
@@ -113,6 +116,10 @@ struct sampler_stats {
 	 * of resume (registers, walks, resume: our own cost). */
 	struct sampler_hist stop, frozen;
 	uint32_t max_threads;      /* most threads seen in one round */
+	uint64_t state_samples[UF_RS_COUNT]; /* stacks recorded, by run state
+				    (all unknown unless the target has
+				    UF_TARGET_CAP_RUNSTATE) */
+	uint64_t runstate_failures; /* runstate calls that failed (state unknown) */
 	int target_gone;           /* the run ended because the target went away */
 	int interrupted;           /* the run ended on the stop flag */
 };
@@ -123,8 +130,10 @@ struct sampler_thread {
 
 struct sampler {
 	struct sampler_stackset set;
-	/* (thread index, stack id) -> count, open addressing */
-	uint64_t *pair_key;        /* thread << 32 | stack */
+	/* (state, thread index, stack id) -> count, open addressing: a state
+	 * change makes another pair, so memory grows with distinct
+	 * (thread, stack, state) triples, 8 + 8 bytes each */
+	uint64_t *pair_key;        /* state << 60 | thread << 32 | stack */
 	uint64_t *pair_count;
 	uint32_t npairs;
 	size_t pairs_cap;          /* power of two; 0 = empty */
@@ -143,6 +152,16 @@ void sampler_release(struct sampler *s);
 /* Records one walked stack of backend thread `tid` at time t_ns.
  * Returns 0 or -ENOMEM. */
 int sampler_record(struct sampler *s, uint32_t tid, uint64_t t_ns, const uint64_t *pcs, size_t n);
+/* The same, with the thread's run state at the sample. */
+int sampler_record_in(struct sampler *s, uint32_t tid, uint64_t t_ns, enum uf_runstate state,
+		      const uint64_t *pcs, size_t n);
+/* A pair key's parts (see struct sampler). */
+static inline uint32_t sampler_key_thread(uint64_t key) { return (uint32_t)(key >> 32) & 0x0fffffffu; }
+static inline enum uf_runstate sampler_key_state(uint64_t key) { return (enum uf_runstate)(key >> 60); }
+static inline uint64_t sampler_key(uint32_t thread, enum uf_runstate st, uint32_t stack)
+{
+	return (uint64_t)st << 60 | (uint64_t)thread << 32 | stack;
+}
 
 /* Progress callback: called about every 250 ms from the loop (never while
  * the target is stopped). */
@@ -200,14 +219,18 @@ struct sampler_fold_opts {
 };
 
 /* Adds every sample of `s` into `t` (both borrowed): each distinct address
- * is resolved once, each stack becomes a path root to leaf.  With
+ * is resolved once, each stack becomes a path root to leaf, and a waiting
+ * sample ends in its state's pseudo-frame (fold_trie_state_leaf).  With
  * o->sequence the trie keeps time order (fold_trie_keep_sequence is called
- * here).  Returns 0 or -ENOMEM with *err. */
+ * here) and each entry its time and state.  The trie's cut (--time,
+ * --state) applies; a time cut needs the sampler's sequence.  Returns 0,
+ * -EINVAL (a time cut without the sequence) or -ENOMEM with *err. */
 int sampler_fold(const struct sampler *s, fold_trie *t, const struct sampler_fold_opts *o,
 		 struct uf_err *err);
 
-/* Writes the samples in uniprof's raw trace format (see README-record.md):
- * header lines starting with '#', then per sample and thread the frames as
+/* Writes the samples in uniprof's raw trace format through fold/out's
+ * one writer (fold/out/write-raw.c has the format): per sample and
+ * thread a "#sample" line (time, state, thread id), the frames as
  * hexadecimal addresses leaf first, a count line "1", an empty line.
  * Needs the sequence.  `what` names the target in the header. */
 int sampler_write_raw(const struct sampler *s, FILE *out, const char *what, struct uf_err *err);

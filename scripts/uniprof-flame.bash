@@ -49,6 +49,7 @@ _uniprof_flame() {
 	--embed) mapfile -t COMPREPLY < <(compgen -W "auto full none" -- "$cur"); return 0 ;;
 	--by) mapfile -t COMPREPLY < <(compgen -W "lib" -- "$cur"); return 0 ;;
 	--unwind) mapfile -t COMPREPLY < <(compgen -W "auto cfi fp" -- "$cur"); return 0 ;;
+	--state) mapfile -t COMPREPLY < <(compgen -W "running runnable blocked offline unknown waiting on-cpu all" -- "$cur"); return 0 ;;
 	-o | --output | --symbols | --nameattr | --folded | -x | --exe | -c | --config)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
 	--raw) # record --raw FILE; fold --raw is a flag

@@ -34,7 +34,17 @@
  *   3. With uniprof's -s (nm table) or `symbolize`, a frame line is
  *      already a name: "name" (exact symbol address) or "name+0xOFF".
  *   4. '#' lines are comments anywhere; uniprof writes them only at the
- *      top.  There is no thread/vCPU or time field.
+ *      top.  uniprof has no thread/vCPU or time field.
+ *   5. uniprof-flame's extension (record --raw since 0.9): a line
+ *        #sample t_ns=12500000 state=blocked thread=4242
+ *      before a stack's frames gives that stack's time (ns since the
+ *      recording's first sample), run state (util/runstate.h's names)
+ *      and backend thread id (Linux tid, vCPU number).  Each field is
+ *      optional; unknown fields and states are ignored (read as
+ *      unknown).  Being a '#' line, it is a comment to uniprof's own
+ *      tools and to older readers, and a trace without it reads as
+ *      before: no times, state unknown.  The one writer of the format is
+ *      fold/out/write-raw.c (fold_raw_write_sample, fold/out/out.h).
  *
  * What the reader does with each line:
  *   - "0x<hex>" (1-16 digits): a frame address; the first frame of a
@@ -46,6 +56,9 @@
  *     (count 1); so does end of input.
  *   - any other text: a frame name; a "+0xHEX" suffix is removed, so
  *     symbolized traces fold per function.
+ *   - "#sample ...": the next stack's time and state; the trie's cut
+ *     (--time, --state) applies to the stack, and a waiting stack ends
+ *     in its state's pseudo-frame (fold_trie_state_leaf).
  *   Stacks are leaf first in the file and are added root first (or leaf
  *   first with fold_read_opts.reverse, like flamegraph.pl --reverse).
  *
@@ -208,16 +221,5 @@ int fold_raw_read_path(fold_trie *t, const char *path, fold_raw_resolve_fn resol
 /* 1 when the first bytes look like a raw trace (a '#' header line, or a
  * first line "0x<hex>"), else 0.  Folded text ("a;b 3") does not. */
 int fold_raw_looks_like(const char *buf, size_t len);
-
-/* ---- writer ---------------------------------------------------------- */
-
-/* Writes the header: "#unikernel stack tracer: uniprof-flame\n"
- * "#tracing <what>\n\n" (`what` e.g. "pid 123"; no clock, so output is
- * reproducible).  Returns 0 or -EIO. */
-int fold_raw_write_header(FILE *out, const char *what);
-/* Writes one stack, addrs[0] the sampled PC (leaf), addrs[n-1] the
- * outermost return address, then "1" (complete) or "0" (the walk was cut
- * short) and a blank line.  Returns 0 or -EIO. */
-int fold_raw_write_stack(FILE *out, const uint64_t *addrs, size_t n, int complete);
 
 #endif

@@ -24,6 +24,23 @@
  * are dropped.  One deliberate difference: a trailing '\r' is removed
  * from every line, so CRLF files read like LF files.
  *
+ * Time and run state (issue 30).  A header's timestamp is the sample's
+ * time.  A sampling event (its name ends the header: cpu-clock, cycles)
+ * fires in the thread on the CPU: running.  A sched:sched_switch (a
+ * tracepoint: its fields follow its name, so the script keeps it whatever
+ * the event filter, with period 1) is the thread leaving the CPU, in its
+ * prev_state: R/R+ runnable (preempted), S/D/I... blocked, T/t/X/Z
+ * offline; its stack ends in that state's pseudo-frame ("[blocked]").
+ * Such a wait weighs the nanoseconds until the thread is back: switched
+ * in (next_pid) or sampled again, else the last timestamp of the input;
+ * so with cpu-clock or task-clock (periods in ns) running and waiting
+ * samples share one unit, wall time, and the default graph shows where
+ * the time went, on the CPU or not (as off-CPU flame graphs do).  Other
+ * tracepoints: unknown state, period 1.  Without timestamps a wait weighs 1.
+ * Waits are added when they end (their time is the switch-out).  A big
+ * file read in two halves ends the first half's open waits at its last
+ * timestamp.
+ *
  * Trade-off: a frame line's name is recomputed for every occurrence (no
  * cache of line -> name); the work is a few short scans and one interning
  * lookup, cheaper than hashing the whole line for a cache.  Big regular
@@ -77,6 +94,23 @@ struct line_cache {
 	size_t groups_len, groups_cap;
 };
 
+/* Threads switched out by a sched:sched_switch whose wait has not ended:
+ * tid -> the wait's path end, start time and state.  A wait weighs the ns
+ * until the thread is seen again (switched in, or sampled), so waits and
+ * a cpu-clock profile (period in ns) share one unit.  Open addressing;
+ * at most WAITS_MAX at a time (more weigh 1 at once). */
+#define WAITS_MAX (1u << 20)
+struct wait {
+	uint32_t tid1;            /* tid + 1, 0 = empty */
+	uint32_t node;
+	uint64_t t_out;
+	uint8_t state;
+};
+struct waits {
+	struct wait *w;
+	uint32_t mask, n;         /* slots - 1 (0 = none yet), used slots */
+};
+
 struct perf_reader {
 	fold_trie *t;
 	const struct fold_read_opts *o;
@@ -94,6 +128,11 @@ struct perf_reader {
 	size_t pname_len, pname_cap;
 	int java;
 	double period;
+	uint64_t t_ns;            /* the header's timestamp, FOLD_T_UNKNOWN */
+	enum uf_runstate state;   /* running, a sched_switch's prev_state, unknown */
+	uint32_t tid_num;         /* the header's thread id */
+	uint64_t t_last;          /* the latest timestamp read */
+	struct waits waits;       /* switched-out threads, weighed when back */
 	uint32_t *ring;           /* frame name ids, leaf first, see invariant 2 */
 	size_t nframes;
 	/* scratch */
@@ -116,6 +155,13 @@ static int perf_line(struct perf_reader *r, const char *s, size_t len);
 static int header_line(struct perf_reader *r, const char *s, size_t len, size_t comm_len,
 		       size_t pid, size_t pid_len, size_t tid, size_t tid_len);
 static int header_event(struct perf_reader *r, const char *s, size_t len, double *period);
+static uint64_t header_time(const char *s, size_t len, size_t from);
+static enum uf_runstate header_state(const char *s, size_t len, int sampled_event);
+static int ev_found(const char *s, size_t len);
+static int wait_end(struct perf_reader *r, uint32_t tid, uint64_t t_in);
+static int wait_start(struct perf_reader *r, uint32_t node);
+static int waits_flush(struct perf_reader *r);
+static int switch_next_pid(const char *s, size_t len, uint32_t *pid);
 static int frame_line(struct perf_reader *r, const char *s, const struct frame_parts *fp);
 static int commit(struct perf_reader *r);
 static void push_group(struct perf_reader *r, const uint32_t *g, size_t n);
@@ -143,7 +189,7 @@ int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
 	struct stat sb;
 	int reg = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	/* a regular file read from its start can be split (invariant 1) */
-	if (!t->keep_seq && reg && (uint64_t)sb.st_size >= SPLIT_MIN_BYTES &&
+	if (!t->keep_seq && !fold_trie_has_cut(t) && reg && (uint64_t)sb.st_size >= SPLIT_MIN_BYTES &&
 	    lseek(fd, 0, SEEK_CUR) == (off_t)plen) {
 		int rc = read_split(t, fd, (uint64_t)sb.st_size, o, st, err);
 		if (rc != 1)
@@ -159,6 +205,8 @@ int fold_read_perf_fd(fold_trie *t, int fd, const char *prefix, size_t plen,
 	while (reg && r.chunk > 4096 && (uint64_t)sb.st_size + plen < r.chunk / 2)
 		r.chunk /= 2;
 	int rc = read_stream(&r, fd, -1, 0, prefix, plen, err);
+	if (rc == 0 && (rc = waits_flush(&r)) < 0)
+		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
 	reader_release(&r);
 	return rc;
 }
@@ -179,6 +227,8 @@ int fold_read_perf_mem(fold_trie *t, const char *buf, size_t len, const struct f
 		buf += nl ? n + 1 : n;
 		len -= nl ? n + 1 : n;
 	}
+	if (rc == 0)
+		rc = waits_flush(&r);
 	reader_release(&r);
 	if (rc)
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
@@ -411,6 +461,21 @@ static int header_line(struct perf_reader *r, const char *s, size_t len, size_t 
 	if (ev != 0 || r->scan_only)
 		return ev > 0 ? 1 : 0; /* found (scan), or another event: $pname unchanged */
 	r->period = period;
+	r->t_ns = header_time(s, len, tid + tid_len > pid + pid_len ? tid + tid_len : pid + pid_len);
+	r->state = header_state(s, len, ev_found(s, len));
+	if (r->t_ns != FOLD_T_UNKNOWN && r->t_ns > r->t_last)
+		r->t_last = r->t_ns;
+	r->tid_num = 0; /* "PID/0" and a lone number: the thread is the first number */
+	int by_tid = tid_len && !(tid_len == 1 && s[tid] == '0');
+	for (size_t i = by_tid ? tid : pid; i < (by_tid ? tid + tid_len : pid + pid_len) && i - (by_tid ? tid : pid) < 10; i++)
+		r->tid_num = r->tid_num * 10 + (uint32_t)(s[i] - '0');
+	/* the thread runs again: its wait ends; so does the next_pid's */
+	int rc = wait_end(r, r->tid_num, r->t_ns);
+	uint32_t next;
+	if (rc == 0 && switch_next_pid(s, len, &next))
+		rc = wait_end(r, next, r->t_ns);
+	if (rc < 0)
+		return rc;
 	/* tid missing or "0": the script shows pid "?" and the first number as tid */
 	int no_tid = tid_len == 0 || (tid_len == 1 && s[tid] == '0');
 	if (no_tid) {
@@ -485,11 +550,78 @@ static int header_event(struct perf_reader *r, const char *s, size_t len, double
 	return 0;
 }
 
-/* Ends a sample: "pname;frames..." counted with the period. */
+/* The header's timestamp "SECONDS.FRACTION:" (the first such word after
+ * the pid/tid, at `from`), in ns; FOLD_T_UNKNOWN without one (perf script
+ * -F without time). */
+static uint64_t header_time(const char *s, size_t len, size_t from)
+{
+	for (size_t i = from; i < len; i++) {
+		if (!is_digit((unsigned char)s[i]) || (i > 0 && !is_ws((unsigned char)s[i - 1])))
+			continue;
+		uint64_t sec = 0, frac = 0;
+		size_t j = i, fd = 0;
+		for (; j < len && is_digit((unsigned char)s[j]) && j - i < 12; j++)
+			sec = sec * 10 + (uint64_t)(s[j] - '0');
+		if (j >= len || s[j] != '.')
+			continue;
+		for (j++; j < len && is_digit((unsigned char)s[j]); j++)
+			if (fd < 9)
+				frac = frac * 10 + (uint64_t)(s[j] - '0'), fd++;
+		if (j >= len || s[j] != ':' || fd == 0)
+			continue;
+		for (; fd < 9; fd++)
+			frac *= 10;
+		return sec * 1000000000ull + frac;
+	}
+	return FOLD_T_UNKNOWN;
+}
+
+/* Whether the header names its event last (a sampling event such as
+ * cpu-clock or cycles), rather than a tracepoint followed by its fields. */
+static int ev_found(const char *s, size_t len)
+{
+	size_t a, b, c, d;
+	return event_match(s, len, &a, &b, &c, &d) == 0;
+}
+
+/* What the sampled thread was doing: a sampling event fires in the
+ * thread that is on the CPU (running); a sched:sched_switch is the thread
+ * leaving the CPU, in its prev_state (R, R+: preempted, runnable; S, D,
+ * I and the other sleeps: blocked; T, t, X, Z: stopped or gone, offline);
+ * any other tracepoint says nothing (unknown). */
+static enum uf_runstate header_state(const char *s, size_t len, int sampled_event)
+{
+	static const char sw[] = " sched:sched_switch:", ps[] = "prev_state=";
+	if (sampled_event)
+		return UF_RS_RUNNING;
+	const char *at = NULL;
+	for (size_t i = 0; i + sizeof sw - 1 <= len && !at; i++)
+		if (!memcmp(s + i, sw, sizeof sw - 1))
+			at = s + i + sizeof sw - 1;
+	for (; at && at + sizeof ps - 1 < s + len; at++) {
+		if (memcmp(at, ps, sizeof ps - 1))
+			continue;
+		switch (at[sizeof ps - 1]) {
+		case 'R': return UF_RS_RUNNABLE;
+		case 'T': case 't': case 'X': case 'Z': return UF_RS_OFFLINE;
+		case 'S': case 'D': case 'I': case 'W': case 'K': case 'P': case 'N': return UF_RS_BLOCKED;
+		default: return UF_RS_UNKNOWN;
+		}
+	}
+	return UF_RS_UNKNOWN;
+}
+
+/* Ends a sample: "pname;frames..." counted with the period, when the cut
+ * keeps it; a waiting sample ends in its state's pseudo-frame. */
 static int commit(struct perf_reader *r)
 {
 	if (!r->have_pname)
 		return 0;
+	if (!fold_trie_sample_keeps(r->t, r->t_ns, r->state, r->period)) {
+		r->have_pname = 0;
+		r->nframes = 0;
+		return 0;
+	}
 	uint32_t node = FOLD_ROOT;
 	/* the name may hold ';': the joined stack splits there when read back */
 	for (size_t pos = 0; pos <= r->pname_len;) {
@@ -515,7 +647,110 @@ static int commit(struct perf_reader *r)
 	}
 	r->have_pname = 0; /* the script's undef $pname */
 	r->nframes = 0;
-	return fold_trie_add(r->t, node, r->period);
+	node = fold_trie_state_leaf(r->t, node, r->state);
+	if (node == FOLD_NONE)
+		return -ENOMEM;
+	if (r->state != UF_RS_RUNNING && r->state != UF_RS_UNKNOWN && r->t_ns != FOLD_T_UNKNOWN)
+		return wait_start(r, node);
+	return fold_trie_add_sample(r->t, node, r->period, r->t_ns, r->state);
+}
+
+/* ---- waits (sched:sched_switch) ----------------------------------------- */
+
+static struct wait *wait_slot(struct waits *w, uint32_t tid)
+{
+	if (!w->mask)
+		return NULL;
+	for (uint32_t j = (tid * 0x9e3779b1u) & w->mask;; j = (j + 1) & w->mask)
+		if (!w->w[j].tid1 || w->w[j].tid1 == tid + 1)
+			return &w->w[j];
+}
+
+/* Adds the wait of `tid` that began at e->t_out, weighing t_in - t_out
+ * ns, and frees its slot (backward-shift deletion keeps probes whole). */
+static int wait_end(struct perf_reader *r, uint32_t tid, uint64_t t_in)
+{
+	struct wait *e = wait_slot(&r->waits, tid);
+	if (!e || !e->tid1)
+		return 0;
+	struct wait w = *e;
+	double ns = t_in != FOLD_T_UNKNOWN && t_in > w.t_out ? (double)(t_in - w.t_out) : 1;
+	uint32_t i = (uint32_t)(e - r->waits.w), mask = r->waits.mask;
+	e->tid1 = 0;
+	r->waits.n--;
+	for (uint32_t j = (i + 1) & mask; r->waits.w[j].tid1; j = (j + 1) & mask) {
+		uint32_t home = ((r->waits.w[j].tid1 - 1) * 0x9e3779b1u) & mask;
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			r->waits.w[i] = r->waits.w[j];
+			r->waits.w[j].tid1 = 0;
+			i = j;
+		}
+	}
+	return fold_trie_add_sample(r->t, w.node, ns, w.t_out, (enum uf_runstate)w.state);
+}
+
+static int waits_grow(struct waits *w)
+{
+	uint32_t slots = w->mask ? (w->mask + 1) * 2 : 64;
+	struct wait *nw = calloc(slots, sizeof *nw);
+	if (!nw)
+		return -ENOMEM;
+	struct waits g = { nw, slots - 1, 0 };
+	for (uint32_t i = 0; w->mask && i <= w->mask; i++)
+		if (w->w[i].tid1) {
+			*wait_slot(&g, w->w[i].tid1 - 1) = w->w[i];
+			g.n++;
+		}
+	free(w->w);
+	*w = g;
+	return 0;
+}
+
+/* The current sample (a switch-out at r->t_ns, path end `node`) starts a
+ * wait of r->tid_num; one still open for it (a missed switch-in) ends here. */
+static int wait_start(struct perf_reader *r, uint32_t node)
+{
+	int rc = wait_end(r, r->tid_num, r->t_ns);
+	if (rc < 0)
+		return rc;
+	if (r->waits.n >= WAITS_MAX)
+		return fold_trie_add_sample(r->t, node, 1, r->t_ns, r->state);
+	if (((uint64_t)r->waits.n + 1) * 2 > (uint64_t)r->waits.mask + 1 && waits_grow(&r->waits) < 0)
+		return -ENOMEM;
+	struct wait *e = wait_slot(&r->waits, r->tid_num);
+	*e = (struct wait){ r->tid_num + 1, node, r->t_ns, (uint8_t)r->state };
+	r->waits.n++;
+	return 0;
+}
+
+/* At the end of input, waits still open end at the last timestamp read. */
+static int waits_flush(struct perf_reader *r)
+{
+	for (uint32_t i = 0; r->waits.mask && i <= r->waits.mask; i++) {
+		while (r->waits.w[i].tid1) { /* wait_end may shift another entry here */
+			int rc = wait_end(r, r->waits.w[i].tid1 - 1, r->t_last);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* A sched_switch's "next_pid=N" (the thread switched in). */
+static int switch_next_pid(const char *s, size_t len, uint32_t *pid)
+{
+	static const char key[] = " next_pid=";
+	for (size_t i = 0; i + sizeof key - 1 < len; i++) {
+		if (memcmp(s + i, key, sizeof key - 1))
+			continue;
+		size_t j = i + sizeof key - 1, d = 0;
+		uint32_t v = 0;
+		for (; j < len && d < 10 && is_digit((unsigned char)s[j]); j++, d++)
+			v = v * 10 + (uint32_t)(s[j] - '0');
+		*pid = v;
+		return d > 0;
+	}
+	return 0;
 }
 
 /* ---- the regexes ------------------------------------------------------ */
@@ -911,6 +1146,10 @@ static void *read_half(void *arg)
 {
 	struct half *h = arg;
 	h->rc = read_stream(&h->r, h->fd, (int64_t)h->off, h->len, NULL, 0, &h->err);
+	if (h->rc == 0 && waits_flush(&h->r) < 0) {
+		h->rc = -ENOMEM;
+		uf_err_set(&h->err, UF_EINPUT, h->r.o->label, "out of memory");
+	}
 	return NULL;
 }
 
@@ -968,6 +1207,8 @@ static int run_halves(struct half *a, struct half *b, fold_trie *t, fold_trie *t
 		*err = a->rc ? a->err : b->err;
 	else if ((rc = fold_trie_merge(t, tb)) != 0)
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
+	else
+		fold_trie_when_merge(t, tb);
 	*st = a->st;
 	st->lines += b->st.lines;
 	st->bad += b->st.bad;
@@ -1040,6 +1281,7 @@ static int reader_init(struct perf_reader *r, fold_trie *t, const struct fold_re
 static void reader_release(struct perf_reader *r)
 {
 	struct line_cache *c = &r->cache;
+	free(r->waits.w);
 	free(c->hash);
 	free(c->koff);
 	free(c->klen);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fold/in/read-raw.c — uniprof raw stack traces into a fold_trie, and the
- * writer of that format (see fold/raw.h for the format and the caps).
+ * fold/in/read-raw.c — uniprof raw stack traces into a fold_trie (the
+ * format and the caps are in fold/in/in.h; its one writer is
+ * fold/out/write-raw.c).
  *
  * Trade-off: frames are resolved and interned as they are read, with a
  * small direct-mapped cache (address -> name id) in front of the
@@ -42,6 +43,8 @@ struct raw_reader {
 	struct fold_raw_counts *cnt;
 	uint32_t *ids;              /* ring of FOLD_MAX_DEPTH name ids */
 	uint64_t nframes;           /* frames seen in the current stack */
+	uint64_t t_ns;              /* the current stack's "#sample" time, FOLD_T_UNKNOWN */
+	enum uf_runstate state;     /* ... and state */
 	uint64_t *ckey;             /* addr << 1 | is_return */
 	uint32_t *cval;             /* name id, FOLD_NONE = empty slot */
 	size_t cmask;               /* slots - 1, slots a power of 2 */
@@ -58,6 +61,7 @@ static int push_frame(struct raw_reader *r, uint32_t id);
 static uint32_t frame_addr(struct raw_reader *r, uint64_t addr);
 static uint32_t frame_name(struct raw_reader *r, const char *s, size_t len);
 static int parse_hex(const char *s, size_t len, uint64_t *out);
+static int sample_line(struct raw_reader *r, const char *s, size_t len);
 static void note_bad(struct raw_reader *r);
 static int fail(struct uf_err *err, const struct fold_read_opts *o, int rc);
 static int open_gzip(int fd, struct fold_gz **gz, int *in, struct uf_err *err, const char *label);
@@ -198,22 +202,6 @@ int fold_raw_looks_like(const char *buf, size_t len)
 	return ll > 2 && buf[i] == '0' && buf[i + 1] == 'x' && parse_hex(buf + i + 2, ll - 2, &a) == 0;
 }
 
-/* ---- public: writer ---------------------------------------------------- */
-
-int fold_raw_write_header(FILE *out, const char *what)
-{
-	fprintf(out, "#unikernel stack tracer: uniprof-flame\n#tracing %s\n\n", what ? what : "");
-	return ferror(out) ? -EIO : 0;
-}
-
-int fold_raw_write_stack(FILE *out, const uint64_t *addrs, size_t n, int complete)
-{
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "0x%" PRIx64 "\n", addrs[i]);
-	fputs(complete ? "1\n\n" : "0\n\n", out);
-	return ferror(out) ? -EIO : 0;
-}
-
 /* ---- static helpers ---------------------------------------------------- */
 
 static int reader_init(struct raw_reader *r, fold_trie *t, fold_raw_resolve_fn resolve,
@@ -225,6 +213,8 @@ static int reader_init(struct raw_reader *r, fold_trie *t, fold_raw_resolve_fn r
 		slots *= 2;
 	r->t = t, r->resolve = resolve, r->ctx = ctx, r->o = o, r->st = st, r->cnt = cnt;
 	r->nframes = 0;
+	r->t_ns = FOLD_T_UNKNOWN;
+	r->state = UF_RS_UNKNOWN;
 	r->cmask = slots - 1;
 	r->ckey = malloc(slots * sizeof *r->ckey);
 	r->cval = malloc(slots * sizeof *r->cval);
@@ -264,7 +254,7 @@ static int feed_line(struct raw_reader *r, const char *s, size_t len)
 	if (len == 0)
 		return r->nframes ? end_stack(r, 1, 0) : 0;
 	if (s[0] == '#')
-		return 0;
+		return len > 8 && !memcmp(s, "#sample ", 8) ? sample_line(r, s + 8, len - 8) : 0;
 	uint64_t v;
 	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && parse_hex(s + 2, len - 2, &v) == 0) {
 		uint32_t id = frame_addr(r, v);
@@ -303,8 +293,12 @@ static int push_frame(struct raw_reader *r, uint32_t id)
 /* Adds the current stack (ring, leaf first) to the trie. */
 static int end_stack(struct raw_reader *r, double count, int broken)
 {
-	uint64_t n = r->nframes;
+	uint64_t n = r->nframes, t_ns = r->t_ns;
+	enum uf_runstate st = r->state;
+	int reverse = r->o && r->o->reverse;
 	r->nframes = 0;
+	r->t_ns = FOLD_T_UNKNOWN;
+	r->state = UF_RS_UNKNOWN;
 	if (r->cnt)
 		r->cnt->broken += broken != 0;
 	if (n == 0) {
@@ -315,13 +309,18 @@ static int end_stack(struct raw_reader *r, double count, int broken)
 	uint64_t keep = n < FOLD_MAX_DEPTH ? n : FOLD_MAX_DEPTH;
 	if (n > keep)
 		r->st->truncated++;
-	uint32_t node = FOLD_ROOT;
+	if (!fold_trie_sample_keeps(r->t, t_ns, st, count))
+		return 0;
+	/* the state's pseudo-frame is the leaf: first when reversed */
+	uint32_t node = reverse ? fold_trie_state_leaf(r->t, FOLD_ROOT, st) : FOLD_ROOT;
 	for (uint64_t k = 0; k < keep && node != FOLD_NONE; k++) {
 		/* root first: frame n-1 down to n-keep; reverse: leaf first */
-		uint64_t j = r->o && r->o->reverse ? n - keep + k : n - 1 - k;
+		uint64_t j = reverse ? n - keep + k : n - 1 - k;
 		node = fold_trie_child(r->t, node, r->ids[j % FOLD_MAX_DEPTH]);
 	}
-	if (node == FOLD_NONE || fold_trie_add(r->t, node, count) < 0)
+	if (!reverse)
+		node = fold_trie_state_leaf(r->t, node, st);
+	if (node == FOLD_NONE || fold_trie_add_sample(r->t, node, count, t_ns, st) < 0)
 		return -ENOMEM;
 	if (r->cnt)
 		r->cnt->stacks++;
@@ -373,6 +372,45 @@ static int parse_hex(const char *s, size_t len, uint64_t *out)
 		v = v << 4 | (uint64_t)d;
 	}
 	*out = v;
+	return 0;
+}
+
+/* "#sample" fields "t_ns=N state=NAME thread=N" (after the keyword):
+ * each optional, unknown ones ignored; a malformed line counts as bad
+ * and leaves the stack unknown. */
+static int sample_line(struct raw_reader *r, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		while (i < len && s[i] == ' ')
+			i++;
+		size_t w = i;
+		while (w < len && s[w] != ' ')
+			w++;
+		const char *f = s + i, *eq = memchr(f, '=', w - i);
+		size_t klen = eq ? (size_t)(eq - f) : 0, vlen = eq ? w - i - klen - 1 : 0;
+		if (klen == 4 && !memcmp(f, "t_ns", 4)) {
+			uint64_t v = 0;
+			size_t d = 0;
+			for (; d < vlen && d < 20 && eq[1 + d] >= '0' && eq[1 + d] <= '9'; d++)
+				v = v * 10 + (uint64_t)(eq[1 + d] - '0');
+			if (d == 0 || d != vlen || d > 19) {
+				note_bad(r);
+				return 0;
+			}
+			r->t_ns = v;
+		} else if (klen == 5 && !memcmp(f, "state", 5)) {
+			char name[16];
+			if (vlen < sizeof name) {
+				memcpy(name, eq + 1, vlen);
+				name[vlen] = 0;
+				unsigned set = uf_runstate_set_parse(name);
+				/* one state, not a group */
+				if (set && !(set & (set - 1)))
+					r->state = (enum uf_runstate)__builtin_ctz(set);
+			}
+		}
+		i = w;
+	}
 	return 0;
 }
 

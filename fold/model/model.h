@@ -52,6 +52,7 @@
 #include <stdio.h>
 
 #include "util/err.h"
+#include "util/runstate.h"
 
 #define FOLD_ROOT 0u
 #define FOLD_NONE UINT32_MAX
@@ -118,6 +119,28 @@ typedef struct fold_trie {
 	double *seq_count;
 	double *seq_base;        /* only for differentials */
 	size_t seq_len, seq_cap;
+
+	/* When and in which state each sample was taken (fold/model/when.c):
+	 * the cut readers apply, per-state sample counts, and beside the
+	 * sequence each entry's time and state (NULL until the first sample
+	 * with either; shorter than seq_len means unknown past its end). */
+	struct fold_cut {
+		unsigned states;     /* UF_RS_BIT set kept; 0 = no state cut */
+		int timed;           /* cut by time: [from_ns, to_ns) */
+		uint64_t from_ns, to_ns; /* since the first timed sample; to UINT64_MAX = open */
+	} cut;
+	int keep_when;           /* turn the sequence on at the first sample
+				    with a time or state (exports that carry them) */
+	int have_t0;
+	uint64_t t0_ns;          /* the first timed sample's own clock */
+	double state_count[UF_RS_COUNT]; /* samples kept, by state */
+	double cut_dropped;      /* samples the cut left out */
+	uint64_t timed_seen;     /* samples that carried a time */
+	uint64_t samples_checked; /* fold_trie_sample_keeps calls */
+	unsigned states_seen;    /* UF_RS_BIT set of the states checked */
+	uint64_t *seq_t_ns;      /* since t0; FOLD_T_UNKNOWN when not known */
+	uint8_t *seq_state;      /* enum uf_runstate */
+	size_t seq_when_len, seq_when_cap;
 
 	/* How the profile was made (`record`'s metadata): "key: value\n"
 	 * lines of printable ASCII, "" when unknown.  Filled by its writer
@@ -234,6 +257,72 @@ static inline int fold_trie_is_diff(const fold_trie *t) { return t->base != NULL
 /* Keep the order of additions (one record per fold_trie_add*) so a flame
  * chart can draw time order.  Memory then grows with input lines. */
 void fold_trie_keep_sequence(fold_trie *t);
+
+/* ---- when and in which state (fold/model/when.c) ------------------------ */
+
+#define FOLD_T_UNKNOWN UINT64_MAX
+
+/* Keep (node, count, time, state) per sample in input order for inputs
+ * that carry times or states (the sequence, turned on at the first such
+ * sample, so a folded input keeps its merged, sorted reading).  For the
+ * exports that write per-sample times and states (pprof, speedscope). */
+static inline void fold_trie_keep_when(fold_trie *t) { t->keep_when = 1; }
+/* Sets the cut readers apply from now on (fold_trie_sample_keeps). */
+void fold_trie_set_cut(fold_trie *t, const struct fold_cut *c);
+static inline int fold_trie_has_cut(const fold_trie *t) { return t->cut.states || t->cut.timed; }
+/* Whether a sample taken at `t_ns` on its input's own clock
+ * (FOLD_T_UNKNOWN: no time) in state `st`, weighing `count`, passes the
+ * cut: 1 keep, 0 leave out (counted in t->cut_dropped).  The first timed
+ * sample fixes t0, so times are measured from it.  Readers call it before
+ * building the sample's path, so a left-out sample leaves no node. */
+int fold_trie_sample_keeps(fold_trie *t, uint64_t t_ns, enum uf_runstate st, double count);
+/* The node a sample in state `st` ends at below its stack's last frame
+ * `node`: a pseudo-frame "[runnable]", "[blocked]" or "[offline]" for a
+ * waiting or offline sample (set apart, as off-CPU flame graphs do),
+ * `node` itself for running and unknown ones.  FOLD_NONE on OOM. */
+uint32_t fold_trie_state_leaf(fold_trie *t, uint32_t node, enum uf_runstate st);
+/* The pseudo-frame name of state `st` (NULL for running and unknown). */
+const char *fold_state_frame(enum uf_runstate st, size_t *len);
+/* Adds `count` samples at `node` like fold_trie_add, and counts them in
+ * t->state_count; with the sequence kept, the entry keeps its time
+ * (ns since t0) and state.  `t_ns` is on the input's own clock, as
+ * given to fold_trie_sample_keeps, which must be called first (it fixes
+ * t0 and applies the cut). */
+int fold_trie_add_sample(fold_trie *t, uint32_t node, double count, uint64_t t_ns,
+			 enum uf_runstate st);
+/* Sequence entry i's time since t0 (FOLD_T_UNKNOWN) and state. */
+static inline uint64_t fold_seq_t_ns(const fold_trie *t, size_t i)
+{
+	return i < t->seq_when_len ? t->seq_t_ns[i] : FOLD_T_UNKNOWN;
+}
+static inline enum uf_runstate fold_seq_state(const fold_trie *t, size_t i)
+{
+	return i < t->seq_when_len ? (enum uf_runstate)t->seq_state[i] : UF_RS_UNKNOWN;
+}
+/* Samples added by fold_trie_add_sample (all states). */
+static inline double fold_trie_kept(const fold_trie *t)
+{
+	double n = 0;
+	for (unsigned s = 0; s < UF_RS_COUNT; s++)
+		n += t->state_count[s];
+	return n;
+}
+/* Whether a sample with a known state was checked (kept or not). */
+static inline int fold_trie_has_states(const fold_trie *t)
+{
+	return (t->states_seen & ~UF_RS_BIT(UF_RS_UNKNOWN)) != 0;
+}
+/* Adds src's per-state counts and sample tallies into dst (after
+ * fold_trie_merge of two halves of one input; the sequence is not merged). */
+void fold_trie_when_merge(fold_trie *dst, const fold_trie *src);
+/* Whether some sample was set apart (a state other than running and
+ * unknown), i.e. whether the input told states apart. */
+int fold_trie_has_waits(const fold_trie *t);
+/* "running 350, blocked 650" (states with samples, in enum order) into
+ * buf; 0 when no sample had a known state. */
+size_t fold_trie_state_text(const fold_trie *t, char *buf, size_t size);
+/* Adds the "states" metadata line when fold_trie_has_waits(). */
+int fold_trie_state_meta(fold_trie *t);
 
 /* Computes totals and sibling entries (see the header comment).
  * Returns 0 or -ENOMEM. */

@@ -94,6 +94,8 @@ void fold_trie_free(fold_trie *t)
 	free(t->seq_node);
 	free(t->seq_count);
 	free(t->seq_base);
+	free(t->seq_t_ns);
+	free(t->seq_state);
 	free(t->lib_of);
 	fold_locs_free(t->locs);
 	free(t);

@@ -33,6 +33,31 @@ int fold_write_folded(const fold_trie *t, FILE *out);
  * --flamechart).  Returns 0, -ENOMEM, -EIO, -EDOM or -ERANGE. */
 int fold_write_stack_line(const fold_trie *t, FILE *out, const uint32_t *path, uint32_t n,
 			  const double *before, double after);
+/* ---- uniprof raw traces (fold/out/write-raw.c; format in fold/in/in.h) */
+
+/* What is known of one raw-trace sample; FOLD_T_UNKNOWN, UF_RS_UNKNOWN
+ * and FOLD_RAW_NO_THREAD leave a field out. */
+#define FOLD_RAW_NO_THREAD UINT64_MAX
+struct fold_raw_sample {
+	uint64_t t_ns;            /* since the recording's first sample */
+	enum uf_runstate state;
+	uint64_t thread;          /* backend thread id */
+};
+
+/* Writes the header: "#unikernel stack tracer: uniprof-flame\n"
+ * "#tracing <what>\n\n" (`what` e.g. "pid 123"; no clock, so output is
+ * reproducible).  Returns 0 or -EIO. */
+int fold_raw_write_header(FILE *out, const char *what);
+/* Writes one stack: a "#sample" line with the fields known in *s (none
+ * when s is NULL or nothing is known), then addrs[0] the sampled PC
+ * (leaf) to addrs[n-1] the outermost return address, then "1"
+ * (complete) or "0" (the walk was cut short) and a blank line.  Returns
+ * 0 or -EIO. */
+int fold_raw_write_sample(FILE *out, const struct fold_raw_sample *s, const uint64_t *addrs,
+			  size_t n, int complete);
+/* The same without time, state or thread (uniprof's own format). */
+int fold_raw_write_stack(FILE *out, const uint64_t *addrs, size_t n, int complete);
+
 /* ---- exports other tools read (fold/out/write-pprof.c, write-speedscope.c) */
 
 struct fold_export_opts {

@@ -10,7 +10,10 @@
  * or by function when there is no address); record uses it directly to
  * write addresses, mappings and file:line.  fold_write_pprof() feeds it
  * a finished trie: one location per distinct name, one sample per
- * distinct stack.
+ * distinct stack; or, when the trie kept per-sample times and states
+ * (fold_trie_keep_when), one sample per sequence entry in input order
+ * with labels "state" (running, blocked, ...) and "time" (ns since the
+ * first sample), which `go tool pprof -tags` and `-raw` show.
  *
  * Trade-off: protobuf-c packs a whole message from C structs, so the
  * Profile is packed in three parts that concatenate to the same bytes
@@ -54,6 +57,7 @@ typedef Perftools__Profiles__Mapping PMapping;
 typedef Perftools__Profiles__Location PLocation;
 typedef Perftools__Profiles__Line PLine;
 typedef Perftools__Profiles__Function PFunction;
+typedef Perftools__Profiles__Label PLabel;
 
 #define MAX_VALUES 4
 
@@ -471,9 +475,10 @@ static void pack_head(struct fold_pprof *b, struct gz_sink *s)
 	perftools__profiles__profile__pack_to_buffer(&p, &s->base);
 }
 
-/* One Profile.sample: tag, length, the Sample message. */
-static void pack_sample(struct gz_sink *s, const uint64_t *ids, size_t n, const int64_t *vals,
-			int nvalues)
+/* One Profile.sample: tag, length, the Sample message (with labels when
+ * nlabels > 0). */
+static void pack_sample_labels(struct gz_sink *s, const uint64_t *ids, size_t n,
+			       const int64_t *vals, int nvalues, PLabel **labels, size_t nlabels)
 {
 	PSample smp;
 	perftools__profiles__sample__init(&smp);
@@ -481,6 +486,8 @@ static void pack_sample(struct gz_sink *s, const uint64_t *ids, size_t n, const 
 	smp.location_id = (uint64_t *)ids;
 	smp.n_value = (size_t)nvalues;
 	smp.value = (int64_t *)vals;
+	smp.n_label = nlabels;
+	smp.label = labels;
 	uint8_t head[11] = { 2 << 3 | 2 }; /* field 2, length-delimited */
 	size_t len = perftools__profiles__sample__get_packed_size(&smp), h = 1;
 	for (; len > 127; len >>= 7)
@@ -488,6 +495,12 @@ static void pack_sample(struct gz_sink *s, const uint64_t *ids, size_t n, const 
 	head[h++] = (uint8_t)len;
 	gz_put(s, head, h);
 	perftools__profiles__sample__pack_to_buffer(&smp, &s->base);
+}
+
+static void pack_sample(struct gz_sink *s, const uint64_t *ids, size_t n, const int64_t *vals,
+			int nvalues)
+{
+	pack_sample_labels(s, ids, n, vals, nvalues, NULL, 0);
 }
 
 /* The pointer arrays protobuf-c wants, around the builder's flat ones. */
@@ -580,13 +593,48 @@ static int64_t count_value(double v)
 	return v >= 9.2e18 ? INT64_MAX : (int64_t)llround(v);
 }
 
+/* The labels of one timed sample: "state" (a string, when known) and
+ * "time" (ns since the first sample, when known). */
+struct when_labels {
+	int64_t key_state, key_time, unit_ns, state_name[UF_RS_COUNT];
+	PLabel l[2];
+	PLabel *lp[2];
+};
+
+static int when_labels_init(struct fold_pprof *b, struct when_labels *w)
+{
+	w->key_state = str0(b, "state");
+	w->key_time = str0(b, "time");
+	w->unit_ns = str0(b, "nanoseconds");
+	int bad = w->key_state < 0 || w->key_time < 0 || w->unit_ns < 0;
+	for (unsigned k = 0; k < UF_RS_COUNT; k++)
+		bad |= (w->state_name[k] = str0(b, uf_runstate_name((enum uf_runstate)k))) < 0;
+	return bad ? -ENOMEM : 0;
+}
+
+static int add_sample_when(struct fold_pprof *b, struct gz_sink *sink, const fold_trie *t,
+			   const struct fold_export_opts *o, uint32_t node, double count,
+			   double base, struct when_labels *w, uint64_t t_ns, enum uf_runstate st,
+			   uint64_t *loc_of, uint64_t *path);
+
 /* One sample for node's own count, its frames leaf first, packed into
  * sink at once: memory stays one path deep however many samples share it. */
 static int add_sample(struct fold_pprof *b, struct gz_sink *sink, const fold_trie *t,
 		      const struct fold_export_opts *o, uint32_t node, uint64_t *loc_of,
 		      uint64_t *path)
 {
-	double self = t->self[node], base = t->base ? t->base[node] : 0;
+	return add_sample_when(b, sink, t, o, node, t->self[node], t->base ? t->base[node] : 0,
+			       NULL, FOLD_T_UNKNOWN, UF_RS_UNKNOWN, loc_of, path);
+}
+
+/* The same for `count` samples of one sequence entry, labelled with its
+ * time and state (w non-NULL). */
+static int add_sample_when(struct fold_pprof *b, struct gz_sink *sink, const fold_trie *t,
+			   const struct fold_export_opts *o, uint32_t node, double count,
+			   double base, struct when_labels *w, uint64_t t_ns, enum uf_runstate st,
+			   uint64_t *loc_of, uint64_t *path)
+{
+	double self = count;
 	uint32_t d = 0;
 	for (uint32_t n = node; n != FOLD_ROOT; n = t->parent[n]) {
 		uint32_t nm = t->name[n];
@@ -605,8 +653,40 @@ static int add_sample(struct fold_pprof *b, struct gz_sink *sink, const fold_tri
 		v[k++] = count_value(self * o->period_ns);
 	if (t->base)
 		v[k++] = count_value(base);
-	pack_sample(sink, path, d, v, k);
+	size_t nl = 0;
+	if (w && st != UF_RS_UNKNOWN) {
+		perftools__profiles__label__init(&w->l[nl]);
+		w->l[nl].key = w->key_state;
+		w->l[nl].str = w->state_name[st];
+		w->lp[nl] = &w->l[nl];
+		nl++;
+	}
+	if (w && t_ns != FOLD_T_UNKNOWN) {
+		perftools__profiles__label__init(&w->l[nl]);
+		w->l[nl].key = w->key_time;
+		w->l[nl].num = t_ns > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)t_ns;
+		w->l[nl].num_unit = w->unit_ns;
+		w->lp[nl] = &w->l[nl];
+		nl++;
+	}
+	pack_sample_labels(sink, path, d, v, k, w ? w->lp : NULL, nl);
 	return sink->err;
+}
+
+/* With times or states kept per sample: one Sample per sequence entry,
+ * in input order, labelled (go tool pprof -tags, -raw show them). */
+static int add_sequence(struct fold_pprof *b, struct gz_sink *sink, const fold_trie *t,
+			const struct fold_export_opts *o, uint64_t *loc_of, uint64_t *path)
+{
+	struct when_labels w;
+	if (when_labels_init(b, &w) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->seq_len; i++)
+		if (add_sample_when(b, sink, t, o, t->seq_node[i], t->seq_count[i],
+				    t->seq_base ? t->seq_base[i] : 0, &w, fold_seq_t_ns(t, i),
+				    fold_seq_state(t, i), loc_of, path))
+			return sink->err ? sink->err : -ENOMEM;
+	return 0;
 }
 
 int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE *out)
@@ -632,6 +712,11 @@ int fold_write_pprof(const fold_trie *t, const struct fold_export_opts *o, FILE 
 	if (!stack || !(sink = sink_open(out)))
 		goto out;
 	pack_head(b, sink);
+	if (t->keep_seq && t->seq_when_len) {
+		if (add_sequence(b, sink, t, o, loc_of, path) == 0)
+			rc = pack_tail(b, sink);
+		goto out;
+	}
 	uint32_t sp = 0;
 	if ((t->self[0] != 0 || (t->base && t->base[0] != 0)) &&
 	    add_sample(b, sink, t, o, FOLD_ROOT, loc_of, path))

@@ -24,6 +24,8 @@ printf 'a;b;c 1\na;b 2\na;b;c;d_[k] 3\n[unknown];x 1\n' >$C/folded/annotated
 # ---- uniprof raw traces
 cp tests/data/symtab/uniprof.raw $C/raw/uniprof
 printf '#tracing x\n\n0x1000\nf+0x10\n0x2000\n1\n\n0x0\n0\n\n' >$C/raw/mixed
+# record --raw's #sample lines (time, state, thread), one malformed
+printf '#tracing pid 1\n\n#sample t_ns=0 state=running thread=1\n0x1000\n1\n\n#sample t_ns=99 state=blocked thread=2\n0x2000\n0x1000\n1\n\n#sample t_ns=x state=zz\n0x3\n1\n\n' >$C/raw/samples
 
 # ---- nm text and ELF images
 cp tests/data/symtab/app.nm $C/nm/app

@@ -287,9 +287,124 @@ static void sampler_writes_uniprof_raw(void **state)
 	FILE *f = open_memstream(&buf, &len);
 	assert_int_equal(sampler_write_raw(&s, f, "pid 1", NULL), 0);
 	fclose(f);
-	assert_non_null(strstr(buf, "#tracing pid 1 on "));
+	assert_non_null(strstr(buf, "#tracing pid 1\n"));
 	const char *body = strstr(buf, "\n\n") + 2;
-	assert_string_equal(body, "0x2000\n0x1100\n0x1000\n1\n\n0x3000\n0x1100\n0x1000\n1\n\n");
+	/* no run states from this target: time and thread only */
+	char want[512];
+	snprintf(want, sizeof want,
+		 "#sample t_ns=%llu thread=10\n0x2000\n0x1100\n0x1000\n1\n\n"
+		 "#sample t_ns=%llu thread=20\n0x3000\n0x1100\n0x1000\n1\n\n",
+		 (unsigned long long)s.seq[0].t_ns, (unsigned long long)s.seq[1].t_ns);
+	assert_string_equal(body, want);
+	free(buf);
+	sampler_release(&s);
+	replay_free(r);
+}
+
+/* Thread 10 alternates running / runnable, thread 20 is blocked but in
+ * every fourth round (running); rounds x threads states in all. */
+static struct replay_target *state_script(size_t rounds)
+{
+	struct replay_target *r = script(0);
+	uint32_t tids[2] = { 10, 20 };
+	struct uf_regs regs[2] = {
+		{ .pc = 0x2000, .sp = STACK, .fp = STACK, .arch = UF_ARCH_X86_64 },
+		{ .pc = 0x3000, .sp = STACK + 0x100, .fp = STACK + 0x100, .arch = UF_ARCH_X86_64 },
+	};
+	for (size_t i = 0; i < rounds; i++) {
+		enum uf_runstate st[2] = { i % 2 ? UF_RS_RUNNABLE : UF_RS_RUNNING,
+					   i % 4 == 3 ? UF_RS_RUNNING : UF_RS_BLOCKED };
+		replay_add_round_states(r, tids, regs, st, 2);
+	}
+	return r;
+}
+
+static void sampler_records_run_states(void **state)
+{
+	struct replay_target *r = state_script(8);
+	struct sampler s;
+	sampler_init(&s, 1);
+	run(&s, r, 2000, NULL);
+	assert_int_equal(r->runstate_calls, 16); /* one per thread per round */
+	assert_int_equal(s.stats.state_samples[UF_RS_RUNNING], 4 + 2);
+	assert_int_equal(s.stats.state_samples[UF_RS_RUNNABLE], 4);
+	assert_int_equal(s.stats.state_samples[UF_RS_BLOCKED], 6);
+	/* default: waiting samples end in their state's frame */
+	fold_trie *t = fold_trie_new();
+	struct sampler_fold_opts fo = { .resolve = names };
+	assert_int_equal(sampler_fold(&s, t, &fo, NULL), 0);
+	char *out = folded(t);
+	assert_string_equal(out, "_start;main;f_a 4\n_start;main;f_a;[runnable] 4\n"
+				 "_start;main;f_b 2\n_start;main;f_b;[blocked] 6\n");
+	assert_true(fold_trie_has_waits(t));
+	free(out);
+	fold_trie_free(t);
+	/* --on-cpu: the running samples only, no pseudo-frame left */
+	t = fold_trie_new();
+	fold_trie_set_cut(t, &(struct fold_cut){ .states = UF_RS_SET_ONCPU });
+	assert_int_equal(sampler_fold(&s, t, &fo, NULL), 0);
+	out = folded(t);
+	assert_string_equal(out, "_start;main;f_a 4\n_start;main;f_b 2\n");
+	assert_true(t->cut_dropped == 10);
+	free(out);
+	fold_trie_free(t);
+	/* time order: each entry keeps the state it was sampled in */
+	t = fold_trie_new();
+	fo.sequence = 1;
+	assert_int_equal(sampler_fold(&s, t, &fo, NULL), 0);
+	assert_int_equal(t->seq_len, 16);
+	for (size_t i = 0; i < 16; i++) {
+		assert_int_equal(fold_seq_state(t, i), s.seq[i].state);
+		assert_true(fold_seq_t_ns(t, i) == s.seq[i].t_ns - s.seq[0].t_ns);
+	}
+	fold_trie_free(t);
+	sampler_release(&s);
+	replay_free(r);
+}
+
+/* The raw trace keeps time, state and thread: read back (fold/in's one
+ * reader) it gives the sampler's own per-state counts and times, and the
+ * reader applies the cut the way sampler_fold does. */
+static void sampler_raw_round_trip_keeps_states(void **state)
+{
+	struct replay_target *r = state_script(8);
+	struct sampler s;
+	sampler_init(&s, 1);
+	run(&s, r, 2000, NULL);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(sampler_write_raw(&s, f, "replay", NULL), 0);
+	fclose(f);
+	fold_trie *t = fold_trie_new();
+	fold_trie_keep_sequence(t);
+	struct fold_read_opts o = { .label = "raw" };
+	struct fold_read_stats st = { 0 };
+	struct uf_err err = { 0 };
+	assert_int_equal(fold_raw_read_mem(t, buf, len, NULL, NULL, &o, &st, NULL, &err), 0);
+	assert_int_equal(st.bad, 0);
+	for (unsigned k = 0; k < UF_RS_COUNT; k++)
+		assert_true(t->state_count[k] == (double)s.stats.state_samples[k]);
+	assert_int_equal(t->seq_len, s.seq_len);
+	for (size_t i = 0; i < s.seq_len; i++) {
+		assert_int_equal(fold_seq_state(t, i), s.seq[i].state);
+		assert_true(fold_seq_t_ns(t, i) == s.seq[i].t_ns - s.seq[0].t_ns);
+	}
+	fold_trie_free(t);
+	/* --state blocked --time from the 3rd sample's time on: the samples
+	 * the cut says, counted by hand from the sampler's sequence */
+	uint64_t from = s.seq[4].t_ns - s.seq[0].t_ns;
+	double want = 0;
+	for (size_t i = 0; i < s.seq_len; i++)
+		want += s.seq[i].state == UF_RS_BLOCKED && s.seq[i].t_ns - s.seq[0].t_ns >= from;
+	t = fold_trie_new();
+	fold_trie_set_cut(t, &(struct fold_cut){ .states = UF_RS_BIT(UF_RS_BLOCKED), .timed = 1,
+						  .from_ns = from, .to_ns = UINT64_MAX });
+	assert_int_equal(fold_raw_read_mem(t, buf, len, NULL, NULL, &o, &st, NULL, &err), 0);
+	assert_true(want > 0 && want < 6);
+	assert_true(fold_trie_kept(t) == want);
+	assert_true(t->state_count[UF_RS_BLOCKED] == want);
+	fold_trie_free(t);
 	free(buf);
 	sampler_release(&s);
 	replay_free(r);
@@ -347,6 +462,8 @@ int main(void)
 		cmocka_unit_test(sampler_fold_keeps_time_order),
 		cmocka_unit_test(sampler_fold_names_many_addresses),
 		cmocka_unit_test(sampler_writes_uniprof_raw),
+		cmocka_unit_test(sampler_records_run_states),
+		cmocka_unit_test(sampler_raw_round_trip_keeps_states),
 		cmocka_unit_test(sampler_stop_quantiles),
 		cmocka_unit_test(sampler_times_every_round),
 	};
