@@ -189,7 +189,7 @@ examples:
 
 # The Linux workloads of examples/Makefile (its BINS) without the guests.
 EXAMPLES_LINUX := app-test-1 app-test-1-pie app-test-1-so app-test-2 app-threads libufwork.so \
-		  app-test-1-fp app-qsort app-leaf app-uklibs app-inline app-lines
+		  app-test-1-fp app-qsort app-leaf app-uklibs app-inline app-lines app-phases app-pool
 examples-linux:
 	@$(MAKE) --no-print-directory -C examples $(addprefix ../build/examples/,$(EXAMPLES_LINUX))
 

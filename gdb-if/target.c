@@ -22,6 +22,16 @@
  *     vCPU on every stop, so a stop reply updates it (0 = unknown).
  *  3. In a pipelined batch the replies are always all read, even after one
  *     fails, so the byte stream stays in step.
+ *  4. Run state (grunstate): a vCPU is blocked when the instruction just
+ *     before its pc is a halt (x86 `hlt`, 0xf4; AArch64 `wfi`): QEMU
+ *     leaves pc past it while the vCPU sleeps.  The answer per pc is
+ *     kept in `halt_cache` for the whole run, on the assumption that
+ *     guest code does not change under a pc (self-modifying or reloaded
+ *     code may be misjudged).  x86 code is read backwards by one byte,
+ *     so a longer instruction whose last byte is 0xf4 also reads as a
+ *     halt; AArch64's fixed 4-byte instructions have no such ambiguity.
+ *     A fused sample cannot read code (the guest runs again): its state
+ *     is unknown on a cache miss, and the next sample is a full one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +48,7 @@
 #define MAX_SKIPPED 64     /* console (`O`) packets tolerated before a stop reply */
 #define MAX_REQ 8          /* requests in one batch */
 #define PAGE 4096
+#define HALT_CACHE 512     /* pcs whose halt-or-not answer is kept (invariant 4) */
 
 struct gthread {
 	uint32_t id;
@@ -76,6 +87,13 @@ struct gdb_target {
 	struct chunk cache[CACHE_N];
 	size_t next_slot;
 	uint8_t *cache_mem;
+	int rs_valid;          /* rs_regs are rs_tid's registers at this stop */
+	uint32_t rs_tid;
+	struct uf_regs rs_regs;
+	struct {
+		uint64_t pc1;      /* pc + 1; 0 = empty slot */
+		int halted;
+	} halt_cache[HALT_CACHE];
 };
 
 /* One request of a batch and where its reply goes. */
@@ -109,6 +127,9 @@ static struct gthread *find_thread(struct gdb_target *g, uint32_t id);
 static int read_to_page_end(struct gdb_target *g, uint32_t id, uint64_t addr,
 			    struct uf_err *err);
 static void destroy(struct gdb_target *g);
+static int halted_at(struct gdb_target *g, struct gthread *th, uint64_t pc, struct uf_err *err);
+static ssize_t gread(struct uf_target *t, uint32_t id, uint64_t addr, void *buf, size_t len,
+		     struct uf_err *err);
 
 /* ---- public ---------------------------------------------------------- */
 
@@ -279,7 +300,7 @@ static int gstop(struct uf_target *t, struct uf_err *err)
 {
 	struct gdb_target *g = t->priv;
 	cache_clear(g);
-	g->pre_valid = 0;
+	g->pre_valid = g->rs_valid = 0;
 	t->n_hypercalls++;
 	g->fused = 0;
 	if (g->c.pipeline && can_fuse(g))
@@ -296,7 +317,7 @@ static int gresume(struct uf_target *t, struct uf_err *err)
 {
 	struct gdb_target *g = t->priv;
 	cache_clear(g);
-	g->pre_valid = 0;
+	g->pre_valid = g->rs_valid = 0;
 	if (g->fused) {   /* resumed by stop_fused() already */
 		g->fused = 0;
 		return g->c.gone ? UF_TARGET_GONE : 0;
@@ -332,6 +353,10 @@ static int gregs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct 
 		uf_err_set(err, UF_ETARGET, g->c.addr, "no thread %u", id);
 		return -ESRCH;
 	}
+	if (g->rs_valid && id == g->rs_tid) {   /* read by grunstate at this stop */
+		*regs = g->rs_regs;
+		return 0;
+	}
 	if (g->pre_valid && id == g->pre_tid) {   /* fetched with the stop */
 		*regs = g->pre_regs;
 		note_sp(g, th, regs->sp);
@@ -349,6 +374,31 @@ static int gregs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct 
 	if (rc == 0)
 		note_sp(g, th, regs->sp);
 	return rc;
+}
+
+/* Invariant 4: blocked when stopped right after a halt, else running.
+ * The registers it reads are kept for the gregs call that follows. */
+static int grunstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
+		     uint64_t *run_ns, struct uf_err *err)
+{
+	struct gdb_target *g = t->priv;
+	struct gthread *th = find_thread(g, id);
+	struct uf_regs r;
+	*state = UF_RS_UNKNOWN;
+	*run_ns = 0;   /* the gdbstub has no per-vCPU clock */
+	if (!th)
+		return 0;
+	int rc = gregs(t, id, &r, err);
+	if (rc != 0)
+		return rc;
+	g->rs_regs = r;
+	g->rs_tid = id;
+	g->rs_valid = 1;
+	int h = halted_at(g, th, r.pc, err);
+	if (h < 0 && h != -EAGAIN)
+		return h;
+	*state = h == 1 ? UF_RS_BLOCKED : h == 0 ? UF_RS_RUNNING : UF_RS_UNKNOWN;
+	return 0;
 }
 
 static ssize_t gread(struct uf_target *t, uint32_t id, uint64_t addr, void *buf, size_t len,
@@ -428,13 +478,14 @@ static void gdetach(struct uf_target *t)
 
 static const struct uf_target_ops gdb_ops = {
 	.name = "gdb",
-	.caps = UF_TARGET_CAP_VCPUS,
+	.caps = UF_TARGET_CAP_VCPUS | UF_TARGET_CAP_RUNSTATE,
 	.stop = gstop,
 	.resume = gresume,
 	.threads = gthreads,
 	.regs = gregs,
 	.read = gread,
 	.detach = gdetach,
+	.runstate = grunstate,
 };
 
 /* ---- helpers: attach ------------------------------------------------- */
@@ -767,6 +818,35 @@ static size_t cache_copy(struct gdb_target *g, uint64_t addr, uint8_t *buf, size
 		return m;
 	}
 	return 0;
+}
+
+/* 1 when the instruction before pc is a halt, 0 when not, -EAGAIN when
+ * the code cannot be read now (a fused sample), <0 with *err on a broken
+ * connection.  Answers are cached per pc (invariant 4). */
+static int halted_at(struct gdb_target *g, struct gthread *th, uint64_t pc, struct uf_err *err)
+{
+	const int arm = g->t->arch == UF_ARCH_AARCH64;
+	size_t slot = (size_t)((pc ^ (pc >> 9)) % HALT_CACHE), len = arm ? 4 : 1;
+	if (g->halt_cache[slot].pc1 == pc + 1)
+		return g->halt_cache[slot].halted;
+	uint8_t b[4] = { 0 };
+	if (pc < len)
+		return 0;
+	if (g->fused) {
+		th->missed = 1;   /* the next sample is a full one and can read it */
+		return -EAGAIN;
+	}
+	ssize_t n = gread(g->t, th->id, pc - len, b, len, err);
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n < len)
+		return -EAGAIN;   /* unreadable: unknown, asked again next time */
+	uint32_t word = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+			(uint32_t)b[3] << 24;
+	int halted = arm ? word == 0xd503207fu /* wfi */ : b[0] == 0xf4 /* hlt */;
+	g->halt_cache[slot].pc1 = pc + 1;
+	g->halt_cache[slot].halted = halted;
+	return halted;
 }
 
 static struct gthread *find_thread(struct gdb_target *g, uint32_t id)

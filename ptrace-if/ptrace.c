@@ -25,8 +25,38 @@
  *     its maps and mapped files can still be read for symbols (a library
  *     dlopen()ed just before exit); every other exit event is let go at
  *     once.
+ *  4. A thread's run state is read in p_stop just before its
+ *     PTRACE_INTERRUPT (once stopped, /proc says 't' for every thread):
+ *     the state letter of /proc/PID/task/TID/stat and the run and queue
+ *     times of .../schedstat, both by pread on descriptors kept open (at
+ *     most KEEP_FDS of them; past that, open-read-close).  runstate()
+ *     only reports that snapshot.
+ *
+ * Run state (util/runstate.h) from the snapshot: S, D, P, I, W -> blocked;
+ * T (job control) -> offline; R -> running, or runnable when its
+ * queue-wait time (schedstat's second field) grew between the snapshot
+ * and the stop (queued_since): a thread on a CPU stops at once, a queued
+ * one waits for a CPU first, and the kernel accounts that wait.  On a
+ * loaded machine a thread in R is often not on a CPU; an average over
+ * the interval since the last sample would misplace the waits (a
+ * producer preempted right after it wakes a worker is queued in
+ * pthread_cond_signal, not in the loop it spent the interval in).  The
+ * observer counts too: our own wake-up at each deadline pushes a thread
+ * that last ran on our CPU off it until we wait for its stop, so for
+ * that thread a wait under DISPLACED_MAX_NS (1 ms) is not counted
+ * (without it, a loaded machine showed app-phases' phase_a queued at
+ * 98 % of its samples and phase_b at 3 %, depending on which CPU the
+ * scheduler put it on).  R
+ * inside an interrupted system call (x86-64: orig_rax >= 0 and
+ * rax a restart code), or stopped at a `syscall` instruction (the restart
+ * rewound it there), is blocked: the thread was still on its way back
+ * into the wait our previous stop interrupted.  The cost: two preads per
+ * thread per sample before its stop, one more for a thread in R after
+ * it (a few us each; the summary's stop histogram shows them), and for
+ * threads in R the register read the walk needs anyway.
  */
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -54,7 +84,24 @@ struct thr {
 	int held;         /* the main thread held at its exit event (invariant 3) */
 	int detached;     /* PTRACE_DETACH succeeded: no longer ours */
 	char comm[17];
+	/* run state snapshot (invariant 4) */
+	int stat_fd, sched_fd;          /* -1: not kept open */
+	int rs_valid;                   /* taken at this stop */
+	enum uf_runstate rs;
+	uint64_t run_ns, wait_ns;       /* schedstat: on-CPU, queued (ns) at the snapshot */
+	int have_times;                 /* run_ns / wait_ns are this snapshot's */
+	int on_our_cpu;                 /* it last ran on the CPU p_stop runs on */
+#if defined(__x86_64__)
+	struct user_regs_struct uregs;  /* read by runstate() at this stop */
+	int uregs_valid;
+#endif
 };
+
+/* A thread on the CPU the sampler runs on was pushed off it by the
+ * sampler's own wake-up at the deadline; a queue wait that short during
+ * the stop is ours, not the program's (queued_since). */
+#define DISPLACED_MAX_NS 1000000ull
+#define KEEP_FDS 512                /* /proc descriptors kept open for snapshots */
 
 struct dead {              /* an exited thread: only its name is needed */
 	pid_t tid;
@@ -73,6 +120,8 @@ struct ptr {
 	sigset_t old_mask;        /* our signal mask before attach */
 	int attached;
 	uint64_t last_names_ns;   /* last /proc comm refresh */
+	size_t kept_fds;          /* /proc descriptors open for snapshots */
+	int our_cpu;              /* where p_stop runs (sched_getcpu), for queued_since */
 };
 
 static int p_stop(struct uf_target *t, struct uf_err *err);
@@ -85,10 +134,12 @@ static ssize_t p_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf
 static void p_detach(struct uf_target *t);
 static int p_idle(struct uf_target *t, uint64_t deadline_ns, struct uf_err *err);
 static int p_exit_status(const struct uf_target *t, int *status);
+static int p_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
+		      uint64_t *run_ns, struct uf_err *err);
 
 static const struct uf_target_ops ptrace_ops = {
 	.name = "ptrace",
-	.caps = UF_TARGET_CAP_PROCMAPS,
+	.caps = UF_TARGET_CAP_PROCMAPS | UF_TARGET_CAP_RUNSTATE,
 	.stop = p_stop,
 	.resume = p_resume,
 	.threads = p_threads,
@@ -96,6 +147,7 @@ static const struct uf_target_ops ptrace_ops = {
 	.read = p_read,
 	.detach = p_detach,
 	.idle = p_idle,
+	.runstate = p_runstate,
 	.thread_name = ptrace_target_thread_name,
 	.exit_status = p_exit_status,
 	.release = ptrace_target_free,
@@ -118,6 +170,13 @@ static void compact(struct ptr *p);
 static const struct dead *dead_find(struct ptr *p, pid_t tid);
 static uint64_t mono_ns(void);
 static int on_exit_event(struct ptr *p, struct thr *h);
+static void snapshot(struct ptr *p, struct thr *h);
+static int in_syscall_wait(struct uf_target *t, struct thr *h);
+static int queued_since(struct ptr *p, struct thr *h);
+static int read_times(struct ptr *p, struct thr *h, uint64_t *run, uint64_t *wait);
+static ssize_t proc_read(struct ptr *p, pid_t tid, const char *name, int *fd, char *buf,
+			 size_t size);
+static void close_fds(struct ptr *p, struct thr *h);
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH UF_ARCH_X86_64
@@ -241,9 +300,20 @@ static int p_stop(struct uf_target *t, struct uf_err *err)
 	size_t waiting = 0;
 	/* no drain first: a stop not yet reported is collected below like
 	 * the interrupt stops (PTRACE_INTERRUPT on it succeeds) */
+	p->our_cpu = sched_getcpu();
+	for (size_t i = 0; i < p->nthr; i++) {
+		p->thr[i].rs_valid = 0;
+#if defined(__x86_64__)
+		p->thr[i].uregs_valid = 0;
+#endif
+	}
 	for (size_t i = 0; i < p->nthr; i++) {
 		struct thr *h = &p->thr[i];
-		if (h->gone || h->stopped || h->detached)
+		if (h->gone || h->detached)
+			continue;
+		snapshot(p, h);   /* invariant 4 */
+		t->n_hypercalls += 2;
+		if (h->stopped)
 			continue;
 		t->n_hypercalls++;
 		if (ptrace(PTRACE_INTERRUPT, h->tid, 0, 0) == 0)
@@ -291,12 +361,14 @@ static int p_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
 
 static int p_regs(struct uf_target *t, uint32_t id, struct uf_regs *r, struct uf_err *err)
 {
-	t->n_hypercalls++;
 	memset(r, 0, sizeof *r);
 	r->arch = NATIVE_ARCH;
 #if defined(__x86_64__)
 	struct user_regs_struct u;
-	if (ptrace(PTRACE_GETREGS, (pid_t)id, 0, &u) < 0)
+	struct thr *h = thr_find(t->priv, (pid_t)id);
+	if (h && h->uregs_valid)
+		u = h->uregs;   /* read by p_runstate at this stop */
+	else if (++t->n_hypercalls, ptrace(PTRACE_GETREGS, (pid_t)id, 0, &u) < 0)
 		goto fail;
 	r->pc = u.rip;
 	r->sp = u.rsp;
@@ -304,6 +376,7 @@ static int p_regs(struct uf_target *t, uint32_t id, struct uf_regs *r, struct uf
 #else
 	struct user_pt_regs u;
 	struct iovec iov = { &u, sizeof u };
+	t->n_hypercalls++;
 	if (ptrace(PTRACE_GETREGSET, (pid_t)id, (void *)NT_PRSTATUS, &iov) < 0)
 		goto fail;
 	r->pc = u.pc;
@@ -315,6 +388,79 @@ static int p_regs(struct uf_target *t, uint32_t id, struct uf_regs *r, struct uf
 fail:
 	uf_err_set(err, UF_ETARGET, "ptrace", "registers of thread %u: %s", id, strerror(errno));
 	return -errno;
+}
+
+/* Reports the snapshot p_stop took (invariant 4); unknown for a thread
+ * first seen during this stop (a clone) or whose /proc files vanished. */
+static int p_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
+		      uint64_t *run_ns, struct uf_err *err)
+{
+	struct ptr *p = t->priv;
+	struct thr *h = thr_find(p, (pid_t)id);
+	(void)err;
+	*state = h && h->rs_valid ? h->rs : UF_RS_UNKNOWN;
+	*run_ns = h && h->rs_valid ? h->run_ns : 0;
+	if (*state == UF_RS_RUNNING && in_syscall_wait(t, h))
+		*state = UF_RS_BLOCKED;
+	else if (*state == UF_RS_RUNNING && queued_since(p, h))
+		*state = UF_RS_RUNNABLE;
+	return 0;
+}
+
+/* A thread in R at the snapshot was queued, not on a CPU, when its
+ * queue-wait time grew between the snapshot and now: a thread on a CPU
+ * enters its stop at once (the interrupt's IPI), a queued one must first
+ * be given a CPU, and the kernel adds that wait to schedstat's second
+ * field when it is.  One pread; t->n_hypercalls counts it. */
+static int queued_since(struct ptr *p, struct thr *h)
+{
+	uint64_t run, wait;
+	if (!h->have_times || read_times(p, h, &run, &wait) != 0)
+		return 0;
+	return wait - h->wait_ns > (h->on_our_cpu ? DISPLACED_MAX_NS : 0);
+}
+
+/* schedstat's on-CPU and queue-wait times (ns) of thread h; 0 or -1. */
+static int read_times(struct ptr *p, struct thr *h, uint64_t *run, uint64_t *wait)
+{
+	char buf[96];
+	unsigned long long r, w;
+	if (proc_read(p, h->tid, "schedstat", &h->sched_fd, buf, sizeof buf) <= 0 ||
+	    sscanf(buf, "%llu %llu", &r, &w) != 2)
+		return -1;
+	*run = r;
+	*wait = w;
+	return 0;
+}
+
+/* A thread in R at the snapshot may still be on its way back into the
+ * wait our previous stop interrupted (a loaded machine takes
+ * milliseconds to run it): stopped inside a system call whose result is
+ * a restart code, it was waiting.  x86-64 only (AArch64 keeps the
+ * syscall number in another regset; there the letter alone decides).
+ * The registers are kept for p_regs, so this costs no extra call. */
+static int in_syscall_wait(struct uf_target *t, struct thr *h)
+{
+#if defined(__x86_64__)
+	t->n_hypercalls++;
+	if (ptrace(PTRACE_GETREGS, h->tid, 0, &h->uregs) < 0)
+		return 0;
+	h->uregs_valid = 1;
+	long ret = (long)h->uregs.rax;
+	if ((long)h->uregs.orig_rax >= 0)   /* stopped inside a system call */
+		return (ret >= -516 && ret <= -512) || ret == -EINTR;   /* -ERESTART*, -EINTR */
+	/* restarted already but not yet back in: at a `syscall` instruction */
+	struct ptr *p = t->priv;
+	uint8_t insn[2];
+	struct iovec local = { insn, 2 }, remote = { (void *)(uintptr_t)h->uregs.rip, 2 };
+	t->n_hypercalls++;
+	return process_vm_readv(p->info.pid, &local, 1, &remote, 1, 0) == 2 &&
+	       insn[0] == 0x0f && insn[1] == 0x05;
+#else
+	(void)t;
+	(void)h;
+	return 0;
+#endif
 }
 
 /* process_vm_readv reads the whole process, stopped thread or not; a
@@ -366,6 +512,8 @@ static void p_detach(struct uf_target *t)
 			break;
 	}
 	drain(p);
+	for (size_t i = 0; i < p->nthr; i++)
+		close_fds(p, &p->thr[i]);
 	p->attached = 0;
 	pthread_sigmask(SIG_SETMASK, &p->old_mask, NULL);
 }
@@ -533,6 +681,7 @@ static struct thr *thr_add(struct ptr *p, pid_t tid)
 	struct thr *h = &p->thr[p->nthr++];
 	memset(h, 0, sizeof *h);
 	h->tid = tid;
+	h->stat_fd = h->sched_fd = -1;
 	p->live++;
 	return h;
 }
@@ -671,6 +820,7 @@ static void compact(struct ptr *p)
 			p->thr[k++] = *h;
 			continue;
 		}
+		close_fds(p, h);
 		if (uf_vec_grow(&p->dead, &p->dead_cap, p->ndead + 1, sizeof *p->dead) < 0) {
 			p->thr[k++] = *h; /* out of memory: keep it, it is only slower */
 			continue;
@@ -713,6 +863,89 @@ static const struct dead *dead_find(struct ptr *p, pid_t tid)
 			hi = mid;
 	}
 	return lo > 0 && p->dead[lo - 1].tid == tid ? &p->dead[lo - 1] : NULL;
+}
+
+/* Reads /proc/PID/task/TID/<name> into buf (NUL-terminated) through the
+ * kept descriptor *fd, opening it when the budget allows.  Returns the
+ * length, or -1. */
+static ssize_t proc_read(struct ptr *p, pid_t tid, const char *name, int *fd, char *buf,
+			 size_t size)
+{
+	if (*fd < 0) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/task/%d/%s", (int)p->info.pid, (int)tid,
+			 name);
+		int f = open(path, O_RDONLY | O_CLOEXEC);
+		if (f < 0)
+			return -1;
+		if (p->kept_fds >= KEEP_FDS) {   /* over budget: open-read-close */
+			ssize_t n = pread(f, buf, size - 1, 0);
+			close(f);
+			buf[n > 0 ? n : 0] = 0;
+			return n;
+		}
+		*fd = f;
+		p->kept_fds++;
+	}
+	ssize_t n = pread(*fd, buf, size - 1, 0);
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}
+
+/* Field 39 of a stat line, the CPU the thread last ran on; -1 if absent. */
+static int stat_cpu(const char *line)
+{
+	const char *q = strrchr(line, ')');
+	for (int field = 2; q && field < 39; field++)
+		q = strchr(q + 1, ' ');
+	return q ? atoi(q + 1) : -1;
+}
+
+/* The state letter of a stat line: the first field after the last ')'
+ * (a comm may hold spaces and parentheses); 0 when there is none. */
+static char stat_letter(const char *line)
+{
+	const char *rp = strrchr(line, ')');
+	return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
+static enum uf_runstate from_letter(const struct thr *h, char c)
+{
+	switch (c) {
+	case 'R':   /* on a CPU or queued: runstate() tells (queued_since) */
+		return UF_RS_RUNNING;
+	case 'S': case 'D': case 'P': case 'I': case 'W':
+		return UF_RS_BLOCKED;
+	case 'T':
+		return UF_RS_OFFLINE;
+	case 't':   /* stopped by us for an event not yet resumed, or job control */
+		return h->group_stop ? UF_RS_OFFLINE : UF_RS_RUNNING;
+	default:
+		return UF_RS_UNKNOWN;   /* Z, X: exiting */
+	}
+}
+
+/* Invariant 4: the thread's state and times now, before it is stopped. */
+static void snapshot(struct ptr *p, struct thr *h)
+{
+	char line[512];
+	if (proc_read(p, h->tid, "stat", &h->stat_fd, line, sizeof line) <= 0)
+		return;
+	h->rs = from_letter(h, stat_letter(line));
+	h->on_our_cpu = stat_cpu(line) == p->our_cpu;
+	h->rs_valid = 1;
+	h->have_times = read_times(p, h, &h->run_ns, &h->wait_ns) == 0;
+}
+
+static void close_fds(struct ptr *p, struct thr *h)
+{
+	int *fds[2] = { &h->stat_fd, &h->sched_fd };
+	for (int i = 0; i < 2; i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+			p->kept_fds--;
+		}
 }
 
 static uint64_t mono_ns(void)

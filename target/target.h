@@ -100,7 +100,13 @@ struct uf_target_ops {
 	/* Optional, present with UF_TARGET_CAP_RUNSTATE.  Called while
 	 * stopped, before regs: what thread `id` was doing when it was
 	 * stopped, and its cumulative on-CPU time in ns (0 when the backend
-	 * cannot tell).  Returns 0, UF_TARGET_GONE, or <0 with *err. */
+	 * cannot tell).  Returns 0, UF_TARGET_GONE, or <0 with *err.
+	 * Where stopping changes the answer (a ptraced thread is 't' once
+	 * stopped; a paused Xen domain runs nothing), stop() takes a
+	 * snapshot just before it freezes each thread and runstate()
+	 * reports that snapshot; a thread first seen during the stop is
+	 * UF_RS_UNKNOWN.  The backend may read registers here and keep them
+	 * for regs() (ptrace, gdb), so calling it costs little extra. */
 	int (*runstate)(struct uf_target *t, uint32_t id, enum uf_runstate *state,
 			uint64_t *run_ns, struct uf_err *err);
 	/* Optional (NULL: "vcpu-ID" with UF_TARGET_CAP_VCPUS, else "thread-ID").

@@ -38,6 +38,9 @@ struct xen_vcpu {
 	uint64_t root;           /* frame of the top-level page table */
 	enum xen_paging paging;
 	struct uf_regs regs;
+	uint64_t rs_epoch;       /* stop window rs / cpu_ns were read for */
+	enum uf_runstate rs;     /* from XEN_DOMCTL_getvcpuinfo before the pause */
+	uint64_t cpu_ns;         /* its cumulative on-CPU time */
 };
 
 struct xen_frame_slot {

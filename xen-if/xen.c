@@ -24,6 +24,16 @@
  *
  * Hypercall buffer layout: multicall entries at 0, domctl slots from
  * HB_DC_OFF, register buffers from HB_CTX_OFF (slot 0 serves single calls).
+ *
+ * Run state (issue 30): once paused, no vCPU runs, so the state is read
+ * before the pause: XEN_DOMCTL_getvcpuinfo of each online vCPU are the
+ * first entries of the same multicall (Xen runs them in order, the pause
+ * right after), or separate domctls just before it without the
+ * multicall.  running -> running; online, not running, not blocked ->
+ * runnable (waiting for a pCPU: steal time); blocked -> blocked (an
+ * idle vCPU, SCHEDOP_block); not online -> offline.  Cost: one more
+ * operation per vCPU per sample, inside the trip the pause makes anyway
+ * (counted in n_hypercalls).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,16 +50,16 @@
 #define X86_EFER_LMA (1ULL << 10)
 
 #define XEN_MC_VCPUS 8
-#define HB_DC_OFF 1024
+#define HB_DC_OFF 2048
 #define HB_DC_SIZE 256
-#define HB_CTX_OFF 4096
+#define HB_CTX_OFF 8192
 #define HB_CTX_SIZE 5248
 #define HB_SIZE (HB_CTX_OFF + XEN_MC_VCPUS * HB_CTX_SIZE)
 _Static_assert(sizeof(struct xen_domctl) <= HB_DC_SIZE, "domctl slot");
 _Static_assert(sizeof(vcpu_guest_context_x86_64_t) <= HB_CTX_SIZE, "context slot");
 _Static_assert(sizeof(struct hvm_hw_cpu) <= HB_CTX_SIZE, "HVM record slot");
-_Static_assert((XEN_MC_VCPUS + 1) * sizeof(multicall_entry_t) <= HB_DC_OFF, "multicall entries");
-_Static_assert(HB_DC_OFF + (XEN_MC_VCPUS + 1) * HB_DC_SIZE <= HB_CTX_OFF, "domctl slots");
+_Static_assert((2 * XEN_MC_VCPUS + 1) * sizeof(multicall_entry_t) <= HB_DC_OFF, "multicall entries");
+_Static_assert(HB_DC_OFF + (2 * XEN_MC_VCPUS + 1) * HB_DC_SIZE <= HB_CTX_OFF, "domctl slots");
 
 static const struct uf_target_ops xen_ops;
 
@@ -71,6 +81,11 @@ static int read_vcpu(struct xen_state *s, uint32_t id, struct uf_err *err);
 static struct xen_domctl *regs_args(struct xen_state *s, unsigned i, uint32_t id, void *ctx);
 static void regs_parse(struct xen_state *s, struct xen_vcpu *v, const void *ctx);
 static void release(struct xen_state *s);
+static struct xen_domctl *info_args(struct xen_state *s, unsigned i, uint32_t id);
+static void info_parse(struct xen_state *s, struct xen_vcpu *v, const struct xen_domctl *dc);
+static void info_each(struct xen_state *s);
+static int op_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
+		       uint64_t *run_ns, struct uf_err *err);
 
 /* libxenctrl and friends log to stderr by default; modules never print. */
 static struct xentoollog_logger quiet = { quiet_vmessage, quiet_progress, quiet_destroy };
@@ -192,7 +207,8 @@ static int op_stop(struct uf_target *t, struct uf_err *err)
 	s->epoch++;
 	xen_mem_new_window(s);
 	int rc = s->mc_off ? 1 : stop_batched(s);
-	if (rc > 0) {  /* no multicall: the pause alone */
+	if (rc > 0) {  /* no multicall: the states, then the pause alone */
+		info_each(s);
 		t->n_hypercalls++;
 		rc = domctl(s, XEN_DOMCTL_pausedomain);
 	}
@@ -281,24 +297,32 @@ static int stop_batched(struct xen_state *s)
 			return 1;
 		ids[n++] = i;
 	}
-	memset(mc, 0, (n + 1) * sizeof *mc);
-	mc[0].op = __HYPERVISOR_domctl;
-	mc[0].args[0] = (uintptr_t)dc_init(s, 0, XEN_DOMCTL_pausedomain);
+	/* entries: the n states (before the pause), the pause, the n registers */
+	memset(mc, 0, (2 * n + 1) * sizeof *mc);
 	for (unsigned j = 0; j < n; j++) {
-		mc[j + 1].op = __HYPERVISOR_domctl;
-		mc[j + 1].args[0] = (uintptr_t)regs_args(s, j + 1, ids[j], ctx_slot(s, j));
+		mc[j].op = __HYPERVISOR_domctl;
+		mc[j].args[0] = (uintptr_t)info_args(s, n + 1 + j, ids[j]);
 	}
-	if (xencall2(s->xcall, __HYPERVISOR_multicall, (uintptr_t)mc, n + 1) < 0) {
+	multicall_entry_t *pause = &mc[n];
+	pause->op = __HYPERVISOR_domctl;
+	pause->args[0] = (uintptr_t)dc_init(s, 0, XEN_DOMCTL_pausedomain);
+	for (unsigned j = 0; j < n; j++) {
+		pause[j + 1].op = __HYPERVISOR_domctl;
+		pause[j + 1].args[0] = (uintptr_t)regs_args(s, j + 1, ids[j], ctx_slot(s, j));
+	}
+	if (xencall2(s->xcall, __HYPERVISOR_multicall, (uintptr_t)mc, 2 * n + 1) < 0) {
 		s->mc_off = true;
 		return 1;
 	}
-	s->t->n_hypercalls += 1 + n;  /* operations; one trip through privcmd */
-	if ((long)mc[0].result < 0) {
-		errno = (int)-(long)mc[0].result;
+	s->t->n_hypercalls += 1 + 2 * n;  /* operations; one trip through privcmd */
+	if ((long)pause->result < 0) {
+		errno = (int)-(long)pause->result;
 		return -1;
 	}
 	for (unsigned j = 0; j < n; j++) {
-		if ((long)mc[j + 1].result != 0)
+		if ((long)mc[j].result == 0)
+			info_parse(s, &s->vcpu[ids[j]], dc_slot(s, n + 1 + j));
+		if ((long)pause[j + 1].result != 0)
 			continue;  /* read_vcpu() will ask again, alone, and report */
 		regs_parse(s, &s->vcpu[ids[j]], ctx_slot(s, j));
 		s->vcpu[ids[j]].epoch = s->epoch;
@@ -373,6 +397,50 @@ static void regs_parse(struct xen_state *s, struct xen_vcpu *v, const void *ctx)
 		v->paging = XEN_PG_4LEVEL;
 	else
 		v->paging = XEN_PG_UNSUPPORTED;  /* 32-bit or 5-level paging */
+}
+
+/* XEN_DOMCTL_getvcpuinfo of vCPU `id` in domctl slot i. */
+static struct xen_domctl *info_args(struct xen_state *s, unsigned i, uint32_t id)
+{
+	struct xen_domctl *dc = dc_init(s, i, XEN_DOMCTL_getvcpuinfo);
+	dc->u.getvcpuinfo.vcpu = id;
+	return dc;
+}
+
+static void info_parse(struct xen_state *s, struct xen_vcpu *v, const struct xen_domctl *dc)
+{
+	const struct xen_domctl_getvcpuinfo *i = &dc->u.getvcpuinfo;
+	v->rs = !i->online ? UF_RS_OFFLINE : i->running ? UF_RS_RUNNING
+		: i->blocked ? UF_RS_BLOCKED : UF_RS_RUNNABLE;
+	v->cpu_ns = i->cpu_time;
+	v->rs_epoch = s->epoch;
+}
+
+/* Without the multicall: each online vCPU's state, one domctl each, just
+ * before the pause. */
+static void info_each(struct xen_state *s)
+{
+	for (uint32_t id = 0; id < s->nvcpu_slots; id++) {
+		if (!s->vcpu[id].online)
+			continue;
+		s->t->n_hypercalls++;
+		struct xen_domctl *dc = info_args(s, 0, id);
+		if (domctl_call(s, dc) == 0)
+			info_parse(s, &s->vcpu[id], dc);
+	}
+}
+
+/* The state read before this window's pause; unknown when that read
+ * failed or the vCPU came online since. */
+static int op_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
+		       uint64_t *run_ns, struct uf_err *err)
+{
+	struct xen_state *s = t->priv;
+	(void)err;
+	int known = id < s->nvcpu_slots && s->vcpu[id].rs_epoch == s->epoch;
+	*state = known ? s->vcpu[id].rs : UF_RS_UNKNOWN;
+	*run_ns = known ? s->vcpu[id].cpu_ns : 0;
+	return 0;
 }
 
 static struct xen_domctl *dc_slot(struct xen_state *s, unsigned i)
@@ -456,11 +524,12 @@ static void quiet_destroy(struct xentoollog_logger *l)
 
 static const struct uf_target_ops xen_ops = {
 	.name = "xen",
-	.caps = UF_TARGET_CAP_VCPUS | UF_TARGET_CAP_COST,
+	.caps = UF_TARGET_CAP_VCPUS | UF_TARGET_CAP_COST | UF_TARGET_CAP_RUNSTATE,
 	.stop = op_stop,
 	.resume = op_resume,
 	.threads = op_threads,
 	.regs = op_regs,
 	.read = op_read,
 	.detach = op_detach,
+	.runstate = op_runstate,
 };

@@ -16,6 +16,15 @@
  *                             of the time under TCG): the
  *                             samples taken inside it must continue into
  *                             the workload it interrupted
+ *   phases                    issue 30's run-state truth instead of a
+ *                             workload: the 100 Hz timer (as `upcall`,
+ *                             its handler doing no work) paces cycles of
+ *                             phase_a (computes 50 ticks), phase_wait
+ *                             (SCHEDOP_block until 50 ticks have passed:
+ *                             the vCPU is blocked in Xen) and phase_b
+ *                             (computes 50 ticks); with rounds=N, after N
+ *                             cycles it prints "truth PHASE tsc CYCLES"
+ *                             per phase (its own time-stamp counter)
  * The console is written only at start and end: a guest spinning on a full
  * console ring (dom0 busy) would distort the profile.
  * The true shares are examples/workloads/app-test-N.truth and
@@ -123,9 +132,12 @@ static int start_vcpu1(void)
 /* The timer's work: 10 units per tick, inside the upcall (at 1 unit
  * the upcall held 1 % of the samples: too few to judge). */
 UF_NOINLINE void timer_handler(void);
+static int quiet_timer;   /* phases: the handler only counts */
+
 UF_NOINLINE void timer_handler(void)
 {
-	UF_BURN(10);
+	if (!quiet_timer)
+		UF_BURN(10);
 	uf_ticks++;
 }
 
@@ -175,6 +187,73 @@ static long upcall_init(void)
 	return 0;
 }
 
+/* ---- phases ------------------------------------------------------- */
+
+static uint64_t phase_tsc[3];
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+UF_NOINLINE void phase_a(unsigned long until);
+UF_NOINLINE void phase_a(unsigned long until)
+{
+	while (uf_ticks < until)
+		UF_BURN(1);
+	UF_NOTAIL();
+}
+
+UF_NOINLINE void phase_b(unsigned long until);
+UF_NOINLINE void phase_b(unsigned long until)
+{
+	while (uf_ticks < until)
+		UF_BURN(1);
+	UF_NOTAIL();
+}
+
+/* Blocked in Xen until the timer has ticked past `until` (SCHEDOP_block
+ * unmasks events and returns once one is pending). */
+UF_NOINLINE void phase_wait(unsigned long until);
+UF_NOINLINE void phase_wait(unsigned long until)
+{
+	while (uf_ticks < until)
+		hypercall3(__HYPERVISOR_sched_op, SCHEDOP_block, 0, 0);
+	UF_NOTAIL();
+}
+
+static void put_number(uint64_t v)
+{
+	char buf[24], *p = buf + sizeof buf - 1;
+	*p = 0;
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) && p > buf);
+	put(p);
+}
+
+UF_NOINLINE void run_phases(unsigned long rounds);
+UF_NOINLINE void run_phases(unsigned long rounds)
+{
+	static const char *const names[3] = { "phase_a", "phase_wait", "phase_b" };
+	void (*const fn[3])(unsigned long) = { phase_a, phase_wait, phase_b };
+	for (unsigned long r = 0; !rounds || r < rounds; r++)
+		for (int i = 0; i < 3; i++) {
+			uint64_t c0 = rdtsc();
+			fn[i](uf_ticks + 50);
+			phase_tsc[i] += rdtsc() - c0;
+		}
+	for (int i = 0; i < 3; i++) {
+		put("truth ");
+		put(names[i]);
+		put(" tsc ");
+		put_number(phase_tsc[i]);
+		put("\n");
+	}
+}
+
 void secondary_main(void);
 void secondary_main(void)
 {
@@ -194,10 +273,15 @@ void guest_main(start_info_t *start_info)
 	put(app_name(app));
 	if (arg("smp"))
 		put(start_vcpu1() ? " (vCPU 1 failed to start)" : " (vCPU 1: app-test-2)");
-	if (arg("upcall"))
+	int phases = arg("phases") != 0;
+	quiet_timer = phases;
+	if (arg("upcall") || phases)
 		put(upcall_init() ? " (upcall setup failed)" : " (timer upcall at 100 Hz)");
-	put("\n");
-	run(app, rounds);
+	put(phases ? " phases\n" : "\n");
+	if (phases)
+		run_phases(rounds);
+	else
+		run(app, rounds);
 	put("uf-xen-guest: done, powering off\n");
 	struct sched_shutdown sd = { .reason = SHUTDOWN_poweroff };
 	hypercall3(__HYPERVISOR_sched_op, SCHEDOP_shutdown, (unsigned long)&sd, 0);

@@ -4,9 +4,13 @@
  * creates and joins many short-lived threads (issue 20, "also noticed"):
  * exited threads leave the live table between samples, so per-sample
  * work follows the threads alive now, and their names stay available
- * for --per-thread output.
+ * for --per-thread output.  And the run state each thread reports
+ * (issue 30): a spinning thread is on a CPU or queued, a thread waiting
+ * on a condition variable is blocked, two spinners sharing one CPU are
+ * queued a good part of the time.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -105,10 +109,151 @@ static void ptrace_exited_threads_leave_the_table(void **state)
 	waitpid(pid, NULL, 0);
 }
 
+/* ---- run state ---------------------------------------------------- */
+
+static volatile unsigned spin_sink;
+
+static void *spin(void *arg)
+{
+	int *tid_out = arg;
+	__atomic_store_n(tid_out, gettid(), __ATOMIC_SEQ_CST);
+	for (;;)
+		spin_sink++;
+	return NULL;
+}
+
+static void *spin_pinned(void *arg)
+{
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_setaffinity(0, sizeof one, &one);
+	return spin(arg);
+}
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
+
+static void *wait_forever(void *arg)
+{
+	int *tid_out = arg;
+	__atomic_store_n(tid_out, gettid(), __ATOMIC_SEQ_CST);
+	pthread_mutex_lock(&mu);
+	for (;;)
+		pthread_cond_wait(&never, &mu);
+	return NULL;
+}
+
+enum { T_SPIN, T_WAIT, T_PIN1, T_PIN2, T_N };
+
+/* The child: the four threads; their tids go to `out`, then it waits. */
+static void four_threads(int out)
+{
+	static int tids[T_N];
+	void *(*fn[T_N])(void *) = { spin, wait_forever, spin_pinned, spin_pinned };
+	for (int i = 0; i < T_N; i++) {
+		pthread_t th;
+		pthread_create(&th, NULL, fn[i], &tids[i]);
+	}
+	for (int i = 0; i < T_N; i++)
+		while (!__atomic_load_n(&tids[i], __ATOMIC_SEQ_CST))
+			usleep(1000);
+	if (write(out, tids, sizeof tids) != (ssize_t)sizeof tids)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+static int index_of(const int *tids, uint32_t id)
+{
+	for (int i = 0; i < T_N; i++)
+		if ((uint32_t)tids[i] == id)
+			return i;
+	return -1;
+}
+
+static void ptrace_runstate_per_thread(void **state)
+{
+	int pp[2];
+	assert_int_equal(pipe(pp), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(pp[0]);
+		four_threads(pp[1]);
+	}
+	close(pp[1]);
+	int tids[T_N];
+	assert_int_equal(read(pp[0], tids, sizeof tids), (ssize_t)sizeof tids);
+	close(pp[0]);
+	usleep(100000);   /* let the waiter reach its wait */
+	struct uf_target t = { 0 };
+	struct uf_err err = { 0 };
+	if (ptrace_target_attach(&t, pid, &err) != 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		skip(); /* no ptrace permission here */
+	}
+	assert_true(t.ops->caps & UF_TARGET_CAP_RUNSTATE);
+	unsigned count[T_N][UF_RS_COUNT] = { { 0 } }, seen[T_N];
+	uint64_t first_run[T_N] = { 0 }, last_run[T_N] = { 0 };
+	uint32_t ids[64];
+	size_t n;
+	const int samples = 200;
+	for (int s = 0; s < samples; s++) {
+		assert_int_equal(t.ops->stop(&t, &err), 0);
+		assert_int_equal(t.ops->threads(&t, ids, 64, &n, &err), 0);
+		for (size_t i = 0; i < n; i++) {
+			enum uf_runstate rs;
+			uint64_t run;
+			int k = index_of(tids, ids[i]);
+			assert_int_equal(t.ops->runstate(&t, ids[i], &rs, &run, &err), 0);
+			if (k < 0)
+				continue;
+			count[k][rs]++;
+			first_run[k] = first_run[k] ? first_run[k] : run;
+			last_run[k] = run;
+		}
+		assert_int_equal(t.ops->resume(&t, &err), 0);
+		t.ops->idle(&t, now_ns() + 5000000, &err);
+	}
+	t.ops->detach(&t);
+	ptrace_target_free(&t);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	for (int k = 0; k < T_N; k++) {
+		print_message("thread %d: running %u runnable %u blocked %u other %u\n", k,
+			      count[k][UF_RS_RUNNING], count[k][UF_RS_RUNNABLE],
+			      count[k][UF_RS_BLOCKED],
+			      count[k][UF_RS_UNKNOWN] + count[k][UF_RS_OFFLINE]);
+		/* every thread is told (a thread not stopped within the stop
+		 * budget, queued for 20 ms, misses that sample) */
+		seen[k] = count[k][UF_RS_RUNNING] + count[k][UF_RS_RUNNABLE] +
+			  count[k][UF_RS_BLOCKED];
+		assert_int_equal(count[k][UF_RS_UNKNOWN] + count[k][UF_RS_OFFLINE], 0);
+		assert_true(seen[k] >= (unsigned)samples * 3 / 4);
+	}
+	/* the waiter: blocked at every sample; the spinners: never */
+	assert_int_equal(count[T_WAIT][UF_RS_BLOCKED], seen[T_WAIT]);
+	for (int k = 0; k < T_N; k++)
+		if (k != T_WAIT)
+			assert_int_equal(count[k][UF_RS_BLOCKED], 0);
+	/* two spinners on one CPU: at most one of them runs at a time, so
+	 * one is queued at each instant (half their samples); a quarter
+	 * allows for the sequential stop, which lets the second run once
+	 * the first is stopped */
+	unsigned queued = count[T_PIN1][UF_RS_RUNNABLE] + count[T_PIN2][UF_RS_RUNNABLE];
+	assert_true(queued >= (seen[T_PIN1] + seen[T_PIN2]) / 4);
+	/* on-CPU time: ~1 s of 1 s for the spinner, next to nothing for the waiter */
+	assert_true(last_run[T_SPIN] - first_run[T_SPIN] > 200000000ull);
+	assert_true(last_run[T_WAIT] - first_run[T_WAIT] < 50000000ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ptrace_exited_threads_leave_the_table),
+		cmocka_unit_test(ptrace_runstate_per_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -243,3 +243,36 @@ if [ "$TOOL" = uf ]; then
   [ -z "$bad" ] && pass "xen-uklibs: --colors=lib tooltips and legend name the libraries" ||
     fail "xen-uklibs: --colors=lib" "$bad"
 fi
+# run state (issue 30): the phases guest (phase_a computes, phase_wait
+# blocks in SCHEDOP_block, phase_b computes) recorded with -c; its own TSC
+# per phase is the truth: the blocked share within 5 pp, >= 95 % of
+# phase_wait's samples blocked and of the compute phases' running (dom0
+# has its own pCPU: -smp 2), and --on-cpu shares of phase_a / phase_b
+# from the raw trace within 3 pp of their split
+if [ "$TOOL" = uf ]; then
+  expect_rc phases 0
+  ST="python3 $UF_TOP/tests/record/states.py"
+  tsc() { tr -d '\r' < "$W/out/phases-console.log" | awk -v p="$1" '$1 == "truth" && $2 == p { print $4 }'; }
+  a=$(tsc phase_a) w=$(tsc phase_wait) b=$(tsc phase_b)
+  if [ -n "$a" ] && [ -n "$w" ] && [ -n "$b" ] && [ -s "$W/out/phases.folded" ]; then
+    "$UF" fold --on-cpu --symbols "$W/guest/xen-guest.elf" "$W/out/phases.raw" > "$W/out/phases-on.folded" 2>/dev/null
+    want_blk=$(awk -v a="$a" -v w="$w" -v b="$b" 'BEGIN { printf "%.1f", 100 * w / (a + w + b) }')
+    want_a=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
+    set -- $($ST state "$W/out/phases.folded"); blk=$6 n=${10}
+    wblk=$($ST under "$W/out/phases.folded" phase_wait blocked)
+    arun=$($ST under "$W/out/phases.folded" phase_a running)
+    brun=$($ST under "$W/out/phases.folded" phase_b running)
+    set -- $($ST share "$W/out/phases-on.folded" phase_a phase_b); ona=$1 onb=$2
+    echo "  xen phases: $n samples, states $($ST state "$W/out/phases.folded")"
+    within "$blk" "$want_blk" 5 && pass "xen-phases: blocked $blk% (truth $want_blk%)" ||
+      fail "xen-phases: blocked share" "$blk% vs truth $want_blk%"
+    [ "${wblk%.*}" -ge 95 ] && [ "${arun%.*}" -ge 95 ] && [ "${brun%.*}" -ge 95 ] &&
+      pass "xen-phases: phase_wait blocked $wblk%, phase_a running $arun%, phase_b running $brun%" ||
+      fail "xen-phases: per-phase states" "phase_wait blocked $wblk%, phase_a running $arun%, phase_b running $brun%"
+    within "$ona" "$want_a" 3 && within "$onb" "$(awk -v x="$want_a" 'BEGIN { print 100 - x }')" 3 &&
+      pass "xen-phases: --on-cpu phase_a $ona% phase_b $onb% (truth $want_a%)" ||
+      fail "xen-phases: --on-cpu shares" "phase_a $ona% phase_b $onb% vs truth phase_a $want_a%"
+  else
+    fail "xen-phases: outputs" "truth '$a' '$w' '$b'; $(tail -1 "$W/out/phases.log" 2>/dev/null)"
+  fi
+fi

@@ -81,6 +81,7 @@ cfg uf-pvh pvh xen-guest-pvh.elf "app-test-1" 1 destroy
 cfg uf-fp pv xen-guest-fp.elf "app-test-1" 1 destroy
 cfg uf-uklibs pv xen-guest.elf "app-uklibs" 1 destroy
 cfg uf-upcall pv xen-guest.elf "app-test-1 upcall" 1 destroy
+cfg uf-phases pv xen-guest.elf "phases rounds=6" 1 preserve
 
 # bad domain name: one-line error, exit 3
 $T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
@@ -186,6 +187,16 @@ if [ -x $UF ]; then
     -F 25 -T 12 --folded /out/upcall-base.folded > /out/upcall-base.log 2>&1; rc upcall-base $?; }
   echo "upcall-console $(grep -c 'timer upcall at 100 Hz' /var/log/xen/console/guest-uf-upcall.log 2>/dev/null)"
   xl destroy uf-upcall
+fi
+
+# run state (issue 30): the guest's phases (compute, SCHEDOP_block,
+# compute; 0.5 s each by its 100 Hz timer, 6 cycles) recorded from its
+# first instruction; the host compares the states with the guest's own
+# TSC-timed phases (its console's "truth" lines, copied to /out)
+if [ -x $UF ]; then
+  $T $UF -c /guest/uf-phases.cfg --destroy -x /guest/xen-guest.elf -F 50 --raw /out/phases.raw \
+    --folded /out/phases.folded -o /out/phases.svg > /out/phases.log 2>&1; rc phases $?
+  cp /var/log/xen/console/guest-uf-phases.log /out/phases-console.log 2>/dev/null
 fi
 
 # PVH: registers and CR3 from the HVM CPU record, guest frames, 2 MiB pages
