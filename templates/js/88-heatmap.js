@@ -11,7 +11,10 @@
  * of 50 x 20 ms cells; a short recording would be two columns of that, so
  * the column is the smallest of 1, 2, 5 x 10^k ms that keeps the
  * recording within 100 columns (1.5 s: 20 ms columns; 100 s and more:
- * 1 s columns, or more when longer) and a column holds HEAT_ROWS cells.
+ * 1 s columns, or more when longer) and a column holds HEAT_ROWS cells,
+ * fewer when a cell would hold less than two samples' mean interval (at
+ * 99 Hz, 1.5 s: one 20 ms cell per column; FlameScope's own grid at
+ * 99 Hz and 1 s columns: 50 cells of two samples).
  * All threads and vCPUs share one band (merged): a sample's root frame
  * says its thread in the graph below; bands per thread are not drawn.
  *
@@ -32,7 +35,8 @@
  * seconds restores it.  Samples with no time are in no range.
  *
  * Cost: the panel is drawn once the block is parsed (idle time), one
- * <rect> per non-empty cell (at most 100 x HEAT_ROWS); a range costs one
+ * <rect> per cell (at most 100 x HEAT_ROWS; its index as a property,
+ * no attribute); a range costs one
  * pass over the samples and one over the nodes, then a drill-down's draw.
  * The canvas grows by the panel's height at that point (the page moves
  * down once).
@@ -40,7 +44,7 @@
 
 	/* ---- the time view ---- */
 
-	const HEAT_ROWS = 50, HEAT_MAX_COLS = 100, HEAT_CELL_H = 2, HEAT_AXIS = 16;
+	const HEAT_ROWS = 50, HEAT_MAX_COLS = 100, HEAT_H = 100, HEAT_AXIS = 16;
 	let FULL = null;  /* the parsed profile while a range's replaces it */
 	let HM = null;    /* the panel: { g, cols, colUs, cellUs, cells, sel, ... } */
 
@@ -63,9 +67,12 @@
 		if (HM || later(installHeatmap)) return;
 		const T = timesOf();
 		if (!T) return;
-		const colUs = heatColumnUs(T.end), cellUs = colUs / HEAT_ROWS;
+		const colUs = heatColumnUs(T.end);
+		/* a cell holds two samples' mean interval at least */
+		const rows = Math.max(1, Math.min(HEAT_ROWS, Math.floor(colUs * T.timed / (2 * T.end))));
+		const cellUs = colUs / rows, cellH = HEAT_H / rows;
 		const cols = Math.max(1, Math.ceil(T.end / colUs));
-		const run = new Float64Array(cols * HEAT_ROWS), wait = new Float64Array(cols * HEAT_ROWS);
+		const run = new Float64Array(cols * rows), wait = new Float64Array(cols * rows);
 		for (let i = 0; i < T.us.length; i++) {
 			if (T.us[i] !== T.us[i]) continue;
 			const k = Math.min(run.length - 1, Math.floor(T.us[i] / cellUs));
@@ -74,7 +81,7 @@
 		}
 		let max = 0;
 		for (let k = 0; k < run.length; k++) max = Math.max(max, run[k] + wait[k]);
-		const g0 = geom(), ph = HEAT_ROWS * HEAT_CELL_H + HEAT_AXIS + 8;
+		const g0 = geom(), ph = HEAT_H + HEAT_AXIS + 8;
 		/* the file's canvas grows upward by ph; geom() keeps the new base */
 		g0.vb[1] -= ph;
 		g0.vb[3] += ph;
@@ -89,26 +96,26 @@
 		const g = make('g', { id: 'uf-heatmap' });
 		const frag = document.createDocumentFragment();
 		for (let c = 0; c < cols; c++) {
-			for (let r = 0; r < HEAT_ROWS; r++) {
-				const k = c * HEAT_ROWS + r, n = run[k] + wait[k];
+			for (let r = 0; r < rows; r++) {
+				const k = c * rows + r, n = run[k] + wait[k];
 				const a = max > 0 ? n / max : 0, w = n > 0 ? wait[k] / n : 0;
 				const hue = [230 - 170 * w, 70 + 40 * w, 40 + 180 * w];
 				const mix = (h) => Math.round(255 - (255 - h) * (0.12 + 0.88 * a));
-				frag.appendChild(make('rect', { x: fixed(x0 + c * cw, 2), y: String(y0 + r * HEAT_CELL_H),
-					width: fixed(cw, 2), height: String(HEAT_CELL_H), 'data-k': String(k),
-					fill: n > 0 ? rgb(mix(hue[0]), mix(hue[1]), mix(hue[2])) : 'rgb(238,238,238)' }));
+				frag.appendChild(make('rect', { x: fixed(x0 + c * cw, 2), y: fixed(y0 + r * cellH, 2),
+					width: fixed(cw, 2), height: fixed(cellH, 2), 
+					fill: n > 0 ? rgb(mix(hue[0]), mix(hue[1]), mix(hue[2])) : 'rgb(238,238,238)' })).ufCell = k;
 			}
 		}
 		g.appendChild(frag);
 		const sel = make('rect', { fill: 'none', stroke: 'rgb(0,0,0)', 'stroke-width': '1', display: 'none' });
 		g.appendChild(sel);
-		const label = make('text', { x: String(x0), y: String(y0 + HEAT_ROWS * HEAT_CELL_H + 12),
+		const label = make('text', { x: String(x0), y: String(y0 + HEAT_H + 12),
 			'font-size': String(cfg.fontsize), 'font-family': 'Verdana' });
 		g.appendChild(label);
 		/* before the header, so a deeper view moves it with the header */
 		const first = g0.bg ? g0.bg.nextSibling : framesEl;
 		first.parentNode.insertBefore(g, first);
-		HM = { g: g, cols: cols, colUs: colUs, cellUs: cellUs, run: run, wait: wait, x0: x0, cw: cw, y0: y0,
+		HM = { g: g, cols: cols, rows: rows, cellH: cellH, colUs: colUs, cellUs: cellUs, run: run, wait: wait, x0: x0, cw: cw, y0: y0,
 			sel: sel, label: label, drag: null, range: null };
 		heatLabel();
 		listenHeatmap();
@@ -121,12 +128,12 @@
 	function heatLabel() {
 		const r = HM.range;
 		HM.label.textContent = 'Time: ' + secondsText(HM.cols * HM.colUs) + ' s, ' + (HM.colUs / 1000) +
-			' ms columns (red ran, blue waited); drag to select' +
+			' ms columns of ' + HM.rows + ' cells (red ran, blue waited); drag to select' +
 			(r ? '; showing ' + secondsText(r.from) + '-' + secondsText(r.to) + ' s (Escape clears)' : '');
 	}
 
 	function cellAt(e) {
-		const k = Number(e.target.getAttribute && e.target.getAttribute('data-k'));
+		const k = e.target.ufCell;
 		return e.target.parentNode === HM.g && Number.isInteger(k) ? k : -1;
 	}
 
@@ -141,13 +148,13 @@
 			HM.sel.setAttribute('display', 'none');
 			return;
 		}
-		const c1 = Math.floor(k1 / HEAT_ROWS), c2 = Math.floor(k2 / HEAT_ROWS);
-		const y1 = HM.y0 + (c1 === c2 ? (k1 % HEAT_ROWS) * HEAT_CELL_H : 0);
-		const y2 = HM.y0 + (c1 === c2 ? (k2 % HEAT_ROWS + 1) * HEAT_CELL_H : HEAT_ROWS * HEAT_CELL_H);
+		const c1 = Math.floor(k1 / HM.rows), c2 = Math.floor(k2 / HM.rows);
+		const y1 = HM.y0 + (c1 === c2 ? (k1 % HM.rows) * HM.cellH : 0);
+		const y2 = HM.y0 + (c1 === c2 ? (k2 % HM.rows + 1) * HM.cellH : HEAT_H);
 		HM.sel.setAttribute('x', fixed(HM.x0 + c1 * HM.cw, 2));
 		HM.sel.setAttribute('width', fixed((c2 - c1 + 1) * HM.cw, 2));
-		HM.sel.setAttribute('y', String(y1));
-		HM.sel.setAttribute('height', String(y2 - y1));
+		HM.sel.setAttribute('y', fixed(y1, 2));
+		HM.sel.setAttribute('height', fixed(y2 - y1, 2));
 		HM.sel.removeAttribute('display');
 	}
 
@@ -207,7 +214,7 @@
 			HM.range = r;
 			if (r) {
 				const k1 = Math.floor(r.from / HM.cellUs), k2 = Math.ceil(r.to / HM.cellUs) - 1;
-				showSelection(Math.max(0, k1), Math.min(HM.cols * HEAT_ROWS - 1, Math.max(k1, k2)));
+				showSelection(Math.max(0, k1), Math.min(HM.cols * HM.rows - 1, Math.max(k1, k2)));
 			} else {
 				showSelection(-1, -1);
 			}
