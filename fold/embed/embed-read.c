@@ -86,7 +86,7 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
 	struct sections S = { NULL, NULL, NULL };
 	if (rc == 0)
 		rc = scan_sections(&c, &S);
-	if (rc == 0 && S.time && !diff && (t->cut.timed || t->cut.states || t->keep_when))
+	if (rc == 0 && S.time && !diff && (t->cut.timed || t->cut.states || t->keep_when || (t->keep_seq && !S.seq)))
 		rc = add_timed(t, S.time, c.end, nnodes, &N);
 	else if (rc == 0)
 		rc = add_counts(t, S.seq, c.end, nnodes, (int)diff, &N);

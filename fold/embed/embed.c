@@ -31,7 +31,8 @@
  *      - "time LINES": each sample's time and run state, for the viewer's
  *        time view (issue 30), written when any sequence entry has either:
  *        LINES records "DT INDEX STATE" (+ " COUNT" when not 1), one per
- *        sequence entry in input order, DT the microseconds since the
+ *        sequence entry in input order (so "seq" is left out: readers take
+ *        the order from here), DT the microseconds since the
  *        previous timed entry's (the first's since the profile's first
  *        timed sample, t0 of fold/model/when.c; both floored to whole
  *        microseconds, so the sums are exact; negative when the input is
@@ -355,7 +356,7 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 	for (int k = 0; k < 3 && columns; k++)
 		fwrite(E.col[k].p, 1, E.col[k].len, out);
 	fputs("end\n", out);
-	if (E.index && t->keep_seq && t->seq_len)
+	if (E.index && t->keep_seq && t->seq_len && !t->seq_when_len) /* "time" holds the order too */
 		write_sequence(&E);
 	if (E.index && t->seq_when_len)
 		write_times(&E);
