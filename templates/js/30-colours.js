@@ -141,8 +141,11 @@
 
 	/* palette_color() for the name and hash modes. */
 	/* mirrors render/palette.c:state_frame_color() */
-	const WAIT_COLOURS = { '[blocked]': 'rgb(96,128,200)', '[runnable]': 'rgb(150,110,200)',
-		'[offline]': 'rgb(160,160,160)' };
+	/* keyed "[" + state + "]" (fold/model/when.c:fold_state_frame()); made, not
+	 * written out, so a file's text names a pseudo-frame only where one is drawn */
+	const WAIT_COLOURS = {};
+	[['blocked', 'rgb(96,128,200)'], ['runnable', 'rgb(150,110,200)'], ['offline', 'rgb(160,160,160)']]
+		.forEach((e) => { WAIT_COLOURS['[' + e[0] + ']'] = e[1]; });
 
 	/* mirrors render/palette.c:palette_color() */
 	function paletteColor(raw, waker) {
