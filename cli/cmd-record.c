@@ -215,6 +215,10 @@ static int check_args(struct cmd *c, int argc, char **argv)
 	if ((c->render.callers || c->render.callees) && o->sequence)
 		return cli_usage("record ", "'--%s': cannot be combined with a time-ordered output",
 				 c->render.callers ? "callers" : "callees");
+	/* an SVG's time view (issue 30) needs each sample's time: kept where
+	 * nothing above refuses a time order (memory: one event per sample) */
+	if (f == CLI_OUT_SVG && !o->inline_frames && !o->by_lib && !c->render.callers && !c->render.callees)
+		o->sequence = 1;
 	if (o->destroy && !(b->flags & RECORD_BK_DESTROY))
 		return cli_usage("record ", "'--destroy': only applies to a domain created with -c");
 	if (!o->out && !o->out_folded && !o->out_raw)

@@ -70,8 +70,8 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct
 			return rc;
 		if (fold_trie_has_cut(t) && t->samples_checked == checked) {
 			uf_err_set(err, UF_EINPUT, paths[i], "--time/--state: this input has no sample "
-				   "times or run states (folded text and SVGs carry none; use the raw "
-				   "trace or the perf script)");
+				   "times or run states (folded text carries none, nor an SVG of such "
+				   "input; use the raw trace, the perf script or a recorded SVG)");
 			return -EINVAL;
 		}
 		if (st.perf_other && !(io && io->perf.event))

@@ -35,11 +35,30 @@ double palette_rng_next(struct palette_rng *r)
 	return (double)r->x / (double)(1ull << 48);
 }
 
+/* The colours of the waiting pseudo-frames fold/model/when.c adds under a
+ * waiting sample's stack (issue 30): greys and blues no palette gives a
+ * function, so a wait never reads as code that ran; NULL for other names. */
+static const char *state_frame_color(const char *name, size_t len)
+{
+	static const struct { const char *name, *rgb; } wait[] = {
+		{ "[blocked]", "rgb(96,128,200)" },
+		{ "[runnable]", "rgb(150,110,200)" },
+		{ "[offline]", "rgb(160,160,160)" },
+	};
+	for (size_t i = 0; i < sizeof wait / sizeof wait[0]; i++)
+		if (strlen(wait[i].name) == len && !memcmp(wait[i].name, name, len))
+			return wait[i].rgb;
+	return NULL;
+}
+
 int palette_color(const char *colors, enum palette_mode mode, struct palette_rng *rng,
 		  const char *name, size_t len, int waker, char *buf, size_t size)
 {
 	const unsigned char *s = (const unsigned char *)name;
 	double v[3];
+	const char *wait = state_frame_color(name, len);
+	if (wait) /* a waiting sample's pseudo-frame: its own colour in every palette */
+		return snprintf(buf, size, "%s", wait) < (int)size ? 0 : -1;
 	if (!strcmp(colors, "lib")) /* a frame without a library: by name, as hot */
 		colors = "hot";
 	if (mode == PALETTE_HASH) {

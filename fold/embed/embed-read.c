@@ -44,10 +44,11 @@ struct nodes {            /* what the node lines said, by position */
 static int read_nodes(fold_trie *t, struct cursor *c, uint32_t nnodes, uint32_t nnames,
 		      const uint32_t *map, int diff, struct nodes *N);
 struct sections {         /* where each known section's header line starts */
-	const char *seq, *pos;
+	const char *seq, *pos, *time;
 };
 
 static int scan_sections(struct cursor *c, struct sections *S);
+static int add_timed(fold_trie *t, const char *time_at, const char *end, uint32_t nnodes, const struct nodes *N);
 static int add_counts(fold_trie *t, const char *seq, const char *end, uint32_t nnodes, int diff,
 		      const struct nodes *N);
 
@@ -82,10 +83,12 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
 	free(map);
 	if (rc == 0 && (next_line(&c, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
 		rc = -EINVAL;
-	struct sections S = { NULL, NULL };
+	struct sections S = { NULL, NULL, NULL };
 	if (rc == 0)
 		rc = scan_sections(&c, &S);
-	if (rc == 0)
+	if (rc == 0 && S.time && !diff && (t->cut.timed || t->cut.states || t->keep_when || (t->keep_seq && !S.seq)))
+		rc = add_timed(t, S.time, c.end, nnodes, &N);
+	else if (rc == 0)
 		rc = add_counts(t, S.seq, c.end, nnodes, (int)diff, &N);
 	if (rc == 0 && S.pos)
 		rc = fold_locs_read(t, S.pos, (size_t)(c.end - S.pos), N.id, nnodes);
@@ -216,6 +219,7 @@ static int scan_sections(struct cursor *c, struct sections *S)
 			return -EINVAL;
 		const char **known = name_len == 3 && !memcmp(s, "seq", 3) ? &S->seq
 				     : name_len == 3 && (!memcmp(s, "pos", 3) || !memcmp(s, "loc", 3)) ? &S->pos
+				     : name_len == 4 && !memcmp(s, "time", 4) && n == 4 + 1 + (size_t)snprintf(NULL, 0, "%llu", (unsigned long long)body) ? &S->time
 				     : NULL;
 		if (known && *known)
 			return -EINVAL;
@@ -260,6 +264,54 @@ static int add_counts(fold_trie *t, const char *seq_at, const char *end, uint32_
 		rc = add_one(t, diff, N->id[k], self, base);
 	}
 	if (rc == 0 && seq && (next_line(&at, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
+		rc = -EINVAL;
+	return rc;
+}
+
+/* Adds the counts sample by sample from the "time" section (its header at
+ * `time_at`; fold/embed/embed.c has the body), each with its time and
+ * state, so `--time`/`--state` cut an SVG as they cut the trace it came
+ * from (the SVG's times are whole microseconds). */
+static int add_timed(fold_trie *t, const char *time_at, const char *end, uint32_t nnodes, const struct nodes *N)
+{
+	struct cursor at = { time_at, end };
+	const char *s, *p, *e;
+	size_t n;
+	uint32_t nrec;
+	if (next_line(&at, &s, &n))
+		return -EINVAL;
+	p = s + 5, e = s + n;
+	if (parse_u32(&p, e, &nrec) || p != e)
+		return -EINVAL;
+	int64_t us = 0;
+	int rc = 0;
+	for (uint32_t i = 0; i < nrec && rc == 0; i++) {
+		uint32_t k, dt, st;
+		double c = 1;
+		int unknown = 0, neg = 0;
+		if (next_line(&at, &s, &n))
+			return -EINVAL;
+		p = s, e = s + n;
+		if (p < e && *p == '-' && (p + 1 == e || p[1] == ' ')) {
+			unknown = 1, p++;
+		} else {
+			if (p < e && *p == '-')
+				neg = 1, p++;
+			if (parse_u32(&p, e, &dt))
+				return -EINVAL;
+		}
+		if (p == e || *p++ != ' ' || parse_u32(&p, e, &k) || parse_u32(&p, e, &st) || k >= nnodes ||
+		    st >= UF_RS_COUNT || (p != e && parse_count(&p, e, &c)) || p != e)
+			return -EINVAL;
+		if (!unknown)
+			us += neg ? -(int64_t)dt : (int64_t)dt;
+		if (!unknown && us < 0)
+			return -EINVAL;
+		uint64_t t_ns = unknown ? FOLD_T_UNKNOWN : (uint64_t)us * 1000u;
+		if (fold_trie_sample_keeps(t, t_ns, (enum uf_runstate)st, c))
+			rc = fold_trie_add_sample(t, N->id[k], c, t_ns, (enum uf_runstate)st);
+	}
+	if (rc == 0 && (next_line(&at, &s, &n) || n != 3 || memcmp(s, "end", 3) != 0))
 		rc = -EINVAL;
 	return rc;
 }

@@ -63,5 +63,6 @@
 		matchedList: '', /* the hottest matched functions, for hovering the Matched line */
 		view: null,      /* the drawn view: { g, frames: [...], ... } */
 		note: null,      /* what the details line says while idle in a view */
+		range: null,     /* the time view's range { from, to } in µs, or null (88-heatmap.js) */
 	};
 

@@ -140,8 +140,16 @@
 	}
 
 	/* palette_color() for the name and hash modes. */
+	/* mirrors render/palette.c:state_frame_color() */
+	/* keyed "[" + state + "]" (fold/model/when.c:fold_state_frame()); made, not
+	 * written out, so a file's text names a pseudo-frame only where one is drawn */
+	const WAIT_COLOURS = {};
+	[['blocked', 'rgb(96,128,200)'], ['runnable', 'rgb(150,110,200)'], ['offline', 'rgb(160,160,160)']]
+		.forEach((e) => { WAIT_COLOURS['[' + e[0] + ']'] = e[1]; });
+
 	/* mirrors render/palette.c:palette_color() */
 	function paletteColor(raw, waker) {
+		if (Object.prototype.hasOwnProperty.call(WAIT_COLOURS, raw)) return WAIT_COLOURS[raw];
 		let v;
 		if (cfg.colormode === 'hash') {
 			const a = namehash(hashInput(raw, false)), b = namehash(hashInput(raw, true));

@@ -229,7 +229,9 @@
 			if (i % 4096 === 4095) yield;
 		}
 		if (line() !== 'end') return null;
-		D.locs = parseSections(n, line, () => pos < text.length).pos;
+		const sec = parseSections(n, line, () => pos < text.length);
+		D.locs = sec.pos;
+		D.time = sec.time;
 		D.total = Float64Array.from(D.self);
 		D.btotal = diff ? Float64Array.from(D.base) : D.total;
 		for (let i = 0; i < n; i++) D.end[i] = i + 1;
@@ -245,12 +247,13 @@
 
 	/* The tagged sections after "end" (fold/embed/embed.c, item 5):
 	 * "NAME LINES [ARG...]", LINES body lines, "end"; an unknown NAME is
-	 * stepped over by its count.  Returns { pos }: the source positions,
-	 * or null when absent or malformed (the frames then show none).  An
+	 * stepped over by its count.  Returns { pos, time }: the source
+	 * positions and the samples' times (parseTimes), each null when absent
+	 * or malformed (the frames then show none, the time view is off).  An
 	 * older block's "loc STRINGS RECORDS" is read as "pos". */
 	/* mirrors fold/embed/embed-read.c:scan_sections(), fold/embed/embed-read.c:section_header() */
 	function parseSections(n, line, more) {
-		const out = { pos: null };
+		const out = { pos: null, time: null };
 		try {
 			while (more()) {
 				const h = line();
@@ -261,6 +264,8 @@
 				const name = m[1], lines = Number(m[2]);
 				if (name === 'pos' && args.length === 1) {
 					out.pos = parsePositions(n, line, args[0], lines - args[0]);
+				} else if (name === 'time' && args.length === 0) {
+					out.time = parseTimes(n, line, lines);
 				} else if (name === 'loc' && args.length === 1) {
 					out.pos = parsePositions(n, line, lines, args[0]);
 				} else {
@@ -272,6 +277,39 @@
 			/* a short block: keep what was read */
 		}
 		return out;
+	}
+
+	/* The "time" body (fold/embed/embed.c, item 5): per sequence entry
+	 * "DT INDEX STATE [COUNT]", DT microseconds since the previous timed
+	 * entry or "-"; as { us (Float64Array, NaN when unknown), node, st
+	 * (Uint8Array), c, end (the last time + 1) }, or null when malformed. */
+	/* mirrors fold/embed/embed.c:write_times() */
+	function parseTimes(n, line, lines) {
+		if (!(lines >= 1 && lines <= 1e8)) return null;
+		const T = { us: new Float64Array(lines), node: new Int32Array(lines), st: new Uint8Array(lines),
+			c: new Float64Array(lines), end: 0, timed: 0 };
+		let prev = 0, ok = true;
+		for (let i = 0; i < lines; i++) {
+			const f = line().split(' ');
+			const node = Number(f[1]), st = Number(f[2]), c = f.length > 3 ? Number(f[3]) : 1;
+			const dt = f[0] === '-' ? NaN : Number(f[0]);
+			if (f.length < 3 || f.length > 4 || !Number.isInteger(node) || node < 0 || node >= n ||
+			    !Number.isInteger(st) || st < 0 || st > 4 || !(c >= 0 && c < Infinity) ||
+			    (f[0] !== '-' && !Number.isInteger(dt))) {
+				ok = false;
+				continue;
+			}
+			if (dt === dt) {
+				prev += dt;
+				T.timed++;
+				if (prev + 1 > T.end) T.end = prev + 1;
+			}
+			T.us[i] = dt === dt ? prev : NaN;
+			T.node[i] = node;
+			T.st[i] = st;
+			T.c[i] = c;
+		}
+		return line() === 'end' && ok && T.timed > 0 ? T : null;
 	}
 
 	/* The "pos" body (fold/model/loc.c): each node's source positions,

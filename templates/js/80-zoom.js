@@ -50,7 +50,9 @@
 		if (z !== null && (z.node === 0 || z.frame === 0)) z = null;
 		if (sameZoom(z, state.zoom)) return;
 		state.zoom = z;
-		if (z === null) {
+		if (z === null && state.range) {
+			drawView(trieView(data(), 0)); /* the time range's whole graph (88-heatmap.js) */
+		} else if (z === null) {
 			clearView();
 			setExtraRows(0);
 		} else if (z.sw !== undefined) {

@@ -3,7 +3,7 @@
  * templates/js/84-url.js — part of the SVG's script (the build joins
  * templates/js/*.js in name order into templates/flamegraph.js, one IIFE;
  * 00-prelude.js has the design and invariants): the URL state: n=, x=&y=,
- * s=, i=, layer=.
+ * s=, i=, t=, layer=.
  */
 	/* ---- URL state: n= (zoomed trie node) or x=&y= (zoomed drawn frame)
 	 * or f= (a function's sandwich), s= (search), i=1 (ignore case) ---- */
@@ -22,6 +22,8 @@
 				p.set('x', T.xattr[z.frame]);
 				p.set('y', T.yattr[z.frame]);
 			}
+			if (state.range) p.set('t', secondsText(state.range.from) + '-' + secondsText(state.range.to));
+			else p.delete('t');
 			if (state.term !== null) p.set('s', state.term);
 			else p.delete('s');
 			if (state.ic) p.set('i', '1');
@@ -60,6 +62,9 @@
 			state.ic = ic;
 			if (el.ignorecase) el.ignorecase.classList.toggle('show', ic);
 		}
+		const r = parseRangeParam(p.get('t'));
+		const cur = state.range;
+		if (r ? !cur || cur.from !== r.from || cur.to !== r.to : cur) setRange(r, false);
 		let z = null;
 		if (p.has('f')) {
 			z = { sw: toRaw(p.get('f')) };

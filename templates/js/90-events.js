@@ -96,6 +96,7 @@
 		if (k === 'Escape') {
 			if (el.libpanel && !el.libpanel.classList.contains('hide')) el.libpanel.classList.add('hide');
 			else if (state.zoom !== null) zoom(null, true);
+			else if (state.range) setRange(null, true);
 			else search(null);
 		} else if (k === 'F3' || (ctrl && (k === 'f' || k === 'F'))) {
 			e.preventDefault();
@@ -155,6 +156,7 @@
 		setTimeout(() => {
 			const D = DATA;
 			if (!D) return;
+			if (D.time) setTimeout(installHeatmap, 0);
 			setTimeout(() => {
 				setTimeout(() => names(D, 0), 0);
 				if (!cfg.flamechart) setTimeout(() => prepare(D, D.n - 1), 0);
@@ -193,7 +195,7 @@
 	}
 
 	listen();
-	if (/[?&](n|x|y|s|i|f)=/.test(location.search)) readUrl();
+	if (/[?&](n|x|y|s|i|f|t)=/.test(location.search)) readUrl();
 	if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(idle, 0));
 	else setTimeout(idle, 0);
 
