@@ -121,23 +121,7 @@ int fold_gz_finish(struct fold_gz *g, struct uf_err *err, const char *label);
 /* Caps for SVG input: bigger files are refused before parsing. */
 #define FOLD_MAX_SVG_BYTES (2048ull * 1024 * 1024)
 
-/* Length of the common prefix of a and b (n bytes each), 8 at a time
- * (the folded readers compare each line with the one before it). */
-static inline size_t fold_common_prefix(const char *a, const char *b, size_t n)
-{
-	size_t i = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return i + (size_t)__builtin_ctzll(x ^ y) / 8; /* first differing byte */
-	}
-#endif
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
-}
+/* fold_common_prefix, the folded readers' line compare, is the model's
+ * (model.h): the key sort shares it. */
 
 #endif

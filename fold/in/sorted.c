@@ -26,9 +26,10 @@
  *    index passes.
  *  - sort: lines compared as sequences of names, each name by its bytes,
  *    a name that is a prefix of another first (every name gets a dense
- *    rank once: fold_sort_names' order of "name;").  An MSD radix sort on
- *    two ranks a 64-bit key; a line is read only as far as it shares a
- *    prefix with another.  Equal stacks stay in input order (every pass is
+ *    rank once: fold_sort_names' order of "name;").  The model's key sort
+ *    (fold/model/keysort.c: MSD on chunks, radix within) with two ranks a
+ *    64-bit chunk (fill_frames); a line is read only as far as it shares a
+ *    prefix with another.  Equal stacks stay in input order (the sort is
  *    stable), so counts are summed in input order.
  *  - prefix: each line's common prefix with the one before, so the number
  *    of new nodes of every line, hence every node id, is known before the
@@ -53,7 +54,6 @@
  *     FOLD_MAX_DEPTH frames.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -65,8 +65,6 @@
 #include "util/split2.h"
 #include "util/vec.h"
 
-#define SMALL_GROUP 24   /* groups up to this size: insertion sort */
-#define MERGE_GROUP 2048 /* up to this size: merge sort; above, radix */
 #define PREFETCH 12      /* lines ahead: about the misses a core keeps in flight */
 #define PREFETCH_LINES 8 /* cache lines of a stack prefetched, at most */
 
@@ -80,13 +78,6 @@ struct sline {
 	uint16_t src;        /* which source (struct fold_src) it came from */
 	double after, before;
 	uint64_t lineno;     /* 1-based, within this call's input */
-};
-
-struct skey {
-	uint64_t key;        /* sort: chunk at the group's depth; then: common prefix */
-	const void *p;       /* the line's frames (or a name's bytes) */
-	uint32_t len;        /* frames (or bytes) */
-	uint32_t idx;        /* line (or name key) index */
 };
 
 struct index_job {
@@ -112,27 +103,13 @@ struct index_job {
 	int backslash;       /* the part holds a '\\': names may hold \xHH escapes */
 };
 
-struct sort_job {
-	int names;           /* sorting names (fold_sort_names), not lines */
-	const uint32_t *rank; /* lines: dense rank of each name id */
-	struct skey *k, *tmp;
-	size_t lo, hi;       /* the top-level runs in [lo, hi) */
-	int rc;
-};
-
 static void leading_comments(fold_trie *t, const char *p, size_t len);
 static void *index_part(void *arg);
-static void *sort_part(void *arg);
 static int merge_names(fold_trie *t, struct index_job *job, int njob);
 static int name_ranks(fold_trie *t, uint32_t **dense);
-static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct skey **out);
-static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct fold_key **out);
+static int build(fold_trie *t, const struct sline *L, struct fold_key *k, size_t n,
 		 struct fold_src *src);
-static void group_sort(const struct sort_job *j, struct skey *k, struct skey *tmp, size_t n,
-		       uint32_t c);
-static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct skey *tmp, size_t n);
-static void place_terminators(const fold_trie *t, const struct skey *k, size_t n, uint32_t *rank,
-			      uint32_t *stack);
 
 /* ---- entry ---------------------------------------------------------------- */
 
@@ -325,7 +302,7 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 {
 	struct index_job job[4];
 	struct sline *L = NULL;
-	struct skey *keys = NULL;
+	struct fold_key *keys = NULL;
 	uint32_t *rank = NULL;
 	size_t n = 0;
 	int njob = 0;
@@ -698,118 +675,22 @@ static int name_ranks(fold_trie *t, uint32_t **dense)
 
 /* ---- sort ------------------------------------------------------------------ */
 
-/* 9-bit symbols of names: byte b as b + 1; 0 is past the end, so a
- * prefix sorts first.  Names are sorted once, bare: the two terminated
- * spellings ("name " and "name;") each needs are placed after
- * (place_terminators), which halved the keys of the sort (issue 32:
- * 31 M instructions on tree-100k's 30k names, ~half the read's sort). */
-static uint16_t sym_name[256];
-static pthread_once_t sym_once = PTHREAD_ONCE_INIT;
-
-static void sym_init(void)
+/* Chunk c of a stack: frames 2c and 2c+1, each as its name's rank + 1
+ * (0 past the end) in 32 bits (end_mask 0xffffffff); ctx is the dense
+ * rank of each name id. */
+static void fill_frames(const struct fold_key_chunks *ch, struct fold_key *k, size_t m, uint32_t c)
 {
-	for (int b = 0; b < 256; b++)
-		sym_name[b] = (uint16_t)(b + 1);
+	const uint32_t *rank = ch->ctx;
+	size_t off = (size_t)c * 2;
+	for (size_t i = 0; i < m; i++) {
+		if (i + PREFETCH < m) /* lines come in random memory order */
+			__builtin_prefetch((const uint32_t *)k[i + PREFETCH].p + off);
+		const uint32_t *f = k[i].p;
+		uint64_t a = off < k[i].len ? rank[f[off]] + 1ull : 0;
+		uint64_t b = off + 1 < k[i].len ? rank[f[off + 1]] + 1ull : 0;
+		k[i].key = a << 32 | b;
+	}
 }
-
-/* Chunk c of a key.  Names: symbols c*7 .. c*7+6, 9 bits each.  Lines:
- * frames 2c and 2c+1, each as its name's rank + 1 (0 past the end) in 32
- * bits. */
-static inline uint64_t chunk_key(const struct sort_job *j, const struct skey *x, uint32_t c)
-{
-	if (!j->names) {
-		const uint32_t *f = x->p;
-		size_t off = (size_t)c * 2;
-		uint64_t a = off < x->len ? j->rank[f[off]] + 1ull : 0;
-		uint64_t b = off + 1 < x->len ? j->rank[f[off + 1]] + 1ull : 0;
-		return a << 32 | b;
-	}
-	size_t off = (size_t)c * 7, len = x->len;
-	const unsigned char *s = (const unsigned char *)x->p + off;
-	uint64_t k = 0;
-	if (off + 7 <= len) {
-		for (int i = 0; i < 7; i++)
-			k = k << 9 | sym_name[s[i]];
-		return k;
-	}
-	for (size_t i = 0; i < 7; i++)
-		k = k << 9 | (off + i < len ? sym_name[s[i]] : 0u);
-	return k;
-}
-
-/* Keys equal up to a chunk that holds a key's end are equal keys: their
- * group needs no further pass. */
-static inline int chunk_ended(const struct sort_job *j, uint64_t key)
-{
-	return j->names ? (key & 511) == 0 : (key & 0xffffffffu) == 0;
-}
-
-/* Stable sort of k[0..n) by key: insertion or merge sort when small,
- * else LSD radix on bytes, skipping the bytes every key shares. */
-static void merge_sort(struct skey *k, struct skey *tmp, size_t n)
-{
-	if (n <= SMALL_GROUP) {
-		for (size_t i = 1; i < n; i++) {
-			struct skey x = k[i];
-			size_t j = i;
-			for (; j > 0 && k[j - 1].key > x.key; j--)
-				k[j] = k[j - 1];
-			k[j] = x;
-		}
-		return;
-	}
-	size_t h = n / 2, i = 0, j = h, o = 0;
-	merge_sort(k, tmp, h);
-	merge_sort(k + h, tmp, n - h);
-	if (k[h - 1].key <= k[h].key)
-		return; /* already in order (sorted input, long runs) */
-	memcpy(tmp, k, h * sizeof *k);
-	while (i < h && j < n)
-		k[o++] = k[j].key < tmp[i].key ? k[j++] : tmp[i++]; /* ties: the left first */
-	while (i < h)
-		k[o++] = tmp[i++];
-}
-
-static void key_sort(struct skey *k, struct skey *tmp, size_t n)
-{
-	if (n <= MERGE_GROUP) { /* a radix pass costs 2 KiB of counters: small groups merge */
-		merge_sort(k, tmp, n);
-		return;
-	}
-	uint32_t hist[8][256];
-	memset(hist, 0, sizeof hist);
-	for (size_t i = 0; i < n; i++) { /* the eight counts written out: -O2 keeps a loop
-					    over b, a third of the sort's instructions */
-		uint64_t x = k[i].key;
-		hist[0][x & 255]++;
-		hist[1][x >> 8 & 255]++;
-		hist[2][x >> 16 & 255]++;
-		hist[3][x >> 24 & 255]++;
-		hist[4][x >> 32 & 255]++;
-		hist[5][x >> 40 & 255]++;
-		hist[6][x >> 48 & 255]++;
-		hist[7][x >> 56]++;
-	}
-	struct skey *src = k, *dst = tmp;
-	for (int b = 0; b < 8; b++) {
-		if (hist[b][(k[0].key >> (8 * b)) & 255] == n)
-			continue; /* every key has this byte */
-		uint32_t pos[256], sum = 0;
-		for (int v = 0; v < 256; v++) {
-			pos[v] = sum;
-			sum += hist[b][v];
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[pos[(src[i].key >> (8 * b)) & 255]++] = src[i];
-		struct skey *x = src;
-		src = dst;
-		dst = x;
-	}
-	if (src != k)
-		memcpy(k, src, n * sizeof *k);
-}
-
-struct group { size_t lo, hi; uint32_t c; };
 
 /* Length of the common prefix of frame arrays a and b (n frames each). */
 static inline size_t common_frames(const uint32_t *a, const uint32_t *b, size_t n)
@@ -825,182 +706,22 @@ static inline size_t common_frames(const uint32_t *a, const uint32_t *b, size_t 
 	return i < n && a[i] == b[i] ? n : i;
 }
 
-/* Whole chunks from chunk c on that every key of k[0..m) shares with the
- * first (tree-shaped profiles share long prefixes: one pass of compares
- * instead of a sort per chunk).  A key ending inside the shared part
- * stops the skip before its end. */
-static uint32_t shared_chunks(const struct sort_job *j, const struct skey *k, size_t m, uint32_t c)
-{
-	size_t w = j->names ? 7 : 2, off = (size_t)c * w, lcp = SIZE_MAX;
-	if (m < 2 || k[0].len <= off)
-		return 0;
-	for (size_t i = 1; i < m && lcp >= w; i++) {
-		size_t n = k[i].len < k[0].len ? k[i].len : k[0].len;
-		n = n > off ? n - off : 0;
-		if (n > lcp)
-			n = lcp;
-		if (n == 0)
-			return 0;
-		lcp = j->names ? fold_common_prefix((const char *)k[0].p + off, (const char *)k[i].p + off, n)
-			       : common_frames((const uint32_t *)k[0].p + off, (const uint32_t *)k[i].p + off, n);
-	}
-	return (uint32_t)(lcp / w);
-}
-
-/* Sorts the n keys of k (already sharing their first c chunks) to the
- * end: sort by chunk c, then each run of equal chunks that has not
- * ended by chunk c + 1, and so on (an explicit stack: deep stacks share
- * prefixes of thousands of chunks). */
-static void group_sort(const struct sort_job *j, struct skey *k, struct skey *tmp, size_t n,
-		       uint32_t c)
-{
-	struct group *stack = NULL;
-	size_t top = 0, cap = 0, w = j->names ? 7 : 8;
-	struct group g = { 0, n, c };
-	for (;;) {
-		size_t m = g.hi - g.lo;
-		struct skey *kk = k + g.lo;
-		g.c += shared_chunks(j, kk, m, g.c);
-		for (size_t i = 0; i < m; i++) {
-			if (i + PREFETCH < m)
-				__builtin_prefetch((const char *)kk[i + PREFETCH].p + (size_t)g.c * w);
-			kk[i].key = chunk_key(j, &kk[i], g.c);
-		}
-		key_sort(kk, tmp, m);
-		for (size_t i = 0; i < m;) {
-			size_t e = i + 1;
-			while (e < m && kk[e].key == kk[i].key)
-				e++;
-			if (e - i > 1 && !chunk_ended(j, kk[i].key)) { /* same so far, not ended */
-				if (top == cap) {
-					size_t nc = cap ? cap * 2 : 64;
-					struct group *s = realloc(stack, nc * sizeof *s);
-					if (!s) { /* fall back to recursion for this run */
-						group_sort(j, kk + i, tmp, e - i, g.c + 1);
-						i = e;
-						continue;
-					}
-					stack = s;
-					cap = nc;
-				}
-				stack[top++] = (struct group){ g.lo + i, g.lo + e, g.c + 1 };
-			}
-			i = e;
-		}
-		if (top == 0)
-			break;
-		g = stack[--top];
-	}
-	free(stack);
-}
-
-static void *sort_part(void *arg)
-{
-	struct sort_job *j = arg;
-	for (size_t i = j->lo; i < j->hi;) {
-		size_t e = i + 1;
-		while (e < j->hi && j->k[e].key == j->k[i].key)
-			e++;
-		if (e - i > 1 && !chunk_ended(j, j->k[i].key))
-			group_sort(j, j->k + i, j->tmp, e - i, 1);
-		i = e;
-	}
-	return NULL;
-}
-
-/* Sorts k[0..n) (p, len, idx set) completely; tmp has room for n keys.
- * The runs of the first chunk are split between two threads. */
-static void sort_keys(int names, const uint32_t *rank, struct skey *k, struct skey *tmp, size_t n)
-{
-	pthread_once(&sym_once, sym_init);
-	struct sort_job a = { names, rank, k, tmp, 0, n, 0 };
-	for (size_t i = 0; i < n; i++) {
-		if (!names && i + PREFETCH < n)
-			__builtin_prefetch(k[i + PREFETCH].p);
-		k[i].key = chunk_key(&a, &k[i], 0);
-	}
-	key_sort(k, tmp, n);
-	size_t mid = n / 2;
-	while (mid > 0 && mid < n && k[mid].key == k[mid - 1].key)
-		mid++;
-	struct sort_job b = { names, rank, k, tmp + mid, mid, n, 0 };
-	int split = uf_split2_worth(n, FOLD_SORTED_THREAD_LINES) && mid < n;
-	if (split)
-		a.hi = mid; /* the runs from mid to b, on a second thread */
-	else
-		b.lo = b.hi = n; /* all to a: b has no run */
-	uf_split2(sort_part, &a, &b, split);
-}
-
 /* The order of lines: *out gets an owned array of n keys, idx in order. */
-static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct skey **out)
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct fold_key **out)
 {
-	struct skey *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	struct fold_key *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
 	if (!k || !tmp) {
 		free(k);
 		free(tmp);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct skey){ 0, L[i].u.f, L[i].n, (uint32_t)i };
-	sort_keys(0, rank, k, tmp, n);
+		k[i] = (struct fold_key){ 0, L[i].u.f, L[i].n, (uint32_t)i };
+	struct fold_key_chunks ch = { fill_frames, rank, 4, 2, 0xffffffffu };
+	fold_sort_keys(&ch, k, tmp, n);
 	free(tmp);
 	*out = k;
 	return 0;
-}
-
-int fold_sort_names(const fold_trie *t, uint32_t *rank)
-{
-	size_t n = t->nnames;
-	struct skey *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
-	uint32_t *stack = malloc((2 * n + 1) * sizeof *stack);
-	if (!k || !tmp || !stack) {
-		free(k);
-		free(tmp);
-		free(stack);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		k[i] = (struct skey){ 0, t->nbuf + t->noff[i], t->nlen[i], (uint32_t)i };
-	sort_keys(1, NULL, k, tmp, n);
-	place_terminators(t, k, n, rank, stack);
-	free(k);
-	free(tmp);
-	free(stack);
-	return 0;
-}
-
-/* Is "s" + term (name id's token) after u, which sorts after s?  Only
- * when s is a proper prefix of u and u's next byte is below term (a
- * token before which u goes); anything else after s sorts after it. */
-static int token_after(const fold_trie *t, uint32_t tok, const struct skey *u)
-{
-	uint32_t id = tok / 2, slen = t->nlen[id];
-	unsigned char term = tok & 1 ? ';' : ' ';
-	return slen < u->len && (unsigned char)((const char *)u->p)[slen] < term &&
-	       memcmp(t->nbuf + t->noff[id], u->p, slen) == 0;
-}
-
-/* rank[2 * id + (';' ? 1 : 0)] from the names sorted once, plain (a
- * prefix first): "s " and "s;" (tokens) go where the names s is a prefix
- * of pass the terminator's byte, or after the last of them.  Pending
- * tokens form a stack of a chain of prefixes, the longest on top; when
- * the top may not go yet, nothing under it may (its name's next byte in
- * u was already below their terminator).  One pass: each token pushed
- * and emitted once, one prefix test per name and emitted token. */
-static void place_terminators(const fold_trie *t, const struct skey *k, size_t n, uint32_t *rank,
-			      uint32_t *stack)
-{
-	size_t top = 0;
-	uint32_t r = 0;
-	for (size_t i = 0; i <= n; i++) {
-		while (top > 0 && (i == n || !token_after(t, stack[top - 1], &k[i])))
-			rank[stack[--top]] = r++;
-		if (i < n) {
-			stack[top++] = 2 * k[i].idx + 1; /* "s;" under "s ": ' ' < ';' */
-			stack[top++] = 2 * k[i].idx;
-		}
-	}
 }
 
 /* ---- build: each line past its common prefix with the previous one ----------- */
@@ -1009,7 +730,7 @@ static void place_terminators(const fold_trie *t, const struct skey *k, size_t n
 struct part {
 	fold_trie *t;
 	const struct sline *L;
-	struct skey *k;
+	struct fold_key *k;
 	size_t lo, hi;
 	const struct fold_src *src;
 	uint64_t nodes;          /* prefix pass: new nodes of its lines */
@@ -1029,7 +750,7 @@ static void *prefix_part(void *arg)
 	struct part *w = arg;
 	uint64_t nodes = 0;
 	for (size_t i = w->lo; i < w->hi; i++) {
-		struct skey *x = &w->k[i];
+		struct fold_key *x = &w->k[i];
 		if (i + PREFETCH < w->hi)
 			__builtin_prefetch(x[PREFETCH].p);
 		uint32_t c = 0;
@@ -1080,13 +801,13 @@ static void *build_part(void *arg)
 	double *self = t->self, *base = t->base;
 	for (size_t i = w->lo; i < w->hi; i++) {
 		if (i + PREFETCH < w->hi) { /* lines come in random memory order */
-			const struct skey *x = &w->k[i + PREFETCH];
+			const struct fold_key *x = &w->k[i + PREFETCH];
 			uint32_t n = x->len * 4 < 64 * PREFETCH_LINES ? x->len * 4 : 64 * PREFETCH_LINES;
 			for (uint32_t o = 0; o < n + 64; o += 64)
 				__builtin_prefetch((const char *)x->p + o);
 			__builtin_prefetch(&w->L[x->idx]);
 		}
-		const struct skey *x = &w->k[i];
+		const struct fold_key *x = &w->k[i];
 		const uint32_t *f = x->p;
 		for (uint32_t d = (uint32_t)x->key; d < x->len; d++, id++) {
 			parent[id] = d ? node[d - 1] : FOLD_ROOT;
@@ -1113,7 +834,7 @@ static void *build_part(void *arg)
  * at or before it whose common prefix is at most d. */
 static void seed_path(struct part *b)
 {
-	const struct skey *k = b->k;
+	const struct fold_key *k = b->k;
 	uint32_t need = k[b->lo - 1].len, start = b->first;
 	for (size_t j = b->lo; need > 0 && j-- > 0;) {
 		uint32_t lcp = (uint32_t)k[j].key;
@@ -1135,7 +856,7 @@ static void run_parts(void *(*f)(void *), struct part *a, struct part *b)
 		f(a);
 }
 
-static int build(fold_trie *t, const struct sline *L, struct skey *k, size_t n,
+static int build(fold_trie *t, const struct sline *L, struct fold_key *k, size_t n,
 		 struct fold_src *src)
 {
 	size_t mid = n >= FOLD_SORTED_THREAD_LINES ? n / 2 : n;

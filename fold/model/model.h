@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "util/err.h"
 #include "util/hash.h"
@@ -440,11 +441,61 @@ static inline uint64_t fold_name_hash(const char *p, size_t len)
 }
 /* fold_trie_intern with the name's fold_name_hash() already known. */
 uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h);
+
+/* ---- sorting keys: names, stacks of name ids (fold/model/keysort.c) ---- */
+
+/* One key: p[0 .. len) units (a name's bytes, a stack's name ids). */
+struct fold_key {
+	uint64_t key;        /* the sort's scratch (the chunk being sorted on);
+				the caller's again after the sort */
+	const void *p;       /* the units, borrowed */
+	uint32_t len;        /* units */
+	uint32_t idx;        /* the caller's: which name or line */
+};
+/* How keys are cut into 64-bit chunks, compared as unsigned integers:
+ * chunk c holds units c * per_chunk .. (c + 1) * per_chunk - 1.  fill
+ * sets k[i].key to chunk c of key i for i in [0, m), so that chunks
+ * compare as their units do and (chunk & end_mask) == 0 exactly when the
+ * chunk's last unit is past the key's end (a prefix sorts first).  The
+ * sort calls fill once per group of keys, never per key: its per-key
+ * loop is the caller's own, inlined. */
+struct fold_key_chunks {
+	void (*fill)(const struct fold_key_chunks *ch, struct fold_key *k, size_t m, uint32_t c);
+	const void *ctx;     /* fill's (the sorted reader: names' ranks) */
+	uint32_t unit;       /* bytes a unit: 1 (names), 4 (name ids) */
+	uint32_t per_chunk;  /* units a chunk */
+	uint64_t end_mask;
+};
+/* Sorts k[0..n) (p, len, idx set) stably in the order of their unit
+ * sequences; tmp (n keys, the caller's) is scratch.  Runs on two threads
+ * from 20000 keys.  Cannot fail (a group stack it cannot grow becomes
+ * recursion). */
+void fold_sort_keys(const struct fold_key_chunks *ch, struct fold_key *k, struct fold_key *tmp,
+		    size_t n);
 /* rank[2*name + t] = position of name + (t ? ';' : ' ') in byte order,
  * a prefix first (flamegraph.pl's sort of whole lines, per sibling);
  * rank has 2 * nnames entries.  Returns 0 or -ENOMEM.  fold_trie_finish
- * calls it; its body is still in fold/in/sorted.c, beside the radix sort
- * it shares with the sorted reader (docs/architecture.md, Known debts). */
+ * calls it; the sorted reader ranks its names with it. */
 int fold_sort_names(const fold_trie *t, uint32_t *rank);
+
+/* Length of the common prefix of a and b (n bytes each), 8 at a time
+ * (the folded readers compare each line with the one before it; the key
+ * sort skips the chunks a group shares). */
+static inline size_t fold_common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8; /* first differing byte */
+	}
+#endif
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
 
 #endif

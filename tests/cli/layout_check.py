@@ -20,19 +20,29 @@ prefix; uniprof-flame.c is cli), and fails when
      `priv.h`, `*-priv.h`: docs/architecture.md rule 2);
   6. a message uses libc's capitalised text: a call of strerror() or a
      printf-style `%m` (util/err.h's UF_STRERROR gives it lowercase, as
-     every `why` must be; strftime's `%m` is the month and is allowed).
+     every `why` must be; strftime's `%m` is the month and is allowed);
+  7. with --objects DIR (the build's object tree, build/rel): a module's
+     objects use a symbol another module defines that it does not declare
+     an arrow to (a link-time arrow the includes do not show: the model
+     calling the input room's sort was one).
 
 Design: regexes on source lines, not a preprocessor run: every include of
 ours is a plain `#include "module/file.h"` on its own line, and a
 preprocessor pass would need the generated headers and the Xen headers.
 Generated headers (no '/' in the name) and system headers are ignored.
 
-Usage: layout_check.py [--root DIR] [--doc FILE]; exit 0 when the layout
+Rule 7 reads `nm` of DIR/<module>/*.o (those with a source file): each global symbol defined (T, D,
+B, R, ...) belongs to its object's module; each undefined one a module
+uses must be its own or one its line includes.  Symbols no module of ours
+defines (libc, libdw, ...) are not ours to check.
+
+Usage: layout_check.py [--root DIR] [--doc FILE] [--objects DIR]; exit 0 when the layout
 holds, 1 with one line per broken rule on stdout, 2 on a bad layout block.
 """
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 SKIP_DIRS = {"tests", "bench", "examples", "build", "build-aux", ".git", "templates", "scripts", "docs"}
@@ -134,6 +144,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", default=os.path.join(os.path.dirname(__file__), "..", ".."))
     ap.add_argument("--doc", default=None)
+    ap.add_argument("--objects", default=None)
     a = ap.parse_args()
     root = os.path.abspath(a.root)
     mods, exceptions = parse_block(a.doc or os.path.join(root, "docs", "architecture.md"))
@@ -190,12 +201,60 @@ def main():
         problems.append("include cycle between modules: " + " <-> ".join(comp))
 
     problems += libc_messages(root, files)
+    if a.objects:
+        problems += link_arrows(root, os.path.abspath(a.objects), mods)
     for p in problems:
         print(p)
     if not problems:
         print(f"layout ok: {len(mods)} modules, {len(actual)} arrows, {len(exceptions)} known exceptions, "
               f"{len(files)} files")
     return 1 if problems else 0
+
+
+def object_symbols(root, objdir, mods):
+    """{module: (defined symbols, {undefined symbol: object})} from nm, of
+    the objects whose source is in the tree (a stale object of a file since
+    moved or deleted would claim its symbols still)."""
+    syms = {}
+    for dirpath, _, files in os.walk(objdir):
+        rel = os.path.relpath(dirpath, objdir).replace(os.sep, "/")
+        mod = module_of(rel + "/x.c", mods) if rel != "." else None
+        for f in sorted(files):
+            if not f.endswith(".o") or mod is None:
+                continue
+            if not os.path.exists(os.path.join(root, rel, f[:-2] + ".c")):
+                continue
+            obj = os.path.join(dirpath, f)
+            out = subprocess.run(["nm", "-g", obj], capture_output=True, text=True)
+            if out.returncode != 0:
+                print(f"layout_check: nm {obj}: {out.stderr.strip()}")
+                sys.exit(2)
+            defs, undefs = syms.setdefault(mod, (set(), {}))
+            for line in out.stdout.splitlines():
+                parts = line.split()
+                if len(parts) >= 2 and parts[-2] == "U":
+                    undefs.setdefault(parts[-1], f"{rel}/{f}")
+                elif len(parts) == 3:
+                    defs.add(parts[2])
+    return syms
+
+
+def link_arrows(root, objdir, mods):
+    """Rule 7: every call into another module follows a declared arrow."""
+    syms = object_symbols(root, objdir, mods)
+    if not syms:
+        return [f"no objects of any module under {objdir} (build first)"]
+    owner = {}
+    for mod, (defs, _) in syms.items():
+        for d in defs:
+            owner.setdefault(d, mod)
+    out = []
+    for mod, (_, undefs) in sorted(syms.items()):
+        for sym, obj in sorted(undefs.items()):
+            o = owner.get(sym)
+            if o is not None and o != mod and o not in mods[mod][1]:
+                out.append(f"link-time arrow not in the picture: {mod} -> {o}: {obj} uses {sym}")
+    return out
 
 
 def libc_messages(root, files):

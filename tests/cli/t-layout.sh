@@ -5,8 +5,10 @@
 # modules and fails on an arrow running up a layer, an include cycle, an
 # undeclared folder, or an arrow the picture lacks (or draws but the code
 # no longer has), a private header included from another module, or
-# libc's capitalised strerror()/%m text.  The checker is then shown to
-# fail on a copy of the tree with each of these planted.
+# libc's capitalised strerror()/%m text; and, from the release build's
+# objects (build/rel, which `make all` leaves), a call into a module the
+# picture gives no arrow to (a link-time arrow, rule 7).  The checker is
+# then shown to fail on a copy of the tree with each of these planted.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 chk="$UF_TOP/tests/cli/layout_check.py"
 
@@ -14,6 +16,15 @@ if out=$(python3 "$chk" --root "$UF_TOP" 2>&1); then
 	pass "layout: the code matches docs/architecture.md ($out)"
 else
 	fail "layout: the code breaks docs/architecture.md" "$(echo "$out" | tr '\n' '|')"
+fi
+
+objs="$UF_TOP/build/rel"
+if [ ! -d "$objs/fold/model" ]; then
+	fail "layout: link-time arrows" "no objects in $objs (run make all first)"
+elif out=$(python3 "$chk" --root "$UF_TOP" --objects "$objs" 2>&1); then
+	pass "layout: every call between modules follows an arrow of the picture"
+else
+	fail "layout: a call between modules the picture lacks" "$(echo "$out" | tr '\n' '|')"
 fi
 
 # copy_tree: a copy of the sources and docs/architecture.md in $TMP/tree
@@ -68,3 +79,21 @@ expect_fail "libc's capitalised strerror()" "libc's capitalised message: fold/in
 copy_tree
 printf 'static void f(void) { fprintf(stderr, "x: %%m\\n"); }\n' >> "$TMP/tree/cli/common.c"
 expect_fail "a printf %m" "libc's capitalised message: cli/common.c:"
+
+# the model calling the input room (fold_sort_names' body was in fold/in
+# until issue 29's last debt): a planted object of fold/model using a
+# fold/in function, beside the real objects of both rooms
+copy_tree
+mkdir -p "$TMP/objs/fold/model" "$TMP/objs/fold/in"
+cp "$objs"/fold/model/*.o "$TMP/objs/fold/model/" && cp "$objs"/fold/in/*.o "$TMP/objs/fold/in/"
+printf 'int fold_read_path(void);\nint planted(void) { return fold_read_path(); }\n' \
+	> "$TMP/tree/fold/model/planted.c"
+cc -c -o "$TMP/objs/fold/model/planted.o" "$TMP/tree/fold/model/planted.c"
+out=$(python3 "$chk" --root "$TMP/tree" --objects "$TMP/objs" 2>&1); rc=$?
+want="link-time arrow not in the picture: fold/model -> fold/in: fold/model/planted.o uses fold_read_path"
+if [ "$rc" = 1 ] && grep -qF -- "$want" <<<"$out"; then
+	pass "layout: a link-time arrow from the model to the input room is refused"
+else
+	fail "layout: a link-time arrow from the model to the input room" \
+		"exit $rc, want 1 and /$want/: $(echo "$out" | tr '\n' '|')"
+fi

@@ -1019,6 +1019,81 @@ static void sort_names_matches_definition(void **state)
 	}
 }
 
+/* fold_sort_keys against qsort: stacks of 32-bit units, two a chunk as
+ * (unit + 1) << 32 | (next + 1), 0 past the end (the sorted reader's
+ * chunks, with ranks the identity).  30000 keys over a 3-unit alphabet,
+ * grown from each other (shared prefixes, prefixes of each other, equal
+ * keys): the radix passes (over 2048 keys), the skip of shared chunks
+ * and the two threads (from 20000 keys) all run; equal keys must keep
+ * their input order (the oracle breaks ties by index). */
+struct sk_key {
+	const uint32_t *u;
+	uint32_t len, idx;
+};
+
+static int sk_cmp(const void *a, const void *b)
+{
+	const struct sk_key *x = a, *y = b;
+	uint32_t n = x->len < y->len ? x->len : y->len;
+	for (uint32_t i = 0; i < n; i++)
+		if (x->u[i] != y->u[i])
+			return x->u[i] < y->u[i] ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void sk_fill(const struct fold_key_chunks *ch, struct fold_key *k, size_t m, uint32_t c)
+{
+	(void)ch;
+	size_t off = (size_t)c * 2;
+	for (size_t i = 0; i < m; i++) {
+		const uint32_t *u = k[i].p;
+		uint64_t a = off < k[i].len ? u[off] + 1ull : 0;
+		uint64_t b = off + 1 < k[i].len ? u[off + 1] + 1ull : 0;
+		k[i].key = a << 32 | b;
+	}
+}
+
+static void sort_keys_matches_qsort(void **state)
+{
+	(void)state;
+	enum { N = 30000, MAXLEN = 48 };
+	uint32_t *units = malloc((size_t)N * MAXLEN * sizeof *units);
+	struct fold_key *k = malloc(N * sizeof *k), *tmp = malloc(N * sizeof *tmp);
+	struct sk_key *o = malloc(N * sizeof *o);
+	assert_true(units && k && tmp && o);
+	uint32_t seed = 777;
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t *u = units + (size_t)i * MAXLEN, len = 0;
+		seed = seed * 1103515245u + 12345u;
+		if (i > 0 && (seed >> 16) % 8) { /* grow or cut a key we have */
+			const struct sk_key *from = &o[(seed >> 8) % i];
+			len = from->len ? (seed >> 4) % (from->len + 1) : 0;
+			memcpy(u, from->u, len * sizeof *u);
+		}
+		uint32_t more = (seed >> 20) % 6;
+		for (uint32_t m = 0; m < more && len < MAXLEN; m++) {
+			seed = seed * 1103515245u + 12345u;
+			u[len++] = (seed >> 16) % 3 * 0x7fffffffu; /* 0, 2^31 - 1, 2^32 - 2 */
+		}
+		o[i] = (struct sk_key){ u, len, i };
+		k[i] = (struct fold_key){ 0, u, len, i };
+	}
+	struct fold_key_chunks ch = { sk_fill, NULL, 4, 2, 0xffffffffu };
+	fold_sort_keys(&ch, k, tmp, N);
+	qsort(o, N, sizeof *o, sk_cmp);
+	for (uint32_t i = 0; i < N; i++) {
+		assert_int_equal(k[i].idx, o[i].idx);
+		assert_ptr_equal(k[i].p, o[i].u);
+		assert_int_equal(k[i].len, o[i].len);
+	}
+	free(units);
+	free(k);
+	free(tmp);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1046,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(fold_lib_shares_count_each_sample_once),
 		cmocka_unit_test(embed_encode_odd_length),
 		cmocka_unit_test(sort_names_matches_definition),
+		cmocka_unit_test(sort_keys_matches_qsort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
