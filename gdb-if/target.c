@@ -29,7 +29,11 @@
  *     guest code does not change under a pc (self-modifying or reloaded
  *     code may be misjudged).  x86 code is read backwards by one byte,
  *     so a longer instruction whose last byte is 0xf4 also reads as a
- *     halt; AArch64's fixed 4-byte instructions have no such ambiguity.
+ *     halt: on x86 a vCPU is therefore called blocked only when it also
+ *     sits at the pc and sp of its previous sample (a halted vCPU does not
+ *     move; code that merely follows such a byte does, almost always).
+ *     The first sample of each halt reads as running.  AArch64's fixed
+ *     4-byte instructions have no such ambiguity.
  *     A fused sample cannot read code (the guest runs again): its state
  *     is unknown on a cache miss, and the next sample is a full one.
  */
@@ -58,6 +62,10 @@ struct gthread {
 	 * every word a walk asked for (see stack_range). */
 	uint64_t lo_sp, hi_need;
 	int missed;            /* its last walk needed memory beyond the window */
+	/* pc and sp at the previous run-state query (invariant 4: x86's
+	 * one-byte look-back is trusted only where the vCPU has not moved) */
+	uint64_t rs_pc, rs_sp;
+	int have_rs;
 };
 
 struct chunk {
@@ -397,6 +405,12 @@ static int grunstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
 	int h = halted_at(g, th, r.pc, err);
 	if (h < 0 && h != -EAGAIN)
 		return h;
+	int still = th->have_rs && th->rs_pc == r.pc && th->rs_sp == r.sp;
+	th->rs_pc = r.pc;
+	th->rs_sp = r.sp;
+	th->have_rs = 1;
+	if (h == 1 && g->t->arch != UF_ARCH_AARCH64 && !still)
+		h = 0;   /* invariant 4: x86 halts only where the vCPU has not moved */
 	*state = h == 1 ? UF_RS_BLOCKED : h == 0 ? UF_RS_RUNNING : UF_RS_UNKNOWN;
 	return 0;
 }

@@ -233,8 +233,11 @@ static void ptrace_runstate_per_thread(void **state)
 		assert_int_equal(count[k][UF_RS_UNKNOWN] + count[k][UF_RS_OFFLINE], 0);
 		assert_true(seen[k] >= (unsigned)samples * 3 / 4);
 	}
-	/* the waiter: blocked at every sample; the spinners: never */
-	assert_int_equal(count[T_WAIT][UF_RS_BLOCKED], seen[T_WAIT]);
+	/* the waiter: blocked at (nearly) every sample; the spinners: never.
+	 * Each of our stops interrupts the waiter's wait and each resume
+	 * sends it back in: a stop that lands while it is on its way back
+	 * finds it running (1 of 200 in a loaded CI run), which it is. */
+	assert_true(count[T_WAIT][UF_RS_BLOCKED] * 100 >= seen[T_WAIT] * 97);
 	for (int k = 0; k < T_N; k++)
 		if (k != T_WAIT)
 			assert_int_equal(count[k][UF_RS_BLOCKED], 0);
