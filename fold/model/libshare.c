@@ -18,6 +18,10 @@
  *     name id, lower first, so every view orders ties the same way.
  *  3. Frames without a library (fold_trie_lib() == FOLD_NONE) are in no
  *     row: the rows' self counts sum to at most the profile's total.
+ *  4. A waiting sample's state pseudo-frame ("[runnable]", "[blocked]",
+ *     "[offline]", fold/model/when.c) is not a function: its self count
+ *     is its parent's library's, as the sample stopped in that function.
+ *     So the table and `fold --by=lib` agree whatever the machine's load.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,6 +44,28 @@ static int lib_above(const fold_trie *t, uint32_t node, uint32_t lib)
 	return 0;
 }
 
+/* Is name id nm one of the state pseudo-frames? (invariant 4) */
+static int is_state_frame(const fold_trie *t, uint32_t nm)
+{
+	size_t len, flen;
+	const char *s = fold_trie_name(t, nm, &len);
+	if (len < 2 || s[0] != '[')
+		return 0;
+	for (int st = 0; st < UF_RS_COUNT; st++) {
+		const char *f = fold_state_frame((enum uf_runstate)st, &flen);
+		if (f && flen == len && memcmp(f, s, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The node whose library a node's self count belongs to (invariant 4). */
+static uint32_t self_owner(const fold_trie *t, uint32_t node)
+{
+	uint32_t up = t->parent[node];
+	return up != FOLD_ROOT && is_state_frame(t, t->name[node]) ? up : node;
+}
+
 int fold_lib_shares(const fold_trie *t, struct fold_lib_share **out, uint32_t *n)
 {
 	*out = NULL;
@@ -55,7 +81,8 @@ int fold_lib_shares(const fold_trie *t, struct fold_lib_share **out, uint32_t *n
 	}
 	memset(slot, 0xff, (size_t)t->nnames * sizeof *slot);
 	for (uint32_t i = 1; i < t->nnodes; i++) {
-		uint32_t lib = fold_trie_lib(t, t->name[i]);
+		uint32_t owner = self_owner(t, i);
+		uint32_t lib = fold_trie_lib(t, t->name[owner]);
 		if (lib == FOLD_NONE || lib >= t->nnames)
 			continue;
 		if (slot[lib] == UINT32_MAX) {
@@ -63,7 +90,7 @@ int fold_lib_shares(const fold_trie *t, struct fold_lib_share **out, uint32_t *n
 			rows[nrows++].lib = lib;
 		}
 		rows[slot[lib]].self += t->self[i];
-		if (!lib_above(t, i, lib))
+		if (owner == i && !lib_above(t, i, lib))
 			rows[slot[lib]].total += t->total[i];
 	}
 	free(slot);
