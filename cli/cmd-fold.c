@@ -169,7 +169,7 @@ int cmd_fold(int argc, char **argv)
 	if (of == CLI_OUT_PPROF || of == CLI_OUT_SPEEDSCOPE)
 		fold_trie_keep_when(t); /* per-sample times and states, where the input has them */
 	int rc = raw ? read_raw_inputs(t, argv + optind, argc - optind, &ri, reverse, &io.cut, &err)
-		     : cli_read_inputs(t, argv + optind, argc - optind, reverse, &io, &err);
+		     : cli_read_inputs(&t, argv + optind, argc - optind, reverse, &io, &err);
 	symtab_free(ri.st);
 	if (rc == 0)
 		rc = cli_by_lib_apply(&t, by_lib, &err);

@@ -79,7 +79,7 @@ int cmd_render(int argc, char **argv)
 	enum cli_out_format of = cli_out_format_of(&io, out, CLI_OUT_SVG);
 	if (of == CLI_OUT_PPROF || of == CLI_OUT_SPEEDSCOPE || (of == CLI_OUT_SVG && !ro.by_lib && !ro.callers && !ro.callees))
 		fold_trie_keep_when(t); /* the SVG's time view (issue 30) too */ /* per-sample times and states, where the input has them */
-	int rc = cli_read_inputs(t, argv + optind, argc - optind, ro.reverse, &io, &err);
+	int rc = cli_read_inputs(&t, argv + optind, argc - optind, ro.reverse, &io, &err);
 	if (rc == 0)
 		rc = cli_by_lib_apply(&t, ro.by_lib, &err);
 	if (rc == 0)

@@ -49,9 +49,31 @@ int cli_cut_check(fold_trie *t, const char *what, struct uf_err *err)
 	return -EINVAL;
 }
 
-int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct cli_io_opts *io,
+/* --state on inputs that carry only their waits' pseudo-frames (folded
+ * text, an SVG without times): *tp replaced by its cut by those frames. */
+static int cut_by_state_frames(fold_trie **tp, const char *what, struct uf_err *err)
+{
+	fold_trie *v;
+	int rc = fold_trie_finish(*tp); /* the rewrite walks a finished trie's paths */
+	if (rc == 0)
+		rc = fold_rewrite_state_frames(*tp, (*tp)->cut.states, &v);
+	if (rc == -ENOENT)
+		uf_err_set(err, UF_EINPUT, what, "--state: this input has no run states (no "
+			   "[runnable]/[blocked]/[offline] frames, no 'states' metadata line)");
+	else if (rc)
+		uf_err_oom(err, "--state");
+	if (rc)
+		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
+	fold_trie_free(*tp);
+	*tp = v;
+	return 0;
+}
+
+int cli_read_inputs(fold_trie **tp, char **paths, int n, int reverse, const struct cli_io_opts *io,
 		    struct uf_err *err)
 {
+	fold_trie *t = *tp;
+	int by_frames = 0;
 	static char *stdin_only[] = { "-" };
 	if (n == 0) {
 		paths = stdin_only;
@@ -69,9 +91,19 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct
 		if (rc)
 			return rc;
 		if (fold_trie_has_cut(t) && t->samples_checked == checked) {
-			uf_err_set(err, UF_EINPUT, paths[i], "--time/--state: this input has no sample "
-				   "times or run states (folded text carries none, nor an SVG of such "
-				   "input; use the raw trace, the perf script or a recorded SVG)");
+			if (t->cut.timed) {
+				uf_err_set(err, UF_EINPUT, paths[i], "--time: this input has no sample "
+					   "times (folded text carries none, nor an SVG of such input; use "
+					   "the raw trace, the perf script or a recorded SVG)");
+				return -EINVAL;
+			}
+			if (i > 0 && !by_frames)
+				goto mixed;
+			by_frames++;
+		} else if (by_frames) {
+mixed:
+			uf_err_set(err, UF_EINPUT, paths[i], "--state: cannot cut inputs with per-sample "
+				   "states and folded inputs together (cut each on its own)");
 			return -EINVAL;
 		}
 		if (st.perf_other && !(io && io->perf.event))
@@ -99,6 +131,12 @@ int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct
 		return -EINVAL;
 	}
 	cli_warn_read_stats(&total);
+	if (by_frames) {
+		int rc = cut_by_state_frames(tp, n == 1 ? paths[0] : "input", err);
+		if (rc)
+			return rc;
+		t = *tp;
+	}
 	if (cli_cut_check(t, n == 1 ? paths[0] : "input", err) < 0)
 		return -EINVAL;
 	if (fold_trie_state_meta(t) < 0 || fold_trie_finish(t)) {
@@ -131,7 +169,7 @@ static void *read_job(void *arg)
 {
 	struct reader_job *j = arg;
 	char *paths[] = { (char *)j->path };
-	j->rc = cli_read_inputs(j->t, paths, 1, 0, j->io, &j->err);
+	j->rc = cli_read_inputs(&j->t, paths, 1, 0, j->io, &j->err);
 	return NULL;
 }
 

@@ -10,11 +10,13 @@
 #include "fold/in/in.h"
 #include "util/err.h"
 
-/* Reads paths[0..n) ("-" = stdin; n == 0 reads stdin) into t and calls
- * fold_trie_finish.  No valid stack at all is an error (UF_EINPUT). */
+/* Reads paths[0..n) ("-" = stdin; n == 0 reads stdin) into *tp and calls
+ * fold_trie_finish.  No valid stack at all is an error (UF_EINPUT).  A
+ * --state cut of inputs without per-sample states (folded text) replaces
+ * *tp by its cut by the waits' pseudo-frames (fold_rewrite_state_frames). */
 /* `io` (borrowed; NULL: the defaults) says how `perf script` text is read. */
 struct cli_io_opts;
-int cli_read_inputs(fold_trie *t, char **paths, int n, int reverse, const struct cli_io_opts *io,
+int cli_read_inputs(fold_trie **tp, char **paths, int n, int reverse, const struct cli_io_opts *io,
 		    struct uf_err *err);
 /* After reading with a --time/--state cut: an error (UF_EINPUT, naming
  * `what` and why) when the cut left no sample. */

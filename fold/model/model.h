@@ -419,6 +419,16 @@ int fold_sandwich(const fold_trie *src, const char *name, size_t len, enum fold_
 int fold_rewrite_by_lib(const fold_trie *t, fold_trie **out);
 int fold_rewrite_inline(const fold_trie *t, fold_trie **out);
 int fold_rewrite_chain(const fold_trie *t, fold_trie **out);
+/* `--state`/`--on-cpu` on an input that carries no per-sample state but
+ * its waits' pseudo-frames (folded text, an SVG without a `time` section):
+ * a stack ending in "[runnable]", "[blocked]" or "[offline]" is in that
+ * state, any other is running.  Keeps the stacks whose state is in
+ * `states` (a UF_RS_BIT set), with their libraries and source positions;
+ * out's state_count holds the kept samples per state, its `states:`
+ * metadata line is rewritten, t->cut_dropped's tally goes to out.
+ * -ENOENT when t has neither a pseudo-frame nor a `states:` line (its
+ * states are unknown, nothing to cut by), -ENOMEM.  t must be finished. */
+int fold_rewrite_state_frames(const fold_trie *t, unsigned states, fold_trie **out);
 
 /* ---- building a trie in bulk (fold/in/sorted.c fills the arrays itself) ---- */
 

@@ -4,6 +4,8 @@
  * call paths: `--by=lib` (each frame named after its library),
  * `--inline` (a frame whose name holds FOLD_INLINE_SEP becomes one frame
  * per part) and `--colors chain` (flamegraph.pl's waker-chain rewrite).
+ * `--state` on folded input (each stack's state read from its leaf
+ * pseudo-frame) is the fifth.
  * They live in one file so a new view is written beside the others and
  * the CLI and the renderer only pick one; fold_sandwich (sandwich.c) is
  * the fourth, kept apart for its caps and its own walk.
@@ -40,6 +42,11 @@ static int inline_locs(const fold_trie *t, fold_trie *v, const uint32_t *last);
 static int chain_add(const fold_trie *src, fold_trie *dst, uint32_t node, double self, double base,
 		     uint32_t *path, char *buf);
 static int finish_into(const fold_trie *t, fold_trie *v, int rc, fold_trie **out);
+static enum uf_runstate frame_state(const fold_trie *t, uint32_t nm);
+static int copy_path(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *path,
+		     uint32_t *map, uint32_t *at);
+static int copy_locs(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t at);
+static int states_meta(const fold_trie *t, fold_trie *v);
 
 /* ---- public ---------------------------------------------------------------- */
 
@@ -100,6 +107,57 @@ int fold_rewrite_chain(const fold_trie *t, fold_trie **out)
 	free(path);
 	free(buf);
 	return finish_into(t, c, rc, out);
+}
+
+int fold_rewrite_state_frames(const fold_trie *t, unsigned states, fold_trie **out)
+{
+	size_t ml;
+	int told = fold_meta_get(t, "states", &ml) != NULL;
+	for (uint32_t nm = 0; nm < t->nnames && !told; nm++)
+		told = frame_state(t, nm) != UF_RS_RUNNING;
+	if (!told)
+		return -ENOENT;
+	fold_trie *v = fold_trie_new();
+	uint32_t *path = path_buffer(t);
+	uint32_t *map = malloc(((size_t)t->nnames + 1) * sizeof *map); /* name id in t -> in v */
+	int rc = v && path && map ? 0 : -ENOMEM;
+	if (map)
+		memset(map, 0xff, ((size_t)t->nnames + 1) * sizeof *map);
+	int chart = t->keep_seq && t->seq_len;
+	if (chart)
+		fold_trie_keep_sequence(v);
+	size_t n = chart ? t->seq_len : t->nnodes;
+	for (size_t k = 0; k < n && rc == 0; k++) { /* the root: an empty stack, running */
+		uint32_t i = chart ? t->seq_node[k] : (uint32_t)k;
+		double self = chart ? t->seq_count[k] : t->self[i];
+		if (self == 0 && !(t->base && t->base[i] != 0))
+			continue;
+		enum uf_runstate st = frame_state(t, t->name[i]);
+		uint32_t at;
+		v->states_seen |= UF_RS_BIT(st);
+		if (!(states & UF_RS_BIT(st))) {
+			v->cut_dropped += self;
+			continue;
+		}
+		v->state_count[st] += self;
+		if ((rc = copy_path(t, v, i, path, map, &at)) != 0)
+			break;
+		if (chart) /* a flame chart keeps its order; source positions are the tree's */
+			rc = fold_trie_add(v, at, self);
+		else if ((rc = add_count(t, v, at, i)) == 0)
+			rc = copy_locs(t, v, i, at);
+	}
+	if (rc == 0) {
+		v->cut = t->cut;
+		v->cut_dropped += t->cut_dropped;
+	}
+	free(path);
+	free(map);
+	if ((rc = finish_into(t, v, rc, out)) == 0 && (rc = states_meta(t, *out)) != 0) {
+		fold_trie_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 /* ---- shared ---------------------------------------------------------------- */
@@ -280,4 +338,83 @@ static int chain_add(const fold_trie *src, fold_trie *dst, uint32_t node, double
 	if (rc)
 		return rc;
 	return src->base ? fold_trie_add2(dst, dn, base, self) : fold_trie_add(dst, dn, self);
+}
+
+/* ---- --state on folded input ---------------------------------------------- */
+
+/* The state a stack ending in name nm is in: the pseudo-frame's, or running. */
+static enum uf_runstate frame_state(const fold_trie *t, uint32_t nm)
+{
+	size_t len, flen;
+	const char *s = fold_trie_name(t, nm, &len);
+	if (len < 2 || s[0] != '[')
+		return UF_RS_RUNNING;
+	for (unsigned st = 0; st < UF_RS_COUNT; st++) {
+		const char *f = fold_state_frame((enum uf_runstate)st, &flen);
+		if (f && flen == len && memcmp(f, s, len) == 0)
+			return (enum uf_runstate)st;
+	}
+	return UF_RS_RUNNING;
+}
+
+/* t's node's path into v, each name keeping its library; *at is the node in v. */
+static int copy_path(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *path,
+		     uint32_t *map, uint32_t *at)
+{
+	uint32_t n = 0;
+	for (uint32_t i = node; i != FOLD_ROOT; i = t->parent[i])
+		path[n++] = i;
+	*at = FOLD_ROOT;
+	while (n-- > 0) {
+		uint32_t nm = t->name[path[n]];
+		if (map[nm] == UINT32_MAX) {
+			size_t len, ll;
+			const char *s = fold_trie_name(t, nm, &len);
+			uint32_t lib = fold_trie_lib(t, nm), id = fold_trie_intern(v, s, len);
+			const char *ls = lib == FOLD_NONE ? NULL : fold_trie_name(t, lib, &ll);
+			if (id == FOLD_NONE || (ls && fold_trie_set_lib(v, id, ls, ll) < 0))
+				return -ENOMEM;
+			map[nm] = id;
+		}
+		if ((*at = fold_trie_child(v, *at, map[nm])) == FOLD_NONE)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* t's source positions of node onto v's node at. */
+static int copy_locs(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t at)
+{
+	uint32_t loc;
+	double c;
+	if (!t->locs)
+		return 0;
+	for (uint32_t e = fold_loc_next(t, node, FOLD_NONE, &loc, &c); e != FOLD_NONE;
+	     e = fold_loc_next(t, node, e, &loc, &c)) {
+		size_t len;
+		const char *s = fold_loc_str(t, loc, &len);
+		uint32_t id = fold_loc_intern(v, s, len);
+		if (id == FOLD_NONE || fold_loc_add(v, at, id, c) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* v's metadata: t's, its `states:` line replaced by v's kept counts. */
+static int states_meta(const fold_trie *t, fold_trie *v)
+{
+	v->meta[0] = 0;
+	for (const char *p = t->meta; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p), have = strlen(v->meta);
+		if (strncmp(p, "states: ", 8) != 0 && have + n < sizeof v->meta) {
+			memcpy(v->meta + have, p, n);
+			v->meta[have + n] = 0;
+		}
+		p += n;
+	}
+	char text[256];
+	if (fold_trie_state_text(v, text, sizeof text) && fold_meta_add(v, "states", text) < 0)
+		return -ENOMEM;
+	return 0;
 }

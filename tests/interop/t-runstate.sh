@@ -68,6 +68,20 @@ head -1 "$TMP/d.folded" | grep -q '^# states: "unknown [0-9]*, running [0-9]*, r
 	[ "$nb" -gt 0 ] && [ "$nr" -gt 0 ] && ! grep -q '\[' "$TMP/on.folded" &&
 	pass "raw: default sets $nb blocked and $nr runnable stacks apart, counts per state in its metadata; --on-cpu has none" ||
 	fail "raw: set apart" "$(head -1 "$TMP/d.folded"); $nb blocked, $nr runnable; on-cpu: $(grep -c '\[' "$TMP/on.folded")"
+# --state on folded text (no per-sample states): a stack's state is its
+# leaf pseudo-frame, running when it has none (the raw trace's unknown
+# samples are such stacks), so each cut equals the raw trace's own
+for cut in blocked waiting offline,runnable "running,unknown on-cpu"; do
+	want=${cut%% *} got=${cut##* }
+	"$UF" fold --raw --state "$want" "$TMP/t.raw" | grep -v '^#' >"$TMP/want.folded"
+	"$UF" fold --state "$got" "$TMP/d.folded" >"$TMP/got.folded" 2>"$TMP/err"
+	if [ -s "$TMP/want.folded" ] && cmp -s "$TMP/want.folded" <(grep -v '^#' "$TMP/got.folded") &&
+		grep -q '^# states: ' "$TMP/got.folded"; then
+		pass "folded: --state $got of the folded output equals the raw trace's --state $want ($(wc -l <"$TMP/want.folded") stacks)"
+	else
+		fail "folded: --state $got" "$(diff "$TMP/want.folded" "$TMP/got.folded" | head -3; cat "$TMP/err")"
+	fi
+done
 same_pprof "raw: pprof carries each sample's state and time" raw "$TMP/t.raw" "blocked,offline|0.5-3.5" $R --state blocked,offline --time 0.5-3.5
 if command -v go >/dev/null 2>&1; then
 	go tool pprof -tags "$TMP/p.pb.gz" >"$TMP/tags" 2>/dev/null
@@ -182,7 +196,9 @@ check_err() {
 	[ "$rc" = "$want_rc" ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q -- "$want" "$TMP/err" &&
 		pass "error: $name (exit $rc)" || fail "error: $name" "exit $rc: $(cat "$TMP/err")"
 }
-check_err "folded input has no times or states" 2 "has no sample times or run states" fold --time 1-2 "$TMP/f.folded"
+check_err "folded input has no times" 2 "this input has no sample times" fold --time 1-2 "$TMP/f.folded"
+check_err "folded input without state frames" 2 "this input has no run states (no \\[runnable\\]" fold --state blocked "$TMP/f.folded"
+check_err "per-sample states and folded text cut together" 2 "cannot cut inputs with per-sample states and folded" fold --state blocked "$TMP/g.perf" "$TMP/f.folded"
 check_err "a cut that keeps nothing" 2 "no samples left by --time/--state" fold --raw --time 1000- "$TMP/t.raw"
 check_err "--time 3-1" 1 "'--time': '3-1' is not FROM-TO" fold --time 3-1 "$TMP/t.raw"
 check_err "--time abc" 1 "'--time': 'abc' is not FROM-TO" render --time abc "$TMP/t.raw"

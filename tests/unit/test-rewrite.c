@@ -178,6 +178,48 @@ static void rewrite_inline_splits_names_libs_and_positions(void **state)
 	fold_trie_free(t);
 }
 
+/* --state on folded text: a stack's state is its leaf pseudo-frame
+ * (running without one); the kept stacks keep their libraries and source
+ * positions, the `states:` line counts what was kept, the rest is in
+ * cut_dropped; a trie with no state frame and no `states:` line is -ENOENT. */
+static void rewrite_state_frames_cuts_by_the_leaf(void **state)
+{
+	(void)state;
+	fold_trie *t = parse("main;work 5\nmain;work;[runnable] 2\nmain;wait;[blocked] 4\n");
+	set_lib(t, "work", "app");
+	assert_int_equal(fold_meta_add(t, "target", "pid 42"), 0);
+	assert_int_equal(fold_meta_add(t, "states", "running 5, runnable 2, blocked 4"), 0);
+	uint32_t main = fold_trie_find(t, FOLD_ROOT, name_id(t, "main"));
+	uint32_t work = fold_trie_find(t, main, name_id(t, "work"));
+	uint32_t loc = fold_loc_intern(t, "w.c:3", 5);
+	assert_int_equal(fold_loc_add(t, work, loc, 5), 0);
+
+	fold_trie *v = NULL;
+	assert_int_equal(fold_rewrite_state_frames(t, UF_RS_SET_ONCPU | UF_RS_BIT(UF_RS_RUNNABLE), &v), 0);
+	assert_int_equal(fold_trie_check(v), 0);
+	char *s = text_of(v);
+	assert_string_equal(s, "main;work 5\nmain;work;[runnable] 2\n");
+	free(s);
+	assert_string_equal(v->meta, "target: pid 42\nstates: running 5, runnable 2\n");
+	assert_true(v->cut_dropped == 4);
+	uint32_t vwork = fold_trie_find(v, fold_trie_find(v, FOLD_ROOT, name_id(v, "main")), name_id(v, "work"));
+	assert_int_equal(fold_trie_lib(v, v->name[vwork]), name_id(v, "app"));
+	uint32_t l;
+	double c;
+	size_t len;
+	assert_int_not_equal(fold_loc_next(v, vwork, FOLD_NONE, &l, &c), FOLD_NONE);
+	assert_memory_equal(fold_loc_str(v, l, &len), "w.c:3", 5);
+	assert_true(c == 5);
+	fold_trie_free(v);
+	fold_trie_free(t);
+
+	t = parse("main;work 5\n");
+	v = NULL;
+	assert_int_equal(fold_rewrite_state_frames(t, UF_RS_SET_WAITING, &v), -ENOENT);
+	assert_null(v);
+	fold_trie_free(t);
+}
+
 /* --colors chain, flamegraph.pl's rule: cut at a "--" with a frame on
  * both sides, non-overlapping, left to right; frames after the first cut
  * get "_[w]"; a stack without a cut gains a "--" leaf. */
@@ -239,6 +281,7 @@ int main(void)
 		cmocka_unit_test(rewrite_inline_splits_names_libs_and_positions),
 		cmocka_unit_test(rewrite_chain_follows_flamegraph_pl),
 		cmocka_unit_test(rewrite_chain_keeps_the_sequence),
+		cmocka_unit_test(rewrite_state_frames_cuts_by_the_leaf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
