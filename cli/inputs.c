@@ -69,6 +69,22 @@ static int cut_by_state_frames(fold_trie **tp, const char *what, struct uf_err *
 	return 0;
 }
 
+/* After a cut of an SVG's timed samples its tree still holds the stacks
+ * whose samples were all left out: *tp (and *t) without them, so `fold`
+ * prints no "STACK 0" line.  A kept sequence (flame chart, exports) keeps
+ * its trie: its order, times and states point into it. */
+static int drop_empty(fold_trie **tp, fold_trie **t)
+{
+	fold_trie *v;
+	if (!((*tp)->cut_dropped > 0) || (*tp)->keep_seq || (*tp)->total[0] <= 0)
+		return 0;
+	if (fold_rewrite_drop_empty(*tp, &v) != 0)
+		return -ENOMEM;
+	fold_trie_free(*tp);
+	*tp = *t = v;
+	return 0;
+}
+
 int cli_read_inputs(fold_trie **tp, char **paths, int n, int reverse, const struct cli_io_opts *io,
 		    struct uf_err *err)
 {
@@ -139,7 +155,7 @@ mixed:
 	}
 	if (cli_cut_check(t, n == 1 ? paths[0] : "input", err) < 0)
 		return -EINVAL;
-	if (fold_trie_state_meta(t) < 0 || fold_trie_finish(t)) {
+	if (fold_trie_state_meta(t) < 0 || fold_trie_finish(t) || drop_empty(tp, &t) < 0) {
 		uf_err_set(err, UF_EINPUT, "input", "out of memory");
 		return -ENOMEM;
 	}

@@ -429,6 +429,11 @@ int fold_rewrite_chain(const fold_trie *t, fold_trie **out);
  * -ENOENT when t has neither a pseudo-frame nor a `states:` line (its
  * states are unknown, nothing to cut by), -ENOMEM.  t must be finished. */
 int fold_rewrite_state_frames(const fold_trie *t, unsigned states, fold_trie **out);
+/* t without the stacks that hold no sample (what a cut of an SVG's timed
+ * samples leaves: its tree is read before its samples), with libraries,
+ * positions and metadata.  Not for a kept sequence (t->keep_seq).  0 or
+ * -ENOMEM; t must be finished. */
+int fold_rewrite_drop_empty(const fold_trie *t, fold_trie **out);
 
 /* ---- building a trie in bulk (fold/in/sorted.c fills the arrays itself) ---- */
 

@@ -160,6 +160,28 @@ int fold_rewrite_state_frames(const fold_trie *t, unsigned states, fold_trie **o
 	return rc;
 }
 
+int fold_rewrite_drop_empty(const fold_trie *t, fold_trie **out)
+{
+	fold_trie *v = fold_trie_new();
+	uint32_t *path = path_buffer(t);
+	uint32_t *map = malloc(((size_t)t->nnames + 1) * sizeof *map); /* name id in t -> in v */
+	int rc = v && path && map ? 0 : -ENOMEM;
+	if (map)
+		memset(map, 0xff, ((size_t)t->nnames + 1) * sizeof *map);
+	for (uint32_t i = 0; i < t->nnodes && rc == 0; i++) {
+		uint32_t at;
+		if (t->self[i] == 0 && !(t->base && t->base[i] != 0))
+			continue;
+		if ((rc = copy_path(t, v, i, path, map, &at)) == 0 && (rc = add_count(t, v, at, i)) == 0)
+			rc = copy_locs(t, v, i, at);
+	}
+	if (rc == 0)
+		fold_trie_when_merge(v, t);
+	free(path);
+	free(map);
+	return finish_into(t, v, rc, out);
+}
+
 /* ---- shared ---------------------------------------------------------------- */
 
 /* Room for any node's path from the root (ids), NULL on OOM. */

@@ -181,6 +181,16 @@ grep -qE "states: $want($|<)" "$TMP/g.svg" && grep -q '\[blocked\]' "$TMP/g.svg"
 "$UF" fold "$TMP/g.perf" | grep -v '^#' | sort >"$TMP/direct.folded"
 cmp -s "$TMP/back.folded" "$TMP/direct.folded" && pass "render: the SVG folds back to the same stacks, state frames included" ||
 	fail "render: fold back" "$(diff "$TMP/back.folded" "$TMP/direct.folded" | head -2)"
+# a cut of the SVG's timed samples equals the cut of the perf script it
+# came from, with no "STACK 0" line for the stacks left out
+for cut in "--time 1-2.5" "--time 0.7- --state blocked"; do
+	"$UF" fold $cut "$TMP/g.svg" | grep -v '^#' | sort >"$TMP/cut-svg.folded"
+	"$UF" fold $cut "$TMP/g.perf" | grep -v '^#' | sort >"$TMP/cut-perf.folded"
+	[ -s "$TMP/cut-perf.folded" ] && cmp -s "$TMP/cut-svg.folded" "$TMP/cut-perf.folded" &&
+		! grep -q ' 0$' "$TMP/cut-svg.folded" &&
+		pass "svg: fold $cut of the SVG equals the perf script's ($(wc -l <"$TMP/cut-perf.folded") stacks, none empty)" ||
+		fail "svg: fold $cut" "$(diff "$TMP/cut-svg.folded" "$TMP/cut-perf.folded" | head -3)"
+done
 "$UF" diff --state waiting "$TMP/g.perf" "$TMP/gen.perf" -o "$TMP/d.svg" 2>"$TMP/err" &&
 	"$UF" fold "$TMP/d.svg" | grep -v '^#' >"$TMP/d.folded" && [ -s "$TMP/d.folded" ] &&
 	! grep -qv ';\[\(blocked\|runnable\)\] ' "$TMP/d.folded" &&
