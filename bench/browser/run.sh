@@ -22,7 +22,9 @@
 #
 # Environment: BENCH_RUNS (Chromium runs, default 5), BENCH_FF_RUNS (Firefox,
 # default 3), BENCH_BROWSERS ("chrome firefox"), BENCH_INPUTS (labels to run:
-# "ex tree100k s100k fine fine28k"), BENCH_BIN (binary), BENCH_KEEP=DIR (keep the SVGs).
+# "ex tree100k s100k fine fine28k ex-t tree100k-t"; the -t ones are the same stacks as
+# a perf script with timestamps, so our SVG has the time view, beside
+# flamegraph.pl's of the folded stacks), BENCH_BIN (binary), BENCH_KEEP=DIR (keep the SVGs).
 set -u
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -60,8 +62,22 @@ gen() {
 	echo "$stamp" >"$OUT/$name.bstamp"
 }
 
+# timed FOLDED NAME: build/bench/NAME-timed.perf, FOLDED's stacks as a perf
+# script with timestamps (gen-timed.py), made once and checked to fold back
+# to FOLDED's stacks; prints its path ("" when it cannot be made)
+timed() {
+	local perf=$OUT/$2-timed.perf
+	if [ ! -s "$perf" ] || [ "$perf" -ot "$1" ] || [ "$perf" -ot "$here/gen-timed.py" ]; then
+		note "generating $2-timed.perf (once)"
+		python3 "$here/gen-timed.py" "$1" "$perf.tmp" && mv "$perf.tmp" "$perf" || { rm -f "$perf.tmp"; return 0; }
+		cmp -s <("$BIN" fold "$perf" | grep -v '^#' | sort) <(grep -v '^#' "$1" | sort) ||
+			{ note "$2-timed.perf does not fold back to $1"; rm -f "$perf"; return 0; }
+	fi
+	echo "$perf"
+}
+
 main() {
-	local fg files=() label in extra
+	local fg files=() label in extra ours
 	[ -x "$BIN" ] || { note "no binary at $BIN; run 'make' first"; return 0; }
 	command -v node >/dev/null || { note "node not installed"; return 0; }
 	if [ ! -d "$TOP/tests/browser/node_modules/puppeteer-core" ]; then
@@ -75,18 +91,21 @@ main() {
 	fg=$(find_fg) || fg=
 	echo "uniprof-flame browser bench: $BIN ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?')), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 	[ -n "$fg" ] && echo "flamegraph.pl: $fg" || echo "flamegraph.pl: not present (set FLAMEGRAPH_PL)"
-	for label in ${BENCH_INPUTS:-ex tree100k s100k fine fine28k}; do
-		extra=()
+	for label in ${BENCH_INPUTS:-ex tree100k s100k fine fine28k ex-t tree100k-t}; do
+		extra=() ours=
 		case $label in
 		ex) in=$EXAMPLE ;;
 		tree100k) in=$OUT/tree100k.folded ;;
 		s100k) in=$OUT/flat-100k.folded ;;
 		fine) in=$OUT/tree100k.folded extra=(--minwidth 0.01) ;;
 		fine28k) in=$OUT/tree100k.folded extra=(--minwidth 0.02) ;;
+		ex-t) in=$EXAMPLE ours=$(timed "$EXAMPLE" ex) ;;
+		tree100k-t) in=$OUT/tree100k.folded ours=$(timed "$OUT/tree100k.folded" tree100k) ;;
 		*) note "unknown input $label"; continue ;;
 		esac
 		[ -s "$in" ] || { echo "$label: input not present ($in)"; continue; }
-		"$BIN" render "${extra[@]}" "$in" -o "$TMP/$label-ours.svg" 2>/dev/null ||
+		[ -n "$ours" ] && [ ! -s "$ours" ] && { echo "$label: timed input not made"; continue; }
+		"$BIN" render "${extra[@]}" "${ours:-$in}" -o "$TMP/$label-ours.svg" 2>/dev/null ||
 			{ echo "$label: uniprof-flame render failed"; continue; }
 		files+=("$label|uniprof-flame=$TMP/$label-ours.svg")
 		if [ -n "$fg" ]; then
