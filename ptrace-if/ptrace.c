@@ -31,6 +31,15 @@
  *     times of .../schedstat, both by pread on descriptors kept open (at
  *     most KEEP_FDS of them; past that, open-read-close).  runstate()
  *     only reports that snapshot.
+ *  5. p_stop snapshots every thread before it interrupts any, then
+ *     interrupts the threads the snapshot saw in R and waits for their
+ *     stops, and only then interrupts the sleepers.  An interrupted
+ *     sleeper wakes up to enter its stop and, on the CPU of a running
+ *     thread, preempts it: interrupted first, the running thread was
+ *     queued by the time we reached it and read as runnable (app-pool's
+ *     workers, later in the list than the producer, were `running` in
+ *     half their on-CPU samples; their share of the on-CPU profile fell
+ *     from perf's 44 % to 32 %).
  *
  * Run state (util/runstate.h) from the snapshot: S, D, P, I, W -> blocked;
  * T (job control) -> offline; R -> running, or runnable when its
@@ -91,6 +100,7 @@ struct thr {
 	uint64_t run_ns, wait_ns;       /* schedstat: on-CPU, queued (ns) at the snapshot */
 	int have_times;                 /* run_ns / wait_ns are this snapshot's */
 	int on_our_cpu;                 /* it last ran on the CPU p_stop runs on */
+	int asked;                      /* interrupted in this stop, its stop not yet seen */
 #if defined(__x86_64__)
 	struct user_regs_struct uregs;  /* read by runstate() at this stop */
 	int uregs_valid;
@@ -171,6 +181,9 @@ static const struct dead *dead_find(struct ptr *p, pid_t tid);
 static uint64_t mono_ns(void);
 static int on_exit_event(struct ptr *p, struct thr *h);
 static void snapshot(struct ptr *p, struct thr *h);
+static size_t interrupt_some(struct uf_target *t, struct ptr *p, int in_r);
+static void collect_stops(struct uf_target *t, struct ptr *p, size_t n, uint64_t until);
+static int snapped_in_r(const struct thr *h);
 static int in_syscall_wait(struct uf_target *t, struct thr *h);
 static int queued_since(struct ptr *p, struct thr *h);
 static int read_times(struct ptr *p, struct thr *h, uint64_t *run, uint64_t *wait);
@@ -297,48 +310,80 @@ void ptrace_target_free(struct uf_target *t)
 static int p_stop(struct uf_target *t, struct uf_err *err)
 {
 	struct ptr *p = t->priv;
-	size_t waiting = 0;
 	/* no drain first: a stop not yet reported is collected below like
 	 * the interrupt stops (PTRACE_INTERRUPT on it succeeds) */
+	(void)err;
 	p->our_cpu = sched_getcpu();
 	for (size_t i = 0; i < p->nthr; i++) {
-		p->thr[i].rs_valid = 0;
-#if defined(__x86_64__)
-		p->thr[i].uregs_valid = 0;
-#endif
-	}
-	for (size_t i = 0; i < p->nthr; i++) {
 		struct thr *h = &p->thr[i];
+		h->rs_valid = 0;
+#if defined(__x86_64__)
+		h->uregs_valid = 0;
+#endif
 		if (h->gone || h->detached)
 			continue;
-		snapshot(p, h);   /* invariant 4 */
+		snapshot(p, h);   /* invariant 4: every thread before any stop */
 		t->n_hypercalls += 2;
-		if (h->stopped)
+	}
+	/* invariant 5: the threads in R first, the sleepers once those stopped */
+	uint64_t until = mono_ns() + PTRACE_IF_STOP_BUDGET_NS;
+	size_t asked = interrupt_some(t, p, 1);
+	collect_stops(t, p, asked, until);
+	asked = interrupt_some(t, p, 0);
+	collect_stops(t, p, asked, until);
+	return p->live ? 0 : UF_TARGET_GONE;
+}
+
+/* PTRACE_INTERRUPT on every live thread not yet stopped whose snapshot
+ * is R (`in_r`) or is not; returns how many were asked (each gets
+ * `asked` set until its stop is seen). */
+static size_t interrupt_some(struct uf_target *t, struct ptr *p, int in_r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nthr; i++) {
+		struct thr *h = &p->thr[i];
+		h->asked = 0;
+		if (h->gone || h->detached || h->stopped || snapped_in_r(h) != in_r)
 			continue;
 		t->n_hypercalls++;
-		if (ptrace(PTRACE_INTERRUPT, h->tid, 0, 0) == 0)
-			waiting++;
+		if (ptrace(PTRACE_INTERRUPT, h->tid, 0, 0) == 0) {
+			h->asked = 1;
+			n++;
+		}
 	}
-	uint64_t until = mono_ns() + PTRACE_IF_STOP_BUDGET_NS;
-	while (waiting) {
+	return n;
+}
+
+/* Waits until the `n` asked threads have stopped (or gone), or `until`
+ * (invariant 3); any other report on the way is taken in too. */
+static void collect_stops(struct uf_target *t, struct ptr *p, size_t n, uint64_t until)
+{
+	while (n) {
 		int st;
 		pid_t tid = waitpid(-1, &st, __WALL | WNOHANG);
 		t->n_hypercalls++;
 		if (tid > 0) {
 			struct thr *h = thr_find(p, tid);
-			int was = h && !h->gone && !h->stopped;
+			int was = h && h->asked && !h->gone && !h->stopped;
 			on_status(p, tid, st);
 			h = thr_find(p, tid);
-			if (was && (h->stopped || h->gone))
-				waiting--;
+			if (was && (h->stopped || h->gone)) {
+				h->asked = 0;
+				n--;
+			}
 			continue;
 		}
 		uint64_t now = mono_ns();
-		if ((tid < 0 && errno == ECHILD) || now >= until || wait_sigchld(until - now) < 0) {
-			break;
-		}
+		if ((tid < 0 && errno == ECHILD) || now >= until || wait_sigchld(until - now) < 0)
+			return;
 	}
-	return p->live ? 0 : UF_TARGET_GONE;
+}
+
+/* The snapshot saw the thread in R (on a CPU or queued for one); a
+ * thread without a snapshot counts as R, so it is stopped early too. */
+static int snapped_in_r(const struct thr *h)
+{
+	return !h->rs_valid || h->rs == UF_RS_RUNNING;
 }
 
 static int p_resume(struct uf_target *t, struct uf_err *err)
