@@ -295,8 +295,12 @@ static void sleepers_then_spinner(int out)
  * found that thread queued and called it runnable (the spinner here was
  * `running` in 0-10 % of its samples while it had its CPU for most of
  * the time).  The kernel's own clock is the oracle: the spinner's share
- * of samples in `running` must be within 15 pp of its on-CPU time over
- * the wall time of the run (schedstat), loaded machine or not. */
+ * of samples in `running` may not fall more than 15 pp below its on-CPU
+ * time over the wall time of the run (schedstat).  It may lie above it:
+ * the wall time holds our own stops and the sleepers' way back into
+ * their waits after each resume, when the spinner is off its CPU and
+ * no sample is ever taken (96.5 % of samples for 78.3 % of the time at
+ * load 8). */
 static void ptrace_running_thread_among_sleepers(void **state)
 {
 	(void)state;
@@ -361,7 +365,7 @@ static void ptrace_running_thread_among_sleepers(void **state)
 		      "sleepers blocked %u\n", share, seen, on_cpu, sleepers_blocked);
 	assert_true(seen >= 150);
 	assert_true(sleepers_blocked * 100 >= seen * S_SLEEPERS * 97);
-	assert_true(share > on_cpu - 15 && share < on_cpu + 15);
+	assert_true(share > on_cpu - 15);
 }
 
 int main(void)
