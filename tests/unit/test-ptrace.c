@@ -9,7 +9,8 @@
  * on a condition variable is blocked, two spinners sharing one CPU are
  * queued a good part of the time, and a thread running on the CPU
  * its sleeping siblings share reads as running as often as the
- * kernel's clock says it runs.
+ * kernel's clock says it runs; and the sampler leaves the CPUs of a
+ * pinned program while it is attached.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -368,12 +369,90 @@ static void ptrace_running_thread_among_sleepers(void **state)
 	assert_true(share > on_cpu - 15);
 }
 
+/* ---- the sampler's CPUs -------------------------------------------- */
+
+/* The child: pinned to CPU 0 when `pin`, one spinning thread (which
+ * inherits the mask); a byte to `out` once it runs, then it waits. */
+static void spinner_child(int out, int pin)
+{
+	static int tid;
+	if (pin)
+		pin_to(0);
+	pthread_t th;
+	pthread_create(&th, NULL, spin, &tid);
+	while (!__atomic_load_n(&tid, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	if (write(out, "x", 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/* Attaches to a spinner_child(pin), lets idle() run once, and returns
+ * the CPUs this thread had then and after detach, and spare_cpus. */
+static void cpus_while_attached(int pin, cpu_set_t *during, cpu_set_t *after, size_t *spare)
+{
+	int pp[2];
+	char c;
+	assert_int_equal(pipe(pp), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(pp[0]);
+		spinner_child(pp[1], pin);
+	}
+	close(pp[1]);
+	assert_int_equal(read(pp[0], &c, 1), 1);
+	close(pp[0]);
+	struct uf_target t = { 0 };
+	struct uf_err err = { 0 };
+	if (ptrace_target_attach(&t, pid, &err) != 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		skip(); /* no ptrace permission here */
+	}
+	t.ops->idle(&t, now_ns() + 1000000, &err);
+	assert_int_equal(sched_getaffinity(0, sizeof *during, during), 0);
+	*spare = ptrace_target_info(&t)->spare_cpus;
+	t.ops->detach(&t);
+	ptrace_target_free(&t);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(sched_getaffinity(0, sizeof *after, after), 0);
+}
+
+/* Issue 30: a sampler on the CPU of a busy thread runs only when that
+ * thread enters the kernel (app-pool's producer: 18 % of the on-CPU
+ * profile for perf's 58 % with the program pinned to CPU 0 and the
+ * sampler free).  Attached to a program pinned to CPU 0, the sampler
+ * leaves CPU 0; attached to one that may run anywhere it keeps its
+ * CPUs; either way detach gives them back. */
+static void ptrace_sampler_leaves_the_targets_cpus(void **state)
+{
+	(void)state;
+	cpu_set_t mine, during, after;
+	size_t spare;
+	assert_int_equal(sched_getaffinity(0, sizeof mine, &mine), 0);
+	if (CPU_COUNT(&mine) < 2 || !CPU_ISSET(0, &mine))
+		fail_msg("needs CPU 0 and another");
+	cpus_while_attached(1, &during, &after, &spare);
+	assert_false(CPU_ISSET(0, &during));
+	assert_int_equal(CPU_COUNT(&during), CPU_COUNT(&mine) - 1);
+	assert_int_equal(spare, (size_t)CPU_COUNT(&mine) - 1);
+	assert_true(CPU_EQUAL(&after, &mine));
+	cpus_while_attached(0, &during, &after, &spare);
+	assert_true(CPU_EQUAL(&during, &mine));
+	assert_int_equal(spare, 0);
+	assert_true(CPU_EQUAL(&after, &mine));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ptrace_exited_threads_leave_the_table),
 		cmocka_unit_test(ptrace_runstate_per_thread),
 		cmocka_unit_test(ptrace_running_thread_among_sleepers),
+		cmocka_unit_test(ptrace_sampler_leaves_the_targets_cpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
