@@ -46,6 +46,8 @@ struct ptrace_info {
 			   * out between samples, so a process that creates
 			   * many threads does not slow every sample down) */
 	size_t exited_threads; /* threads seen exiting (their names are kept) */
+	size_t spare_cpus;     /* CPUs the sampler runs on apart from the target's
+			   * (ptrace.c invariant 6); 0 = it shares theirs */
 };
 
 /* Attaches to every thread of process `pid`.  Errors (UF_ETARGET, exit 3):

@@ -23,6 +23,8 @@ static ssize_t r_read(struct uf_target *t, uint32_t id, uint64_t addr, void *buf
 static void r_detach(struct uf_target *t);
 static int r_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state, uint64_t *run_ns,
 		      struct uf_err *err);
+static long round_thread(struct replay_target *r, uint32_t id, const struct replay_round **rd,
+			 struct uf_err *err);
 
 static const struct uf_target_ops replay_ops = {
 	.name = "replay",
@@ -173,17 +175,28 @@ static int r_threads(struct uf_target *t, uint32_t *ids, size_t max, size_t *n,
 static int r_regs(struct uf_target *t, uint32_t id, struct uf_regs *regs, struct uf_err *err)
 {
 	struct replay_target *r = t->priv;
+	const struct replay_round *rd;
+	long i = round_thread(r, id, &rd, err);
+	if (i < 0)
+		return -ESRCH;
+	*regs = rd->regs[i];
+	return 0;
+}
+
+/* Thread `id`'s index in the current round (its round in *rd), counting
+ * a call while running as a violation: regs and runstate share it.
+ * -1 with *err when the round has no such thread. */
+static long round_thread(struct replay_target *r, uint32_t id, const struct replay_round **rd,
+			 struct uf_err *err)
+{
 	if (!r->stopped)
 		r->violations++;
-	const struct replay_round *rd = &r->rounds[r->cur];
-	for (size_t i = 0; i < rd->n; i++) {
-		if (rd->tids[i] == id) {
-			*regs = rd->regs[i];
-			return 0;
-		}
-	}
+	*rd = &r->rounds[r->cur];
+	for (size_t i = 0; i < (*rd)->n; i++)
+		if ((*rd)->tids[i] == id)
+			return (long)i;
 	uf_err_set(err, UF_ETARGET, "replay", "no thread %u", id);
-	return -ESRCH;
+	return -1;
 }
 
 /* Copies from the region containing addr, continuing into regions that
@@ -219,19 +232,14 @@ static int r_runstate(struct uf_target *t, uint32_t id, enum uf_runstate *state,
 		      struct uf_err *err)
 {
 	struct replay_target *r = t->priv;
-	if (!r->stopped)
-		r->violations++;
+	const struct replay_round *rd;
 	r->runstate_calls++;
-	const struct replay_round *rd = &r->rounds[r->cur];
-	for (size_t i = 0; i < rd->n; i++) {
-		if (rd->tids[i] == id) {
-			*state = rd->states ? (enum uf_runstate)rd->states[i] : UF_RS_UNKNOWN;
-			*run_ns = 0;
-			return 0;
-		}
-	}
-	uf_err_set(err, UF_ETARGET, "replay", "no thread %u", id);
-	return -ESRCH;
+	long i = round_thread(r, id, &rd, err);
+	if (i < 0)
+		return -ESRCH;
+	*state = rd->states ? (enum uf_runstate)rd->states[i] : UF_RS_UNKNOWN;
+	*run_ns = 0;
+	return 0;
 }
 
 static void r_detach(struct uf_target *t)

@@ -80,8 +80,10 @@ compare() {
 		END { print deepest > "/dev/stderr" }' "$TMP/a2l" "$TMP/t.raw" 2>"$TMP/deepest" |
 		sort | uniq -c | awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print $0 " " c }' >"$TMP/expect"
 
-	# record's own stacks from main down, counts summed per stack
-	awk '/^#/ { next } { c = $NF; s = $0; sub(/ [0-9]+$/, "", s); k = index(s, ";main ")
+	# record's own stacks from main down, counts summed per stack (a
+	# waiting sample's [runnable]/[blocked] pseudo-frame is no address:
+	# a loaded machine queues the program now and then)
+	awk '/^#/ { next } { c = $NF; s = $0; sub(/ [0-9]+$/, "", s); sub(/;\[(runnable|blocked|offline)\]$/, "", s); k = index(s, ";main ")
 		s = k ? substr(s, k + 1) : "[no main]"; sum[s] += c }
 		END { for (s in sum) print s " " sum[s] }' "$TMP/t.folded" >"$TMP/ours"
 	read -r same total < <(awk '{ c = $NF; s = $0; sub(/ [0-9]+$/, "", s) }
