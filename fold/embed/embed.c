@@ -78,6 +78,8 @@ struct emit;
 static void write_sequence(struct emit *E);
 static void write_times(struct emit *E);
 static void fill_pruned_index(struct emit *E);
+static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key, uint64_t *hist,
+			 size_t budget);
 
 struct emit {
 	const fold_trie *t;
@@ -604,126 +606,97 @@ static inline uint64_t total_key(double v)
 	return k;
 }
 
-/* The k-th largest of v[0..n) (0-based), v reordered: Hoare's quickselect. */
-static uint64_t select_desc(uint64_t *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-	uint64_t seed = 0x9e3779b97f4a7c15ull;
-	while (lo < hi) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		uint64_t pivot = v[lo + (size_t)((seed >> 33) % (hi - lo + 1))];
-		size_t i = lo, j = hi;
-		while (i <= j) {
-			while (v[i] > pivot)
-				i++;
-			while (v[j] < pivot)
-				j--;
-			if (i <= j) {
-				uint64_t x = v[i];
-				v[i] = v[j];
-				v[j] = x;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return v[k];
-	}
-	return v[k];
-}
-
 #define SEL_BITS 16
-#define SEL_FEW (1u << 16) /* candidates few enough to copy and quickselect */
+#define SEL_MASK ((1u << SEL_BITS) - 1)
 
-/* The k-th largest total (0-based), by radix selection on total_key: a
- * histogram of the top 16 bits (hist, filled by the caller's pass) picks
- * the bucket holding it, further 16-bit histograms of that bucket narrow
- * it while it holds many, then its few keys are copied and selected.
- * Reads the totals a few times; copies none of them (millions of nodes:
- * the old copy of every total was the embed's biggest allocation). */
-static double kth_total(const fold_trie *t, uint32_t *hist, size_t k)
-{
-	uint64_t prefix = 0, mask = 0;
-	int shift = 64 - SEL_BITS;
-	size_t in = 0; /* keys in the chosen bucket */
-	for (;;) {
-		size_t above = 0;
-		uint32_t b = (1u << SEL_BITS) - 1;
-		while (above + hist[b] <= k) /* from the largest bucket down */
-			above += hist[b--];
-		k -= above;
-		in = hist[b];
-		prefix |= (uint64_t)b << shift;
-		mask |= (uint64_t)((1u << SEL_BITS) - 1) << shift;
-		if (in <= SEL_FEW || shift == 0)
-			break;
-		shift -= SEL_BITS;
-		memset(hist, 0, (sizeof *hist) << SEL_BITS);
-		for (uint32_t i = 0; i < t->nnodes; i++) {
-			uint64_t key = total_key(t->total[i]);
-			if ((key & mask) == prefix)
-				hist[(key >> shift) & ((1u << SEL_BITS) - 1)]++;
-		}
-	}
-	uint64_t key;
-	if (shift == 0) {
-		key = prefix; /* every key in the bucket is this one */
-	} else {
-		uint64_t *c = malloc((in ? in : 1) * sizeof *c);
-		if (!c)
-			return INFINITY; /* keep only the root */
-		size_t m = 0;
-		for (uint32_t i = 0; i < t->nnodes && m < in; i++) {
-			uint64_t x = total_key(t->total[i]);
-			if ((x & mask) == prefix)
-				c[m++] = x;
-		}
-		key = select_desc(c, m, k);
-		free(c);
-	}
-	double v;
-	memcpy(&v, &key, sizeof v);
-	return v;
-}
-
-/* The smallest total to keep so the block stays near `budget`; 0 keeps all. */
+/* The smallest total to keep so the block stays near `budget`; 0 keeps all.
+ *
+ * Keeping the nodes whose total is at least thr costs their lines
+ * (node_line_bytes) and the lines of the names they use, and a name is
+ * used from the largest total among its nodes down.  So every node and
+ * every used name is an item with a key (total_key of its total; a
+ * name's: its largest node's) and a weight (its bytes), and the
+ * threshold is where the items' weights, added from the largest key
+ * down, pass the budget: a weighted radix selection, 16 bits of the key
+ * a pass (select_key).  Ties never split: the key that does not fit is
+ * dropped whole, so the columns stay within the budget as node_line_bytes
+ * counts them (it counts a kept node's self before its pruned children's
+ * samples fold in: tree-100k's columns come out 1.086 MB for 1.049 MB).
+ *
+ * Why names apart: a pruned block of a call tree keeps nearly every
+ * name (tree-100k: 554 of 559 KB of names for a third of the nodes).
+ * The estimate before this one spread the names over all nodes (room =
+ * budget / average bytes a node), kept too many nodes and came out 32 %
+ * over on tree-100k, so render's block went over its budget and was made
+ * a second time (half the embed thread's work).
+ *
+ * Memory: a byte a node (its line's bytes) and 8 bytes a name, with 1 MiB
+ * of histogram; time: one pass computing them, then up to four passes of
+ * the selection over nodes and names. */
 static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out)
 {
 	size_t names = 0, bytes = 0;
+	uint8_t *line = malloc(t->nnodes ? t->nnodes : 1);
+	uint64_t *name_key = calloc(t->nnames ? t->nnames : 1, sizeof *name_key);
+	uint64_t *hist = malloc(((size_t)1 << SEL_BITS) * sizeof *hist);
+	double thr = INFINITY; /* keep only the root when out of memory */
+	if (!line || !name_key || !hist)
+		goto out;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		size_t lb = node_line_bytes(t, i, columns);
+		uint64_t k = total_key(t->total[i]);
+		uint32_t nm = t->name[i];
+		line[i] = (uint8_t)lb; /* at most 4 + 96 + 1 + 96: fits */
+		bytes += lb;
+		if (k > name_key[nm])
+			name_key[nm] = k;
+	}
 	for (uint32_t n = 0; n < t->nnames; n++)
 		names += t->nlen[n] + 1;
-	uint32_t *hist = calloc((size_t)1 << SEL_BITS, sizeof *hist);
-	if (!hist)
-		return INFINITY; /* keep only the root */
-	for (uint32_t i = 0; i < t->nnodes; i++) { /* one pass: bytes, and the totals' top bits */
-		bytes += node_line_bytes(t, i, columns);
-		hist[total_key(t->total[i]) >> (64 - SEL_BITS)]++;
-	}
 	*bytes_out = names + bytes;
-	if (names + bytes <= budget) {
-		free(hist);
-		return 0;
-	}
-	/* a kept node costs its line and, at worst, its name once more */
-	size_t avg = (bytes + names) / t->nnodes + 1;
-	size_t room = budget / avg;
-	if (room < 1)
-		room = 1;
-	if (room > t->nnodes)
-		room = t->nnodes;
-	double thr = kth_total(t, hist, room - 1);
+	thr = names + bytes <= budget ? 0 : select_key(t, line, name_key, hist, budget);
+out:
+	free(line);
+	free(name_key);
 	free(hist);
-	/* ties at the threshold could overshoot: step just above them */
-	size_t above = 0;
-	for (uint32_t i = 0; i < t->nnodes; i++)
-		above += t->total[i] >= thr;
-	if (above > room)
-		thr = nextafter(thr, INFINITY);
+	return thr;
+}
+
+/* hist[b] = the weight of the items whose key is `prefix` under `mask`
+ * and whose next 16 bits below `shift` are b. */
+static void weigh(const fold_trie *t, const uint8_t *line, const uint64_t *name_key, uint64_t prefix,
+		  uint64_t mask, int shift, uint64_t *hist)
+{
+	memset(hist, 0, ((size_t)1 << SEL_BITS) * sizeof *hist);
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		uint64_t k = total_key(t->total[i]);
+		if ((k & mask) == prefix)
+			hist[(k >> shift) & SEL_MASK] += line[i];
+	}
+	for (uint32_t n = 0; n < t->nnames; n++) {
+		uint64_t k = name_key[n];
+		if (k && (k & mask) == prefix) /* 0: no node uses it (or its total is 0) */
+			hist[(k >> shift) & SEL_MASK] += t->nlen[n] + 1u;
+	}
+}
+
+/* threshold_for_budget's selection: the key of the largest items that
+ * does not fit beside the larger ones (all of which fit) is found 16
+ * bits at a time; the threshold is just above it. */
+static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key, uint64_t *hist,
+			 size_t budget)
+{
+	uint64_t prefix = 0, mask = 0, room = budget;
+	for (int shift = 64 - SEL_BITS; shift >= 0; shift -= SEL_BITS) {
+		weigh(t, line, name_key, prefix, mask, shift, hist);
+		int b = SEL_MASK;
+		while (b > 0 && hist[b] <= room) /* the items above b fit */
+			room -= hist[b--];
+		prefix |= (uint64_t)b << shift;
+		mask |= (uint64_t)SEL_MASK << shift;
+	}
+	double v;
+	memcpy(&v, &prefix, sizeof v); /* the first total that does not fit */
+	double thr = nextafter(v, INFINITY);
 	return thr > 0 ? thr : nextafter(0.0, 1.0);
 }
