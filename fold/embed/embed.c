@@ -69,6 +69,7 @@
 #include "fold/embed/embed.h"
 #include "fold/embed/internal.h"
 #include "util/fmt.h"
+#include "util/split2.h"
 #include "util/vec.h"
 
 static int needs_escape(unsigned char c);
@@ -78,8 +79,11 @@ struct emit;
 static void write_sequence(struct emit *E);
 static void write_times(struct emit *E);
 static void fill_pruned_index(struct emit *E);
-static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key, uint64_t *hist,
-			 size_t budget);
+struct stretch;
+static void write_halves(const struct emit *E, struct stretch *half);
+struct wbucket;
+static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key,
+			 struct wbucket *h, size_t budget);
 
 struct emit {
 	const fold_trie *t;
@@ -93,10 +97,28 @@ struct emit {
 	int too_long;       /* a count needed more than EMBED_MAX_COUNT characters */
 	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
 	int columns;        /* node lines as embed-pack.c's columns, not text */
-	struct col { uint8_t *p; size_t len, cap; } col[3]; /* depth codes, names, counts */
-	int64_t prev_depth;
-	int nomem;
+	uint32_t *kept_node;  /* columns: the kept nodes in pre-order (kept of them) */
+	uint32_t *kept_depth; /* ... and their depths */
 };
+
+/* A stretch of the kept nodes' lines as embed-pack.c's columns, written
+ * by one thread: the block's columns are the first stretch's and the
+ * second's, column by column. */
+struct col {
+	uint8_t *p;
+	size_t len, cap;
+};
+struct stretch {
+	const struct emit *E;
+	uint32_t lo, hi;     /* kept_node[lo .. hi) */
+	struct col col[3];   /* depth codes, names, counts */
+	int nomem, too_long;
+};
+
+/* Kept nodes from which the columns are written on two threads: each
+ * costs about 700 instructions (tree-100k), so 20,000 are ~14 M, well
+ * past a thread's start (util/split2.h's item rule). */
+#define EMBED_SPLIT_NODES UF_SPLIT2_MIN_ITEMS
 
 /* Counts longer than this are refused by the reader (embed-read.c). */
 #define EMBED_MAX_COUNT 95
@@ -137,10 +159,10 @@ static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t 
 }
 
 /* Pass 1: number the names in order of first use, so the block does not
- * depend on the order names were first seen in the input. */
+ * depend on the order names were first seen in the input; with columns,
+ * list the kept nodes for the writers (write_stretch). */
 static void number_names(struct emit *E, uint32_t node, uint32_t depth)
 {
-	(void)depth;
 	uint32_t nm = E->t->name[node];
 	if (E->num[nm] == UINT32_MAX) {
 		E->num[nm] = E->nused;
@@ -148,6 +170,10 @@ static void number_names(struct emit *E, uint32_t node, uint32_t depth)
 	}
 	if (E->index)
 		E->index[node] = E->kept;
+	if (E->kept_node) {
+		E->kept_node[E->kept] = node;
+		E->kept_depth[E->kept] = depth;
+	}
 	E->kept++;
 }
 
@@ -175,55 +201,81 @@ static double own_after_pruning(const struct emit *E, uint32_t node, const doubl
 	return own < 0 ? 0 : own;
 }
 
-static void col_put(struct emit *E, int k, const void *s, size_t n)
+static void col_put(struct stretch *S, int k, const void *s, size_t n)
 {
-	struct col *c = &E->col[k];
-	if (uf_vec_grow(&c->p, &c->cap, c->len + n, 1)) {
-		E->nomem = 1;
+	struct col *c = &S->col[k];
+	if (c->cap - c->len < n && uf_vec_grow(&c->p, &c->cap, c->len + n, 1)) {
+		S->nomem = 1;
 		return;
 	}
 	memcpy(c->p + c->len, s, n);
 	c->len += n;
 }
 
-static void col_varint(struct emit *E, int k, uint32_t v)
+static void col_varint(struct stretch *S, int k, uint32_t v)
 {
 	uint8_t q[5];
-	col_put(E, k, q, fold_varint(q, v));
+	col_put(S, k, q, fold_varint(q, v));
 }
 
-/* Pass 2: "DEPTH NAME SELF [BASE]"; both keep the samples of pruned children. */
-static void write_node(struct emit *E, uint32_t node, uint32_t depth)
+/* A node line's counts, "SELF[ BASE]\n", into line (256 bytes); both keep
+ * the samples of pruned children.  Returns the length; sets *too_long
+ * for a count the reader would refuse. */
+static size_t format_counts(const struct emit *E, uint32_t node, char *line, int *too_long)
 {
 	const fold_trie *t = E->t;
 	double obase = 0, self = E->thr > 0 ? own_after_pruning(E, node, E->base_total, &obase) : t->self[node];
-	char line[256];
-	size_t n = uf_fmt_u64(line, depth);
-	line[n++] = ' ';
-	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
-	line[n++] = ' ';
-	int k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, self);
-	E->too_long |= k < 0;
-	n += k < 0 ? 0 : (size_t)k;
+	int k = fold_format_count(line, EMBED_MAX_COUNT + 1, self);
+	*too_long |= k < 0;
+	size_t n = k < 0 ? 0 : (size_t)k;
 	if (t->base) {
 		double base = E->base_total ? obase : t->base[node];
 		line[n++] = ' ';
 		k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, base);
-		E->too_long |= k < 0;
+		*too_long |= k < 0;
 		n += k < 0 ? 0 : (size_t)k;
 	}
 	line[n++] = '\n';
-	if (!E->columns) {
-		fwrite(line, 1, n, E->out);
-		return;
+	return n;
+}
+
+/* Pass 2 of the text: "DEPTH NAME SELF [BASE]". */
+static void write_node(struct emit *E, uint32_t node, uint32_t depth)
+{
+	char line[320];
+	size_t n = uf_fmt_u64(line, depth);
+	line[n++] = ' ';
+	n += uf_fmt_u64(line + n, E->num[E->t->name[node]]);
+	line[n++] = ' ';
+	n += format_counts(E, node, line + n, &E->too_long);
+	fwrite(line, 1, n, E->out);
+}
+
+/* The packed form (embed-pack.c) of kept_node[lo .. hi): the text line's
+ * depth as a code (the previous node's depth + 1 - its own; the root's
+ * previous is -1) and its name number as varints in their own columns,
+ * its counts as text in the third.  Reads only what number_names made,
+ * so two stretches can be written at once. */
+static void *write_stretch(void *arg)
+{
+	struct stretch *S = arg;
+	const struct emit *E = S->E;
+	const uint32_t *name = E->t->name;
+	uint32_t n = S->hi - S->lo;
+	size_t caps[3] = { n + 16, 2 * (size_t)n + 16, 6 * (size_t)n + 64 }; /* a guess: most fit */
+	for (int k = 0; k < 3; k++)
+		if (uf_vec_grow(&S->col[k].p, &S->col[k].cap, caps[k], 1))
+			S->nomem = 1;
+	int64_t prev = S->lo ? (int64_t)E->kept_depth[S->lo - 1] : -1;
+	char line[256];
+	for (uint32_t i = S->lo; i < S->hi && !S->nomem; i++) {
+		uint32_t node = E->kept_node[i], depth = E->kept_depth[i];
+		col_varint(S, 0, (uint32_t)(prev + 1 - depth));
+		col_varint(S, 1, E->num[name[node]]);
+		col_put(S, 2, line, format_counts(E, node, line, &S->too_long));
+		prev = depth;
 	}
-	/* the packed form (embed-pack.c): the same line, its first two fields
-	 * as varints in their own columns */
-	col_varint(E, 0, (uint32_t)(E->prev_depth + 1 - depth));
-	col_varint(E, 1, E->num[t->name[node]]);
-	const char *cnt = memchr(memchr(line, ' ', n) + 1, ' ', n) + 1;
-	col_put(E, 2, cnt, n - (size_t)(cnt - line));
-	E->prev_depth = depth;
+	return NULL;
 }
 
 static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns,
@@ -279,13 +331,6 @@ static int write_names(struct emit *E)
 	return 0;
 }
 
-/* Both passes at once (columns only: the lines wait in their buffers). */
-static void number_and_write(struct emit *E, uint32_t node, uint32_t depth)
-{
-	number_names(E, node, depth);
-	write_node(E, node, depth);
-}
-
 int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
 {
 	return embed_write(t, out, budget, 0, NULL, info);
@@ -312,7 +357,8 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 	memset(info, 0, sizeof *info);
 	info->nodes_total = t->nnodes;
 	size_t est = 0;
-	struct emit E = { .t = t, .out = out, .columns = columns, .prev_depth = -1 };
+	struct emit E = { .t = t, .out = out, .columns = columns };
+	struct stretch half[2] = { { .E = &E }, { .E = &E } };
 	double *own_base = NULL; /* E.base_total when summed here */
 	E.thr = budget ? threshold_for_budget(t, budget, columns, &est) : 0;
 	E.num = malloc((size_t)t->nnames * sizeof *E.num);
@@ -326,6 +372,9 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 			goto out;
 		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
 	}
+	if (columns && (!(E.kept_node = malloc((size_t)t->nnodes * sizeof *E.kept_node)) ||
+			!(E.kept_depth = malloc((size_t)t->nnodes * sizeof *E.kept_depth))))
+		goto out;
 	if (E.thr > 0 && t->base && base_sums) {
 		E.base_total = base_sums;
 	} else if (E.thr > 0 && t->base) {
@@ -336,27 +385,30 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 			own_base[t->parent[i]] += own_base[i];
 		E.base_total = own_base;
 	}
-	/* columns are buffered until the names are out, so one walk numbers
-	 * the names and fills them (two walks were a third of the block's
-	 * time); text lines follow the names, so a second walk writes them */
-	if ((rc = walk_preorder(&E, columns ? number_and_write : number_names)) != 0)
+	/* one walk numbers the names and, for columns, lists the kept nodes,
+	 * whose two halves are then written at once (write_stretch); text
+	 * lines follow the names, so a second walk writes them */
+	if ((rc = walk_preorder(&E, number_names)) != 0)
 		goto out;
+	if (columns)
+		write_halves(&E, half);
 	long start = ftell(out);
 	fprintf(out, "uf-trie/1 %u %u %d %d\n", E.nused, E.kept, t->base != NULL, E.kept < t->nnodes);
 	if ((rc = write_names(&E)) != 0)
 		goto out;
 	if (!columns && (rc = walk_preorder(&E, write_node)) != 0)
 		goto out;
-	if (E.nomem) {
+	if (half[0].nomem || half[1].nomem) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (E.too_long) { /* never write a block that would not read back exactly */
+	if (E.too_long || half[0].too_long || half[1].too_long) { /* never write a block that would not read back exactly */
 		rc = -ERANGE;
 		goto out;
 	}
 	for (int k = 0; k < 3 && columns; k++)
-		fwrite(E.col[k].p, 1, E.col[k].len, out);
+		for (int h = 0; h < 2; h++)
+			fwrite(half[h].col[k].p, 1, half[h].col[k].len, out);
 	fputs("end\n", out);
 	if (E.index && t->keep_seq && t->seq_len && !t->seq_when_len) /* "time" holds the order too */
 		write_sequence(&E);
@@ -374,9 +426,25 @@ out:
 	free(E.order);
 	free(own_base);
 	free(E.index);
+	free(E.kept_node);
+	free(E.kept_depth);
 	for (int k = 0; k < 3; k++)
-		free(E.col[k].p);
+		for (int h = 0; h < 2; h++)
+			free(half[h].col[k].p);
 	return rc;
+}
+
+/* The kept nodes' columns in two stretches of the pre-order, the second
+ * on a thread of its own from EMBED_SPLIT_NODES nodes: each stretch's
+ * bytes depend only on the numbering and the node before it, so the
+ * block is the same bytes however it was shared. */
+static void write_halves(const struct emit *E, struct stretch *half)
+{
+	uint32_t mid = E->kept / 2;
+	half[0].lo = 0;
+	half[0].hi = half[1].lo = mid;
+	half[1].hi = E->kept;
+	uf_split2(write_stretch, &half[0], &half[1], uf_split2_worth(E->kept, EMBED_SPLIT_NODES));
 }
 
 /* Section "seq": the sequence, each record at its node's (or nearest kept
@@ -609,6 +677,12 @@ static inline uint64_t total_key(double v)
 #define SEL_BITS 16
 #define SEL_MASK ((1u << SEL_BITS) - 1)
 
+/* A bucket of the selection: its items' weight, and the OR of their
+ * keys' bits below the bucket's (0: every item in it has the same key). */
+struct wbucket {
+	uint64_t weight, low;
+};
+
 /* The smallest total to keep so the block stays near `budget`; 0 keeps all.
  *
  * Keeping the nodes whose total is at least thr costs their lines
@@ -631,14 +705,15 @@ static inline uint64_t total_key(double v)
  * a second time (half the embed thread's work).
  *
  * Memory: a byte a node (its line's bytes) and 8 bytes a name, with 1 MiB
- * of histogram; time: one pass computing them, then up to four passes of
- * the selection over nodes and names. */
+ * of histogram; time: one pass computing them, then one to four passes
+ * of the selection over nodes and names (whole-number totals below 2^21
+ * need at most two). */
 static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out)
 {
 	size_t names = 0, bytes = 0;
 	uint8_t *line = malloc(t->nnodes ? t->nnodes : 1);
 	uint64_t *name_key = calloc(t->nnames ? t->nnames : 1, sizeof *name_key);
-	uint64_t *hist = malloc(((size_t)1 << SEL_BITS) * sizeof *hist);
+	struct wbucket *hist = malloc(((size_t)1 << SEL_BITS) * sizeof *hist);
 	double thr = INFINITY; /* keep only the root when out of memory */
 	if (!line || !name_key || !hist)
 		goto out;
@@ -662,38 +737,47 @@ out:
 	return thr;
 }
 
-/* hist[b] = the weight of the items whose key is `prefix` under `mask`
- * and whose next 16 bits below `shift` are b. */
+/* h[b]: the items whose key is `prefix` under `mask` and whose next 16
+ * bits below `shift` are b. */
 static void weigh(const fold_trie *t, const uint8_t *line, const uint64_t *name_key, uint64_t prefix,
-		  uint64_t mask, int shift, uint64_t *hist)
+		  uint64_t mask, int shift, struct wbucket *h)
 {
-	memset(hist, 0, ((size_t)1 << SEL_BITS) * sizeof *hist);
+	uint64_t low = ((uint64_t)1 << shift) - 1;
+	memset(h, 0, ((size_t)1 << SEL_BITS) * sizeof *h);
 	for (uint32_t i = 0; i < t->nnodes; i++) {
 		uint64_t k = total_key(t->total[i]);
-		if ((k & mask) == prefix)
-			hist[(k >> shift) & SEL_MASK] += line[i];
+		if ((k & mask) == prefix) {
+			struct wbucket *b = &h[(k >> shift) & SEL_MASK];
+			b->weight += line[i];
+			b->low |= k & low;
+		}
 	}
 	for (uint32_t n = 0; n < t->nnames; n++) {
 		uint64_t k = name_key[n];
-		if (k && (k & mask) == prefix) /* 0: no node uses it (or its total is 0) */
-			hist[(k >> shift) & SEL_MASK] += t->nlen[n] + 1u;
+		if (k && (k & mask) == prefix) { /* 0: no node uses it (or its total is 0) */
+			struct wbucket *b = &h[(k >> shift) & SEL_MASK];
+			b->weight += t->nlen[n] + 1u;
+			b->low |= k & low;
+		}
 	}
 }
 
 /* threshold_for_budget's selection: the key of the largest items that
  * does not fit beside the larger ones (all of which fit) is found 16
  * bits at a time; the threshold is just above it. */
-static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key, uint64_t *hist,
-			 size_t budget)
+static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key,
+			 struct wbucket *h, size_t budget)
 {
 	uint64_t prefix = 0, mask = 0, room = budget;
 	for (int shift = 64 - SEL_BITS; shift >= 0; shift -= SEL_BITS) {
-		weigh(t, line, name_key, prefix, mask, shift, hist);
+		weigh(t, line, name_key, prefix, mask, shift, h);
 		int b = SEL_MASK;
-		while (b > 0 && hist[b] <= room) /* the items above b fit */
-			room -= hist[b--];
+		while (b > 0 && h[b].weight <= room) /* the items above b fit */
+			room -= h[b--].weight;
 		prefix |= (uint64_t)b << shift;
 		mask |= (uint64_t)SEL_MASK << shift;
+		if (h[b].low == 0) /* one key in the bucket (whole counts: the first or second pass) */
+			break;
 	}
 	double v;
 	memcpy(&v, &prefix, sizeof v); /* the first total that does not fit */
