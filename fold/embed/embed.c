@@ -80,6 +80,7 @@ static void write_sequence(struct emit *E);
 static void write_times(struct emit *E);
 static void fill_pruned_index(struct emit *E);
 struct stretch;
+static void col_varint(struct stretch *S, int k, uint32_t v);
 static void write_halves(const struct emit *E, struct stretch *half);
 struct wbucket;
 static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key,
@@ -98,7 +99,8 @@ struct emit {
 	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
 	int columns;        /* node lines as embed-pack.c's columns, not text */
 	uint32_t *kept_node;  /* columns: the kept nodes in pre-order (kept of them) */
-	uint32_t *kept_depth; /* ... and their depths */
+	struct stretch *codes; /* columns: the stretch whose depth codes the walk writes */
+	int64_t prev_depth;   /* ... and the depth of the node before */
 };
 
 /* A stretch of the kept nodes' lines as embed-pack.c's columns, written
@@ -111,7 +113,7 @@ struct col {
 struct stretch {
 	const struct emit *E;
 	uint32_t lo, hi;     /* kept_node[lo .. hi) */
-	struct col col[3];   /* depth codes, names, counts */
+	struct col col[3];   /* depth codes (all in the first), names, counts */
 	int nomem, too_long;
 };
 
@@ -170,9 +172,10 @@ static void number_names(struct emit *E, uint32_t node, uint32_t depth)
 	}
 	if (E->index)
 		E->index[node] = E->kept;
-	if (E->kept_node) {
+	if (E->kept_node) { /* a depth code is a byte or two: written here, serially */
 		E->kept_node[E->kept] = node;
-		E->kept_depth[E->kept] = depth;
+		col_varint(E->codes, 0, (uint32_t)(E->prev_depth + 1 - depth));
+		E->prev_depth = depth;
 	}
 	E->kept++;
 }
@@ -252,28 +255,27 @@ static void write_node(struct emit *E, uint32_t node, uint32_t depth)
 }
 
 /* The packed form (embed-pack.c) of kept_node[lo .. hi): the text line's
- * depth as a code (the previous node's depth + 1 - its own; the root's
- * previous is -1) and its name number as varints in their own columns,
- * its counts as text in the third.  Reads only what number_names made,
- * so two stretches can be written at once. */
+ * name number as a varint in its own column, its counts as text in the
+ * third (number_names wrote the first: the depths as codes, the previous
+ * node's depth + 1 - its own, the root's previous being -1).  Reads only
+ * what number_names made, so two stretches can be written at once. */
 static void *write_stretch(void *arg)
 {
 	struct stretch *S = arg;
 	const struct emit *E = S->E;
 	const uint32_t *name = E->t->name;
 	uint32_t n = S->hi - S->lo;
-	size_t caps[3] = { n + 16, 2 * (size_t)n + 16, 6 * (size_t)n + 64 }; /* a guess: most fit */
-	for (int k = 0; k < 3; k++)
-		if (uf_vec_grow(&S->col[k].p, &S->col[k].cap, caps[k], 1))
-			S->nomem = 1;
-	int64_t prev = S->lo ? (int64_t)E->kept_depth[S->lo - 1] : -1;
+	/* sized once for nearly every block (name numbers below 2^21, counts
+	 * below 10^5): a column grown by doubling moved its bytes each time,
+	 * the block's largest source of page faults */
+	if (uf_vec_grow(&S->col[1].p, &S->col[1].cap, 3 * (size_t)n + 16, 1) ||
+	    uf_vec_grow(&S->col[2].p, &S->col[2].cap, 6 * (size_t)n + 64, 1))
+		S->nomem = 1;
 	char line[256];
 	for (uint32_t i = S->lo; i < S->hi && !S->nomem; i++) {
-		uint32_t node = E->kept_node[i], depth = E->kept_depth[i];
-		col_varint(S, 0, (uint32_t)(prev + 1 - depth));
+		uint32_t node = E->kept_node[i];
 		col_varint(S, 1, E->num[name[node]]);
 		col_put(S, 2, line, format_counts(E, node, line, &S->too_long));
-		prev = depth;
 	}
 	return NULL;
 }
@@ -372,8 +374,10 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 			goto out;
 		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
 	}
+	E.codes = &half[0];
+	E.prev_depth = -1;
 	if (columns && (!(E.kept_node = malloc((size_t)t->nnodes * sizeof *E.kept_node)) ||
-			!(E.kept_depth = malloc((size_t)t->nnodes * sizeof *E.kept_depth))))
+			uf_vec_grow(&half[0].col[0].p, &half[0].col[0].cap, (size_t)t->nnodes + 16, 1)))
 		goto out;
 	if (E.thr > 0 && t->base && base_sums) {
 		E.base_total = base_sums;
@@ -408,7 +412,8 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 	}
 	for (int k = 0; k < 3 && columns; k++)
 		for (int h = 0; h < 2; h++)
-			fwrite(half[h].col[k].p, 1, half[h].col[k].len, out);
+			if (half[h].col[k].len) /* an empty column may have no buffer */
+				fwrite(half[h].col[k].p, 1, half[h].col[k].len, out);
 	fputs("end\n", out);
 	if (E.index && t->keep_seq && t->seq_len && !t->seq_when_len) /* "time" holds the order too */
 		write_sequence(&E);
@@ -427,7 +432,6 @@ out:
 	free(own_base);
 	free(E.index);
 	free(E.kept_node);
-	free(E.kept_depth);
 	for (int k = 0; k < 3; k++)
 		for (int h = 0; h < 2; h++)
 			free(half[h].col[k].p);
@@ -713,7 +717,9 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, int column
 	size_t names = 0, bytes = 0;
 	uint8_t *line = malloc(t->nnodes ? t->nnodes : 1);
 	uint64_t *name_key = calloc(t->nnames ? t->nnames : 1, sizeof *name_key);
-	struct wbucket *hist = malloc(((size_t)1 << SEL_BITS) * sizeof *hist);
+	/* zeroed pages from calloc: the first pass touches only the buckets
+	 * the totals fall in (a memset of all 1 MiB was 256 page faults) */
+	struct wbucket *hist = calloc((size_t)1 << SEL_BITS, sizeof *hist);
 	double thr = INFINITY; /* keep only the root when out of memory */
 	if (!line || !name_key || !hist)
 		goto out;
@@ -743,7 +749,8 @@ static void weigh(const fold_trie *t, const uint8_t *line, const uint64_t *name_
 		  uint64_t mask, int shift, struct wbucket *h)
 {
 	uint64_t low = ((uint64_t)1 << shift) - 1;
-	memset(h, 0, ((size_t)1 << SEL_BITS) * sizeof *h);
+	if (mask) /* not the first pass: h is calloc's */
+		memset(h, 0, ((size_t)1 << SEL_BITS) * sizeof *h);
 	for (uint32_t i = 0; i < t->nnodes; i++) {
 		uint64_t k = total_key(t->total[i]);
 		if ((k & mask) == prefix) {
