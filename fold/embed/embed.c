@@ -264,13 +264,6 @@ static void *write_stretch(void *arg)
 	struct stretch *S = arg;
 	const struct emit *E = S->E;
 	const uint32_t *name = E->t->name;
-	uint32_t n = S->hi - S->lo;
-	/* sized once for nearly every block (name numbers below 2^21, counts
-	 * below 10^5): a column grown by doubling moved its bytes each time,
-	 * the block's largest source of page faults */
-	if (uf_vec_grow(&S->col[1].p, &S->col[1].cap, 3 * (size_t)n + 16, 1) ||
-	    uf_vec_grow(&S->col[2].p, &S->col[2].cap, 6 * (size_t)n + 64, 1))
-		S->nomem = 1;
 	char line[256];
 	for (uint32_t i = S->lo; i < S->hi && !S->nomem; i++) {
 		uint32_t node = E->kept_node[i];
@@ -448,6 +441,17 @@ static void write_halves(const struct emit *E, struct stretch *half)
 	half[0].lo = 0;
 	half[0].hi = half[1].lo = mid;
 	half[1].hi = E->kept;
+	for (int h = 0; h < 2; h++) {
+		/* sized here, once for nearly every block (name numbers below
+		 * 2^21, counts below 10^5): a column grown by doubling moved its
+		 * bytes each time (the block's largest source of page faults),
+		 * and the helper thread allocating nothing makes no malloc
+		 * arena of its own (~150 page faults) */
+		size_t n = half[h].hi - half[h].lo;
+		if (uf_vec_grow(&half[h].col[1].p, &half[h].col[1].cap, 3 * n + 16, 1) ||
+		    uf_vec_grow(&half[h].col[2].p, &half[h].col[2].cap, 6 * n + 64, 1))
+			half[h].nomem = 1;
+	}
 	uf_split2(write_stretch, &half[0], &half[1], uf_split2_worth(E->kept, EMBED_SPLIT_NODES));
 }
 
