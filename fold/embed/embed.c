@@ -48,7 +48,11 @@
  *
  * fold_embed_write_columns() writes the same block with the node lines as
  * embed-pack.c's columns (what an SVG carries, once deflated); its budget
- * counts those bytes.
+ * counts those bytes.  One walk numbers the names, writes the depth codes
+ * and lists the kept nodes; the name and count columns are then written
+ * in two halves of that list, the second on a thread from
+ * EMBED_SPLIT_NODES kept nodes (write_halves): the same bytes either way
+ * (scripts/same-output.sh), since a half reads only what the walk made.
  *
  * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
  * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
@@ -58,7 +62,9 @@
  * Pruning: past the byte budget, the nodes with the smallest totals are
  * dropped (a set closed under ancestors, since a parent's total is never
  * below a child's) and their samples are added to the self count of
- * their nearest kept ancestor, so every kept frame keeps its total.
+ * their nearest kept ancestor, so every kept frame keeps its total.  The
+ * threshold (threshold_for_budget) counts what the kept set costs, its
+ * node lines and the names they use, so a block is made once.
  */
 #include <ctype.h>
 #include <errno.h>
