@@ -89,8 +89,10 @@ struct stretch;
 static void col_varint(struct stretch *S, int k, uint32_t v);
 static void write_halves(const struct emit *E, struct stretch *half);
 struct wbucket;
-static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key,
-			 struct wbucket *h, size_t budget);
+static double select_key(const fold_trie *t, int columns, const uint64_t *name_key, struct wbucket *h,
+			 size_t budget);
+static void weigh_names(const fold_trie *t, const uint64_t *name_key, uint64_t prefix, uint64_t mask, int shift,
+			struct wbucket *h);
 
 struct emit {
 	const fold_trie *t;
@@ -718,57 +720,53 @@ struct wbucket {
  * over on tree-100k, so render's block went over its budget and was made
  * a second time (half the embed thread's work).
  *
- * Memory: a byte a node (its line's bytes) and 8 bytes a name, with 1 MiB
- * of histogram; time: one pass computing them, then one to four passes
- * of the selection over nodes and names (whole-number totals below 2^21
- * need at most two). */
+ * Memory: 8 bytes a name and 1 MiB of histogram (a byte a node for the
+ * lines' bytes was 600 page faults on little-100k's 2.4M nodes: they are
+ * measured again for the few nodes a later pass looks at); time: the
+ * pass measuring the block is the selection's first, then up to three
+ * more over nodes and names (whole-number totals below 2^21 need at most
+ * one). */
 static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out)
 {
 	size_t names = 0, bytes = 0;
-	uint8_t *line = malloc(t->nnodes ? t->nnodes : 1);
 	uint64_t *name_key = calloc(t->nnames ? t->nnames : 1, sizeof *name_key);
 	/* zeroed pages from calloc: the first pass touches only the buckets
 	 * the totals fall in (a memset of all 1 MiB was 256 page faults) */
 	struct wbucket *hist = calloc((size_t)1 << SEL_BITS, sizeof *hist);
 	double thr = INFINITY; /* keep only the root when out of memory */
-	if (!line || !name_key || !hist)
+	if (!name_key || !hist)
 		goto out;
-	for (uint32_t i = 0; i < t->nnodes; i++) {
+	const int top = 64 - SEL_BITS;
+	for (uint32_t i = 0; i < t->nnodes; i++) { /* the bytes, and the selection's first pass */
 		size_t lb = node_line_bytes(t, i, columns);
 		uint64_t k = total_key(t->total[i]);
 		uint32_t nm = t->name[i];
-		line[i] = (uint8_t)lb; /* at most 4 + 96 + 1 + 96: fits */
+		struct wbucket *h = &hist[k >> top];
 		bytes += lb;
+		h->weight += lb;
+		h->low |= k & (((uint64_t)1 << top) - 1);
 		if (k > name_key[nm])
 			name_key[nm] = k;
 	}
 	for (uint32_t n = 0; n < t->nnames; n++)
 		names += t->nlen[n] + 1;
 	*bytes_out = names + bytes;
-	thr = names + bytes <= budget ? 0 : select_key(t, line, name_key, hist, budget);
+	if (names + bytes > budget) {
+		weigh_names(t, name_key, 0, 0, top, hist);
+		thr = select_key(t, columns, name_key, hist, budget);
+	}
 out:
-	free(line);
 	free(name_key);
 	free(hist);
 	return thr;
 }
 
-/* h[b]: the items whose key is `prefix` under `mask` and whose next 16
- * bits below `shift` are b. */
-static void weigh(const fold_trie *t, const uint8_t *line, const uint64_t *name_key, uint64_t prefix,
-		  uint64_t mask, int shift, struct wbucket *h)
+/* h[b] gains the used names whose key is `prefix` under `mask` and whose
+ * next 16 bits below `shift` are b. */
+static void weigh_names(const fold_trie *t, const uint64_t *name_key, uint64_t prefix, uint64_t mask, int shift,
+			struct wbucket *h)
 {
 	uint64_t low = ((uint64_t)1 << shift) - 1;
-	if (mask) /* not the first pass: h is calloc's */
-		memset(h, 0, ((size_t)1 << SEL_BITS) * sizeof *h);
-	for (uint32_t i = 0; i < t->nnodes; i++) {
-		uint64_t k = total_key(t->total[i]);
-		if ((k & mask) == prefix) {
-			struct wbucket *b = &h[(k >> shift) & SEL_MASK];
-			b->weight += line[i];
-			b->low |= k & low;
-		}
-	}
 	for (uint32_t n = 0; n < t->nnames; n++) {
 		uint64_t k = name_key[n];
 		if (k && (k & mask) == prefix) { /* 0: no node uses it (or its total is 0) */
@@ -779,15 +777,35 @@ static void weigh(const fold_trie *t, const uint8_t *line, const uint64_t *name_
 	}
 }
 
+/* h[b]: the nodes and used names whose key is `prefix` under `mask` and
+ * whose next 16 bits below `shift` are b (a node's bytes measured again:
+ * past the first pass, only the few in one bucket match). */
+static void weigh(const fold_trie *t, int columns, const uint64_t *name_key, uint64_t prefix, uint64_t mask,
+		  int shift, struct wbucket *h)
+{
+	uint64_t low = ((uint64_t)1 << shift) - 1;
+	memset(h, 0, ((size_t)1 << SEL_BITS) * sizeof *h);
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		uint64_t k = total_key(t->total[i]);
+		if ((k & mask) == prefix) {
+			struct wbucket *b = &h[(k >> shift) & SEL_MASK];
+			b->weight += node_line_bytes(t, i, columns);
+			b->low |= k & low;
+		}
+	}
+	weigh_names(t, name_key, prefix, mask, shift, h);
+}
+
 /* threshold_for_budget's selection: the key of the largest items that
  * does not fit beside the larger ones (all of which fit) is found 16
  * bits at a time; the threshold is just above it. */
-static double select_key(const fold_trie *t, const uint8_t *line, const uint64_t *name_key,
-			 struct wbucket *h, size_t budget)
+static double select_key(const fold_trie *t, int columns, const uint64_t *name_key, struct wbucket *h,
+			 size_t budget)
 {
 	uint64_t prefix = 0, mask = 0, room = budget;
 	for (int shift = 64 - SEL_BITS; shift >= 0; shift -= SEL_BITS) {
-		weigh(t, line, name_key, prefix, mask, shift, h);
+		if (mask) /* the first pass's histogram is the caller's */
+			weigh(t, columns, name_key, prefix, mask, shift, h);
 		int b = SEL_MASK;
 		while (b > 0 && h[b].weight <= room) /* the items above b fit */
 			room -= h[b--].weight;
