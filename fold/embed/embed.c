@@ -751,6 +751,7 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, int column
 	for (uint32_t n = 0; n < t->nnames; n++)
 		names += t->nlen[n] + 1;
 	*bytes_out = names + bytes;
+	thr = 0; /* all fit */
 	if (names + bytes > budget) {
 		weigh_names(t, name_key, 0, 0, top, hist);
 		thr = select_key(t, columns, name_key, hist, budget);

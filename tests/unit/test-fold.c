@@ -494,6 +494,15 @@ static void fold_embed_budget_counts_names_once(void **state)
 		free(buf);
 	}
 	assert_true(full > 200000);
+	char *buf = NULL; /* a budget everything fits in (the estimate is above the bytes) prunes nothing */
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fold_embed_info info;
+	assert_int_equal(fold_embed_write_columns(t, f, 2 * full, &info), 0);
+	fclose(f);
+	assert_int_equal(info.nodes_written, info.nodes_total);
+	assert_true(info.min_total == 0);
+	free(buf);
 	free(in);
 	fold_trie_free(t);
 }
