@@ -48,7 +48,11 @@
  *
  * fold_embed_write_columns() writes the same block with the node lines as
  * embed-pack.c's columns (what an SVG carries, once deflated); its budget
- * counts those bytes.
+ * counts those bytes.  One walk numbers the names, writes the depth codes
+ * and lists the kept nodes; the name and count columns are then written
+ * in two halves of that list, the second on a thread from
+ * EMBED_SPLIT_NODES kept nodes (write_halves): the same bytes either way
+ * (scripts/same-output.sh), since a half reads only what the walk made.
  *
  * The trie's metadata (t->meta, fold_meta_add) is not part of this block:
  * render/svg.c writes it as its own <metadata id="uniprof-flame-meta">,
@@ -58,7 +62,9 @@
  * Pruning: past the byte budget, the nodes with the smallest totals are
  * dropped (a set closed under ancestors, since a parent's total is never
  * below a child's) and their samples are added to the self count of
- * their nearest kept ancestor, so every kept frame keeps its total.
+ * their nearest kept ancestor, so every kept frame keeps its total.  The
+ * threshold (threshold_for_budget) counts what the kept set costs, its
+ * node lines and the names they use, so a block is made once.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -69,6 +75,7 @@
 #include "fold/embed/embed.h"
 #include "fold/embed/internal.h"
 #include "util/fmt.h"
+#include "util/split2.h"
 #include "util/vec.h"
 
 static int needs_escape(unsigned char c);
@@ -78,6 +85,14 @@ struct emit;
 static void write_sequence(struct emit *E);
 static void write_times(struct emit *E);
 static void fill_pruned_index(struct emit *E);
+struct stretch;
+static void col_varint(struct stretch *S, int k, uint32_t v);
+static void write_halves(const struct emit *E, struct stretch *half);
+struct wbucket;
+static double select_key(const fold_trie *t, int columns, const uint64_t *name_key, struct wbucket *h,
+			 size_t budget);
+static void weigh_names(const fold_trie *t, const uint64_t *name_key, uint64_t prefix, uint64_t mask, int shift,
+			struct wbucket *h);
 
 struct emit {
 	const fold_trie *t;
@@ -91,10 +106,29 @@ struct emit {
 	int too_long;       /* a count needed more than EMBED_MAX_COUNT characters */
 	uint32_t *index;    /* node id -> pre-order position in the block (seq) */
 	int columns;        /* node lines as embed-pack.c's columns, not text */
-	struct col { uint8_t *p; size_t len, cap; } col[3]; /* depth codes, names, counts */
-	int64_t prev_depth;
-	int nomem;
+	uint32_t *kept_node;  /* columns: the kept nodes in pre-order (kept of them) */
+	struct stretch *codes; /* columns: the stretch whose depth codes the walk writes */
+	int64_t prev_depth;   /* ... and the depth of the node before */
 };
+
+/* A stretch of the kept nodes' lines as embed-pack.c's columns, written
+ * by one thread: the block's columns are the first stretch's and the
+ * second's, column by column. */
+struct col {
+	uint8_t *p;
+	size_t len, cap;
+};
+struct stretch {
+	const struct emit *E;
+	uint32_t lo, hi;     /* kept_node[lo .. hi) */
+	struct col col[3];   /* depth codes (all in the first), names, counts */
+	int nomem, too_long;
+};
+
+/* Kept nodes from which the columns are written on two threads: each
+ * costs about 700 instructions (tree-100k), so 20,000 are ~14 M, well
+ * past a thread's start (util/split2.h's item rule). */
+#define EMBED_SPLIT_NODES UF_SPLIT2_MIN_ITEMS
 
 /* Counts longer than this are refused by the reader (embed-read.c). */
 #define EMBED_MAX_COUNT 95
@@ -135,10 +169,10 @@ static int walk_preorder(struct emit *E, void (*visit)(struct emit *E, uint32_t 
 }
 
 /* Pass 1: number the names in order of first use, so the block does not
- * depend on the order names were first seen in the input. */
+ * depend on the order names were first seen in the input; with columns,
+ * list the kept nodes for the writers (write_stretch). */
 static void number_names(struct emit *E, uint32_t node, uint32_t depth)
 {
-	(void)depth;
 	uint32_t nm = E->t->name[node];
 	if (E->num[nm] == UINT32_MAX) {
 		E->num[nm] = E->nused;
@@ -146,6 +180,11 @@ static void number_names(struct emit *E, uint32_t node, uint32_t depth)
 	}
 	if (E->index)
 		E->index[node] = E->kept;
+	if (E->kept_node) { /* a depth code is a byte or two: written here, serially */
+		E->kept_node[E->kept] = node;
+		col_varint(E->codes, 0, (uint32_t)(E->prev_depth + 1 - depth));
+		E->prev_depth = depth;
+	}
 	E->kept++;
 }
 
@@ -173,55 +212,73 @@ static double own_after_pruning(const struct emit *E, uint32_t node, const doubl
 	return own < 0 ? 0 : own;
 }
 
-static void col_put(struct emit *E, int k, const void *s, size_t n)
+static void col_put(struct stretch *S, int k, const void *s, size_t n)
 {
-	struct col *c = &E->col[k];
-	if (uf_vec_grow(&c->p, &c->cap, c->len + n, 1)) {
-		E->nomem = 1;
+	struct col *c = &S->col[k];
+	if (c->cap - c->len < n && uf_vec_grow(&c->p, &c->cap, c->len + n, 1)) {
+		S->nomem = 1;
 		return;
 	}
 	memcpy(c->p + c->len, s, n);
 	c->len += n;
 }
 
-static void col_varint(struct emit *E, int k, uint32_t v)
+static void col_varint(struct stretch *S, int k, uint32_t v)
 {
 	uint8_t q[5];
-	col_put(E, k, q, fold_varint(q, v));
+	col_put(S, k, q, fold_varint(q, v));
 }
 
-/* Pass 2: "DEPTH NAME SELF [BASE]"; both keep the samples of pruned children. */
-static void write_node(struct emit *E, uint32_t node, uint32_t depth)
+/* A node line's counts, "SELF[ BASE]\n", into line (256 bytes); both keep
+ * the samples of pruned children.  Returns the length; sets *too_long
+ * for a count the reader would refuse. */
+static size_t format_counts(const struct emit *E, uint32_t node, char *line, int *too_long)
 {
 	const fold_trie *t = E->t;
 	double obase = 0, self = E->thr > 0 ? own_after_pruning(E, node, E->base_total, &obase) : t->self[node];
-	char line[256];
-	size_t n = uf_fmt_u64(line, depth);
-	line[n++] = ' ';
-	n += uf_fmt_u64(line + n, E->num[t->name[node]]);
-	line[n++] = ' ';
-	int k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, self);
-	E->too_long |= k < 0;
-	n += k < 0 ? 0 : (size_t)k;
+	int k = fold_format_count(line, EMBED_MAX_COUNT + 1, self);
+	*too_long |= k < 0;
+	size_t n = k < 0 ? 0 : (size_t)k;
 	if (t->base) {
 		double base = E->base_total ? obase : t->base[node];
 		line[n++] = ' ';
 		k = fold_format_count(line + n, EMBED_MAX_COUNT + 1, base);
-		E->too_long |= k < 0;
+		*too_long |= k < 0;
 		n += k < 0 ? 0 : (size_t)k;
 	}
 	line[n++] = '\n';
-	if (!E->columns) {
-		fwrite(line, 1, n, E->out);
-		return;
+	return n;
+}
+
+/* Pass 2 of the text: "DEPTH NAME SELF [BASE]". */
+static void write_node(struct emit *E, uint32_t node, uint32_t depth)
+{
+	char line[320];
+	size_t n = uf_fmt_u64(line, depth);
+	line[n++] = ' ';
+	n += uf_fmt_u64(line + n, E->num[E->t->name[node]]);
+	line[n++] = ' ';
+	n += format_counts(E, node, line + n, &E->too_long);
+	fwrite(line, 1, n, E->out);
+}
+
+/* The packed form (embed-pack.c) of kept_node[lo .. hi): the text line's
+ * name number as a varint in its own column, its counts as text in the
+ * third (number_names wrote the first: the depths as codes, the previous
+ * node's depth + 1 - its own, the root's previous being -1).  Reads only
+ * what number_names made, so two stretches can be written at once. */
+static void *write_stretch(void *arg)
+{
+	struct stretch *S = arg;
+	const struct emit *E = S->E;
+	const uint32_t *name = E->t->name;
+	char line[256];
+	for (uint32_t i = S->lo; i < S->hi && !S->nomem; i++) {
+		uint32_t node = E->kept_node[i];
+		col_varint(S, 1, E->num[name[node]]);
+		col_put(S, 2, line, format_counts(E, node, line, &S->too_long));
 	}
-	/* the packed form (embed-pack.c): the same line, its first two fields
-	 * as varints in their own columns */
-	col_varint(E, 0, (uint32_t)(E->prev_depth + 1 - depth));
-	col_varint(E, 1, E->num[t->name[node]]);
-	const char *cnt = memchr(memchr(line, ' ', n) + 1, ' ', n) + 1;
-	col_put(E, 2, cnt, n - (size_t)(cnt - line));
-	E->prev_depth = depth;
+	return NULL;
 }
 
 static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns,
@@ -277,13 +334,6 @@ static int write_names(struct emit *E)
 	return 0;
 }
 
-/* Both passes at once (columns only: the lines wait in their buffers). */
-static void number_and_write(struct emit *E, uint32_t node, uint32_t depth)
-{
-	number_names(E, node, depth);
-	write_node(E, node, depth);
-}
-
 int fold_embed_write(const fold_trie *t, FILE *out, size_t budget, struct fold_embed_info *info)
 {
 	return embed_write(t, out, budget, 0, NULL, info);
@@ -310,7 +360,8 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 	memset(info, 0, sizeof *info);
 	info->nodes_total = t->nnodes;
 	size_t est = 0;
-	struct emit E = { .t = t, .out = out, .columns = columns, .prev_depth = -1 };
+	struct emit E = { .t = t, .out = out, .columns = columns };
+	struct stretch half[2] = { { .E = &E }, { .E = &E } };
 	double *own_base = NULL; /* E.base_total when summed here */
 	E.thr = budget ? threshold_for_budget(t, budget, columns, &est) : 0;
 	E.num = malloc((size_t)t->nnames * sizeof *E.num);
@@ -324,6 +375,11 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 			goto out;
 		memset(E.index, 0xff, (size_t)t->nnodes * sizeof *E.index);
 	}
+	E.codes = &half[0];
+	E.prev_depth = -1;
+	if (columns && (!(E.kept_node = malloc((size_t)t->nnodes * sizeof *E.kept_node)) ||
+			uf_vec_grow(&half[0].col[0].p, &half[0].col[0].cap, (size_t)t->nnodes + 16, 1)))
+		goto out;
 	if (E.thr > 0 && t->base && base_sums) {
 		E.base_total = base_sums;
 	} else if (E.thr > 0 && t->base) {
@@ -334,27 +390,31 @@ static int embed_write(const fold_trie *t, FILE *out, size_t budget, int columns
 			own_base[t->parent[i]] += own_base[i];
 		E.base_total = own_base;
 	}
-	/* columns are buffered until the names are out, so one walk numbers
-	 * the names and fills them (two walks were a third of the block's
-	 * time); text lines follow the names, so a second walk writes them */
-	if ((rc = walk_preorder(&E, columns ? number_and_write : number_names)) != 0)
+	/* one walk numbers the names and, for columns, lists the kept nodes,
+	 * whose two halves are then written at once (write_stretch); text
+	 * lines follow the names, so a second walk writes them */
+	if ((rc = walk_preorder(&E, number_names)) != 0)
 		goto out;
+	if (columns)
+		write_halves(&E, half);
 	long start = ftell(out);
 	fprintf(out, "uf-trie/1 %u %u %d %d\n", E.nused, E.kept, t->base != NULL, E.kept < t->nnodes);
 	if ((rc = write_names(&E)) != 0)
 		goto out;
 	if (!columns && (rc = walk_preorder(&E, write_node)) != 0)
 		goto out;
-	if (E.nomem) {
+	if (half[0].nomem || half[1].nomem) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (E.too_long) { /* never write a block that would not read back exactly */
+	if (E.too_long || half[0].too_long || half[1].too_long) { /* never write a block that would not read back exactly */
 		rc = -ERANGE;
 		goto out;
 	}
 	for (int k = 0; k < 3 && columns; k++)
-		fwrite(E.col[k].p, 1, E.col[k].len, out);
+		for (int h = 0; h < 2; h++)
+			if (half[h].col[k].len) /* an empty column may have no buffer */
+				fwrite(half[h].col[k].p, 1, half[h].col[k].len, out);
 	fputs("end\n", out);
 	if (E.index && t->keep_seq && t->seq_len && !t->seq_when_len) /* "time" holds the order too */
 		write_sequence(&E);
@@ -372,9 +432,35 @@ out:
 	free(E.order);
 	free(own_base);
 	free(E.index);
+	free(E.kept_node);
 	for (int k = 0; k < 3; k++)
-		free(E.col[k].p);
+		for (int h = 0; h < 2; h++)
+			free(half[h].col[k].p);
 	return rc;
+}
+
+/* The kept nodes' columns in two stretches of the pre-order, the second
+ * on a thread of its own from EMBED_SPLIT_NODES nodes: each stretch's
+ * bytes depend only on the numbering and the node before it, so the
+ * block is the same bytes however it was shared. */
+static void write_halves(const struct emit *E, struct stretch *half)
+{
+	uint32_t mid = E->kept / 2;
+	half[0].lo = 0;
+	half[0].hi = half[1].lo = mid;
+	half[1].hi = E->kept;
+	for (int h = 0; h < 2; h++) {
+		/* sized here, once for nearly every block (name numbers below
+		 * 2^21, counts below 10^5): a column grown by doubling moved its
+		 * bytes each time (the block's largest source of page faults),
+		 * and the helper thread allocating nothing makes no malloc
+		 * arena of its own (~150 page faults) */
+		size_t n = half[h].hi - half[h].lo;
+		if (uf_vec_grow(&half[h].col[1].p, &half[h].col[1].cap, 3 * n + 16, 1) ||
+		    uf_vec_grow(&half[h].col[2].p, &half[h].col[2].cap, 6 * n + 64, 1))
+			half[h].nomem = 1;
+	}
+	uf_split2(write_stretch, &half[0], &half[1], uf_split2_worth(E->kept, EMBED_SPLIT_NODES));
 }
 
 /* Section "seq": the sequence, each record at its node's (or nearest kept
@@ -604,126 +690,133 @@ static inline uint64_t total_key(double v)
 	return k;
 }
 
-/* The k-th largest of v[0..n) (0-based), v reordered: Hoare's quickselect. */
-static uint64_t select_desc(uint64_t *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-	uint64_t seed = 0x9e3779b97f4a7c15ull;
-	while (lo < hi) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		uint64_t pivot = v[lo + (size_t)((seed >> 33) % (hi - lo + 1))];
-		size_t i = lo, j = hi;
-		while (i <= j) {
-			while (v[i] > pivot)
-				i++;
-			while (v[j] < pivot)
-				j--;
-			if (i <= j) {
-				uint64_t x = v[i];
-				v[i] = v[j];
-				v[j] = x;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return v[k];
-	}
-	return v[k];
-}
-
 #define SEL_BITS 16
-#define SEL_FEW (1u << 16) /* candidates few enough to copy and quickselect */
+#define SEL_MASK ((1u << SEL_BITS) - 1)
 
-/* The k-th largest total (0-based), by radix selection on total_key: a
- * histogram of the top 16 bits (hist, filled by the caller's pass) picks
- * the bucket holding it, further 16-bit histograms of that bucket narrow
- * it while it holds many, then its few keys are copied and selected.
- * Reads the totals a few times; copies none of them (millions of nodes:
- * the old copy of every total was the embed's biggest allocation). */
-static double kth_total(const fold_trie *t, uint32_t *hist, size_t k)
-{
-	uint64_t prefix = 0, mask = 0;
-	int shift = 64 - SEL_BITS;
-	size_t in = 0; /* keys in the chosen bucket */
-	for (;;) {
-		size_t above = 0;
-		uint32_t b = (1u << SEL_BITS) - 1;
-		while (above + hist[b] <= k) /* from the largest bucket down */
-			above += hist[b--];
-		k -= above;
-		in = hist[b];
-		prefix |= (uint64_t)b << shift;
-		mask |= (uint64_t)((1u << SEL_BITS) - 1) << shift;
-		if (in <= SEL_FEW || shift == 0)
-			break;
-		shift -= SEL_BITS;
-		memset(hist, 0, (sizeof *hist) << SEL_BITS);
-		for (uint32_t i = 0; i < t->nnodes; i++) {
-			uint64_t key = total_key(t->total[i]);
-			if ((key & mask) == prefix)
-				hist[(key >> shift) & ((1u << SEL_BITS) - 1)]++;
-		}
-	}
-	uint64_t key;
-	if (shift == 0) {
-		key = prefix; /* every key in the bucket is this one */
-	} else {
-		uint64_t *c = malloc((in ? in : 1) * sizeof *c);
-		if (!c)
-			return INFINITY; /* keep only the root */
-		size_t m = 0;
-		for (uint32_t i = 0; i < t->nnodes && m < in; i++) {
-			uint64_t x = total_key(t->total[i]);
-			if ((x & mask) == prefix)
-				c[m++] = x;
-		}
-		key = select_desc(c, m, k);
-		free(c);
-	}
-	double v;
-	memcpy(&v, &key, sizeof v);
-	return v;
-}
+/* A bucket of the selection: its items' weight, and the OR of their
+ * keys' bits below the bucket's (0: every item in it has the same key). */
+struct wbucket {
+	uint64_t weight, low;
+};
 
-/* The smallest total to keep so the block stays near `budget`; 0 keeps all. */
+/* The smallest total to keep so the block stays near `budget`; 0 keeps all.
+ *
+ * Keeping the nodes whose total is at least thr costs their lines
+ * (node_line_bytes) and the lines of the names they use, and a name is
+ * used from the largest total among its nodes down.  So every node and
+ * every used name is an item with a key (total_key of its total; a
+ * name's: its largest node's) and a weight (its bytes), and the
+ * threshold is where the items' weights, added from the largest key
+ * down, pass the budget: a weighted radix selection, 16 bits of the key
+ * a pass (select_key).  Ties never split: the key that does not fit is
+ * dropped whole, so the columns stay within the budget as node_line_bytes
+ * counts them (it counts a kept node's self before its pruned children's
+ * samples fold in: tree-100k's columns come out 1.086 MB for 1.049 MB).
+ *
+ * Why names apart: a pruned block of a call tree keeps nearly every
+ * name (tree-100k: 554 of 559 KB of names for a third of the nodes).
+ * The estimate before this one spread the names over all nodes (room =
+ * budget / average bytes a node), kept too many nodes and came out 32 %
+ * over on tree-100k, so render's block went over its budget and was made
+ * a second time (half the embed thread's work).
+ *
+ * Memory: 8 bytes a name and 1 MiB of histogram (a byte a node for the
+ * lines' bytes was 600 page faults on little-100k's 2.4M nodes: they are
+ * measured again for the few nodes a later pass looks at); time: the
+ * pass measuring the block is the selection's first, then up to three
+ * more over nodes and names (whole-number totals below 2^21 need at most
+ * one). */
 static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out)
 {
 	size_t names = 0, bytes = 0;
+	uint64_t *name_key = calloc(t->nnames ? t->nnames : 1, sizeof *name_key);
+	/* zeroed pages from calloc: the first pass touches only the buckets
+	 * the totals fall in (a memset of all 1 MiB was 256 page faults) */
+	struct wbucket *hist = calloc((size_t)1 << SEL_BITS, sizeof *hist);
+	double thr = INFINITY; /* keep only the root when out of memory */
+	if (!name_key || !hist)
+		goto out;
+	const int top = 64 - SEL_BITS;
+	for (uint32_t i = 0; i < t->nnodes; i++) { /* the bytes, and the selection's first pass */
+		size_t lb = node_line_bytes(t, i, columns);
+		uint64_t k = total_key(t->total[i]);
+		uint32_t nm = t->name[i];
+		struct wbucket *h = &hist[k >> top];
+		bytes += lb;
+		h->weight += lb;
+		h->low |= k & (((uint64_t)1 << top) - 1);
+		if (k > name_key[nm])
+			name_key[nm] = k;
+	}
 	for (uint32_t n = 0; n < t->nnames; n++)
 		names += t->nlen[n] + 1;
-	uint32_t *hist = calloc((size_t)1 << SEL_BITS, sizeof *hist);
-	if (!hist)
-		return INFINITY; /* keep only the root */
-	for (uint32_t i = 0; i < t->nnodes; i++) { /* one pass: bytes, and the totals' top bits */
-		bytes += node_line_bytes(t, i, columns);
-		hist[total_key(t->total[i]) >> (64 - SEL_BITS)]++;
-	}
 	*bytes_out = names + bytes;
-	if (names + bytes <= budget) {
-		free(hist);
-		return 0;
+	thr = 0; /* all fit */
+	if (names + bytes > budget) {
+		weigh_names(t, name_key, 0, 0, top, hist);
+		thr = select_key(t, columns, name_key, hist, budget);
 	}
-	/* a kept node costs its line and, at worst, its name once more */
-	size_t avg = (bytes + names) / t->nnodes + 1;
-	size_t room = budget / avg;
-	if (room < 1)
-		room = 1;
-	if (room > t->nnodes)
-		room = t->nnodes;
-	double thr = kth_total(t, hist, room - 1);
+out:
+	free(name_key);
 	free(hist);
-	/* ties at the threshold could overshoot: step just above them */
-	size_t above = 0;
-	for (uint32_t i = 0; i < t->nnodes; i++)
-		above += t->total[i] >= thr;
-	if (above > room)
-		thr = nextafter(thr, INFINITY);
+	return thr;
+}
+
+/* h[b] gains the used names whose key is `prefix` under `mask` and whose
+ * next 16 bits below `shift` are b. */
+static void weigh_names(const fold_trie *t, const uint64_t *name_key, uint64_t prefix, uint64_t mask, int shift,
+			struct wbucket *h)
+{
+	uint64_t low = ((uint64_t)1 << shift) - 1;
+	for (uint32_t n = 0; n < t->nnames; n++) {
+		uint64_t k = name_key[n];
+		if (k && (k & mask) == prefix) { /* 0: no node uses it (or its total is 0) */
+			struct wbucket *b = &h[(k >> shift) & SEL_MASK];
+			b->weight += t->nlen[n] + 1u;
+			b->low |= k & low;
+		}
+	}
+}
+
+/* h[b]: the nodes and used names whose key is `prefix` under `mask` and
+ * whose next 16 bits below `shift` are b (a node's bytes measured again:
+ * past the first pass, only the few in one bucket match). */
+static void weigh(const fold_trie *t, int columns, const uint64_t *name_key, uint64_t prefix, uint64_t mask,
+		  int shift, struct wbucket *h)
+{
+	uint64_t low = ((uint64_t)1 << shift) - 1;
+	memset(h, 0, ((size_t)1 << SEL_BITS) * sizeof *h);
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		uint64_t k = total_key(t->total[i]);
+		if ((k & mask) == prefix) {
+			struct wbucket *b = &h[(k >> shift) & SEL_MASK];
+			b->weight += node_line_bytes(t, i, columns);
+			b->low |= k & low;
+		}
+	}
+	weigh_names(t, name_key, prefix, mask, shift, h);
+}
+
+/* threshold_for_budget's selection: the key of the largest items that
+ * does not fit beside the larger ones (all of which fit) is found 16
+ * bits at a time; the threshold is just above it. */
+static double select_key(const fold_trie *t, int columns, const uint64_t *name_key, struct wbucket *h,
+			 size_t budget)
+{
+	uint64_t prefix = 0, mask = 0, room = budget;
+	for (int shift = 64 - SEL_BITS; shift >= 0; shift -= SEL_BITS) {
+		if (mask) /* the first pass's histogram is the caller's */
+			weigh(t, columns, name_key, prefix, mask, shift, h);
+		int b = SEL_MASK;
+		while (b > 0 && h[b].weight <= room) /* the items above b fit */
+			room -= h[b--].weight;
+		prefix |= (uint64_t)b << shift;
+		mask |= (uint64_t)SEL_MASK << shift;
+		if (h[b].low == 0) /* one key in the bucket (whole counts: the first or second pass) */
+			break;
+	}
+	double v;
+	memcpy(&v, &prefix, sizeof v); /* the first total that does not fit */
+	double thr = nextafter(v, INFINITY);
 	return thr > 0 ? thr : nextafter(0.0, 1.0);
 }
