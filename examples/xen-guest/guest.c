@@ -24,8 +24,10 @@
  *                             of Xen system time: the vCPU is blocked in
  *                             Xen) and phase_b (computes 50 ticks); with
  *                             rounds=N, after N cycles it prints "truth
- *                             PHASE tsc CYCLES" per phase (its own
- *                             time-stamp counter)
+ *                             PHASE tsc CYCLES running NS runnable NS
+ *                             blocked NS offline NS" per phase (its own
+ *                             time-stamp counter; Xen's runstate times of
+ *                             its vCPU, VCPUOP_get_runstate_info)
  * The console is written only at start and end: a guest spinning on a full
  * console ring (dom0 busy) would distort the profile.
  * The true shares are examples/workloads/app-test-N.truth and
@@ -275,22 +277,44 @@ static void put_number(uint64_t v)
 	put(p);
 }
 
+/* Xen's own account of vCPU 0's time (ns) in each RUNSTATE_* (running,
+ * runnable, blocked, offline), up to now: the per-state truth beside the
+ * TSC's wall time.  A vCPU the profiler pauses while it runs is offline
+ * for that time (Xen charges a paused, unblocked vCPU to offline). */
+static void runstate_times(uint64_t t[4])
+{
+	struct vcpu_runstate_info ri;
+	hypercall3(__HYPERVISOR_vcpu_op, VCPUOP_get_runstate_info, 0, (unsigned long)&ri);
+	for (int s = 0; s < 4; s++)
+		t[s] = ri.time[s];
+}
+
 UF_NOINLINE void run_phases(unsigned long rounds);
 UF_NOINLINE void run_phases(unsigned long rounds)
 {
 	static const char *const names[3] = { "phase_a", "phase_wait", "phase_b" };
+	static const char *const states[4] = { " running ", " runnable ", " blocked ", " offline " };
 	void (*const fn[3])(unsigned long) = { phase_a, phase_wait, phase_b };
+	uint64_t in_state[3][4] = { { 0 } }, t0[4], t1[4];
 	for (unsigned long r = 0; !rounds || r < rounds; r++)
 		for (int i = 0; i < 3; i++) {
+			runstate_times(t0);
 			uint64_t c0 = rdtsc();
 			fn[i](50);
 			phase_tsc[i] += rdtsc() - c0;
+			runstate_times(t1);
+			for (int s = 0; s < 4; s++)
+				in_state[i][s] += t1[s] - t0[s];
 		}
 	for (int i = 0; i < 3; i++) {
 		put("truth ");
 		put(names[i]);
 		put(" tsc ");
 		put_number(phase_tsc[i]);
+		for (int s = 0; s < 4; s++) {
+			put(states[s]);
+			put_number(in_state[i][s]);
+		}
 		put("\n");
 	}
 }

@@ -127,6 +127,32 @@ check_phases() {
   set -- $($ST share "$O-on.folded" phase_a phase_b)
   ona=$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a + b > 0 ? 100 * a / (a + b) : 0) }')
   echo "  xen phases: $n of $all samples in run_phases, states $($ST state "$O-run.folded"); truth (TSC) a $a w $w b $b"
+  # Xen's own account of the vCPU's time in each phase (ns per state,
+  # VCPUOP_get_runstate_info): phase_wait must be blocked for its time (not
+  # woken to run in it), and Xen's blocked share must agree with the TSC's
+  local -A x; local ph st
+  for ph in phase_a phase_wait phase_b; do for st in running runnable blocked offline; do
+    x[$ph.$st]=$(tr -d '\r' < "$O-console.log" |
+      awk -v p="$ph" -v s="$st" '$1 == "truth" && $2 == p { for (i = 5; i < NF; i += 2) if ($i == s) print $(i + 1) }')
+  done; done
+  if [ -n "${x[phase_wait.blocked]}" ]; then
+    local xw xall xs
+    xw=$(awk -v r="${x[phase_wait.running]}" -v q="${x[phase_wait.runnable]}" -v b="${x[phase_wait.blocked]}" \
+      -v o="${x[phase_wait.offline]}" 'BEGIN { printf "%.1f", 100 * b / (r + q + b + o) }')
+    xall=$(for k in "${!x[@]}"; do echo "$k ${x[$k]}"; done |
+      awk '{ t += $2 } $1 ~ /blocked$/ { b += $2 } END { printf "%.1f", 100 * b / t }')
+    xs=$(awk -v a="${x[phase_a.running]}" -v b="${x[phase_b.running]}" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
+    for ph in phase_a phase_wait phase_b; do
+      echo "  xen runstate $ph (ms): running $((x[$ph.running] / 1000000)) runnable $((x[$ph.runnable] / 1000000))" \
+        "blocked $((x[$ph.blocked] / 1000000)) offline (paused by the profiler) $((x[$ph.offline] / 1000000))"
+    done
+    echo "  xen runstate: blocked $xall% of run_phases' time (TSC: $want_w%); running split phase_a $xs% (TSC: $want_a%)"
+    within "$xw" 100 5 && within "$xall" "$want_w" 1 &&
+      pass "xen-phases: by Xen's account phase_wait's vCPU is blocked $xw% of its time; blocked $xall% of all (TSC $want_w%)" ||
+      fail "xen-phases: the guest's wait" "phase_wait's vCPU blocked $xw% of its time; blocked $xall% of all vs TSC $want_w%"
+  else
+    fail "xen-phases: runstate truth" "no running/runnable/blocked/offline times in the guest's truth lines"
+  fi
   [ "$n" -ge 200 ] && within "$blk" "$want_w" 5 &&
     pass "xen-phases: blocked $blk% of run_phases' $n samples (phase_wait's wall share $want_w%)" ||
     fail "xen-phases: blocked share" "$blk% of $n samples vs phase_wait's wall share $want_w%"

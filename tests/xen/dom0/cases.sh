@@ -81,7 +81,7 @@ cfg uf-pvh pvh xen-guest-pvh.elf "app-test-1" 1 destroy
 cfg uf-fp pv xen-guest-fp.elf "app-test-1" 1 destroy
 cfg uf-uklibs pv xen-guest.elf "app-uklibs" 1 destroy
 cfg uf-upcall pv xen-guest.elf "app-test-1 upcall" 1 destroy
-cfg uf-phases pv xen-guest.elf "phases rounds=6" 1 preserve
+cfg uf-phases pv xen-guest.elf "phases rounds=10" 1 preserve
 
 # bad domain name: one-line error, exit 3
 $T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
@@ -96,7 +96,7 @@ su nobody -s /bin/sh -c "xen-drive -d no-such-domain -n 1" > /out/drive-nonroot.
 # the guest's own TSC-timed phases (its console's "truth" lines, copied to
 # /out).  /guest/cases-only = "phases" (UF_XEN_CASES on the host): only this.
 if [ -x $UF ]; then
-  $T $UF -c /guest/uf-phases.cfg --destroy -x /guest/xen-guest.elf -F 50 --raw /out/phases.raw \
+  $T $UF -c /guest/uf-phases.cfg --destroy -x /guest/xen-guest.elf -F 25 --raw /out/phases.raw \
     --folded /out/phases.folded -o /out/phases.svg > /out/phases.log 2>&1; rc phases $?
   cp /var/log/xen/console/guest-uf-phases.log /out/phases-console.log 2>/dev/null
 fi
