@@ -92,32 +92,47 @@ steady() {  # LOG BASE (operations per sample: pause + registers + unpause, and 
 PV="_start;guest_main;run"
 # run state (issue 30): the phases guest (phase_a computes, phase_wait
 # blocks in one SCHEDOP_block per phase, phase_b computes) recorded with
-# -c; its own TSC per phase is the truth.  Judged over the samples inside
-# run_phases, the time the truth measures (the rest, at most ~20 samples,
-# are the guest's start and the samples after its poweroff before the
-# recorder notices it).  Checked: the blocked share within 5 pp of
-# phase_wait's wall share (so running + runnable within 5 pp of the
-# compute phases'), phase_wait's share of the samples within 5 pp of it;
-# >= 75 % of phase_wait's samples blocked and <= 5 % of the compute
-# phases'; --on-cpu's split of phase_a : phase_b within 3 pp of the
-# truth's a / (a + b).  Under TCG each wake-up costs the vCPU milliseconds
-# of running and runnable time: with a 10 ms block per tick the blocked
-# share was 20.6 % against a 26.8 % wall share (docs/run-state.md).
+# -c.  Two truths, printed by the guest per phase: its TSC (wall time) and
+# Xen's own account of its vCPU's time per state (VCPUOP_get_runstate_info).
+# Judged over the samples inside run_phases, the time both measure (the
+# rest, at most ~20 samples, are the guest's start and the samples after
+# its poweroff before the recorder notices it).  Checked:
+#  - the guest: by Xen's account phase_wait's vCPU is blocked >= 95 % of
+#    its time, and Xen's blocked share agrees with the TSC's within 1 pp
+#    (with one 10 ms block per tick it was blocked 71.8 % of it: under TCG
+#    each wake-up costs milliseconds of running and runnable time);
+#  - the blocked share of the samples within 5 pp of phase_wait's wall
+#    share (so running + runnable within 5 pp of the compute phases');
+#    phase_wait's share of the samples within 5 pp of it;
+#  - >= 95 % of phase_wait's samples blocked, <= 5 % of the compute
+#    phases';
+#  - --on-cpu's split phase_a : phase_b within 3 pp of Xen's running time
+#    a / (a + b) (the wall times also hold runnable time and the profiler's
+#    pauses, which differ per phase under TCG: 39.5 % by wall time, 43.3 %
+#    by running time in one boot).
 check_phases() {
   [ "$TOOL" = uf ] || return 0
   expect_rc phases 0
-  local ST="python3 $UF_TOP/tests/record/states.py" O=$W/out/phases a w b
-  tsc() { tr -d '\r' < "$O-console.log" | awk -v p="$1" '$1 == "truth" && $2 == p { print $4 }'; }
-  a=$(tsc phase_a) w=$(tsc phase_wait) b=$(tsc phase_b)
-  if [ -z "$a" ] || [ -z "$w" ] || [ -z "$b" ] || ! [ -s "$O.folded" ]; then
-    fail "xen-phases: outputs" "truth '$a' '$w' '$b'; $(tail -1 "$O.log" 2>/dev/null)"
-    return 0
-  fi
+  local ST="python3 $UF_TOP/tests/record/states.py" O=$W/out/phases ph st
+  local -A x   # x[PHASE.tsc], x[PHASE.STATE] (ns): the guest's truth lines
+  for ph in phase_a phase_wait phase_b; do for st in tsc running runnable blocked offline; do
+    x[$ph.$st]=$(tr -d '\r' < "$O-console.log" 2>/dev/null |
+      awk -v p="$ph" -v s="$st" '$1 == "truth" && $2 == p { for (i = 3; i < NF; i += 2) if ($i == s) print $(i + 1) }')
+    if [ -z "${x[$ph.$st]}" ] || ! [ -s "$O.folded" ]; then
+      fail "xen-phases: outputs" "no '$st' of $ph in the guest's truth lines; $(tail -1 "$O.log" 2>/dev/null)"
+      return 0
+    fi
+  done; done
   grep ';run_phases;' "$O.folded" > "$O-run.folded"
   "$UF" fold --on-cpu --symbols "$W/guest/xen-guest.elf" "$O.raw" > "$O-on.folded" 2>/dev/null
-  local want_w want_a blk n all sw wblk ablk bblk ona
-  want_w=$(awk -v a="$a" -v w="$w" -v b="$b" 'BEGIN { printf "%.1f", 100 * w / (a + w + b) }')
-  want_a=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
+  local want_w xw xall want_a blk n all sw wblk ablk bblk ona
+  want_w=$(awk -v a="${x[phase_a.tsc]}" -v w="${x[phase_wait.tsc]}" -v b="${x[phase_b.tsc]}" \
+    'BEGIN { printf "%.1f", 100 * w / (a + w + b) }')
+  xw=$(awk -v r="${x[phase_wait.running]}" -v q="${x[phase_wait.runnable]}" -v b="${x[phase_wait.blocked]}" \
+    -v o="${x[phase_wait.offline]}" 'BEGIN { printf "%.1f", 100 * b / (r + q + b + o) }')
+  xall=$(for k in "${!x[@]}"; do echo "$k ${x[$k]}"; done |
+    awk '$1 ~ /tsc$/ { next } { t += $2 } $1 ~ /blocked$/ { b += $2 } END { printf "%.1f", 100 * b / t }')
+  want_a=$(awk -v a="${x[phase_a.running]}" -v b="${x[phase_b.running]}" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
   set -- $($ST state "$O-run.folded"); blk=$6 n=${10}
   set -- $($ST state "$O.folded"); all=${10}
   set -- $($ST share "$O-run.folded" phase_wait); sw=$1
@@ -126,44 +141,29 @@ check_phases() {
   bblk=$($ST under "$O-run.folded" phase_b blocked)
   set -- $($ST share "$O-on.folded" phase_a phase_b)
   ona=$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a + b > 0 ? 100 * a / (a + b) : 0) }')
-  echo "  xen phases: $n of $all samples in run_phases, states $($ST state "$O-run.folded"); truth (TSC) a $a w $w b $b"
-  # Xen's own account of the vCPU's time in each phase (ns per state,
-  # VCPUOP_get_runstate_info): phase_wait must be blocked for its time (not
-  # woken to run in it), and Xen's blocked share must agree with the TSC's
-  local -A x; local ph st
-  for ph in phase_a phase_wait phase_b; do for st in running runnable blocked offline; do
-    x[$ph.$st]=$(tr -d '\r' < "$O-console.log" |
-      awk -v p="$ph" -v s="$st" '$1 == "truth" && $2 == p { for (i = 5; i < NF; i += 2) if ($i == s) print $(i + 1) }')
-  done; done
-  if [ -n "${x[phase_wait.blocked]}" ]; then
-    local xw xall xs
-    xw=$(awk -v r="${x[phase_wait.running]}" -v q="${x[phase_wait.runnable]}" -v b="${x[phase_wait.blocked]}" \
-      -v o="${x[phase_wait.offline]}" 'BEGIN { printf "%.1f", 100 * b / (r + q + b + o) }')
-    xall=$(for k in "${!x[@]}"; do echo "$k ${x[$k]}"; done |
-      awk '{ t += $2 } $1 ~ /blocked$/ { b += $2 } END { printf "%.1f", 100 * b / t }')
-    xs=$(awk -v a="${x[phase_a.running]}" -v b="${x[phase_b.running]}" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
-    for ph in phase_a phase_wait phase_b; do
-      echo "  xen runstate $ph (ms): running $((x[$ph.running] / 1000000)) runnable $((x[$ph.runnable] / 1000000))" \
-        "blocked $((x[$ph.blocked] / 1000000)) offline (paused by the profiler) $((x[$ph.offline] / 1000000))"
-    done
-    echo "  xen runstate: blocked $xall% of run_phases' time (TSC: $want_w%); running split phase_a $xs% (TSC: $want_a%)"
-    within "$xw" 100 5 && within "$xall" "$want_w" 1 &&
-      pass "xen-phases: by Xen's account phase_wait's vCPU is blocked $xw% of its time; blocked $xall% of all (TSC $want_w%)" ||
-      fail "xen-phases: the guest's wait" "phase_wait's vCPU blocked $xw% of its time; blocked $xall% of all vs TSC $want_w%"
-  else
-    fail "xen-phases: runstate truth" "no running/runnable/blocked/offline times in the guest's truth lines"
-  fi
+  echo "  xen phases: $n of $all samples in run_phases, states $($ST state "$O-run.folded")"
+  for ph in phase_a phase_wait phase_b; do
+    echo "  truth $ph: TSC ${x[$ph.tsc]}; Xen (ms) running $((x[$ph.running] / 1000000))" \
+      "runnable $((x[$ph.runnable] / 1000000)) blocked $((x[$ph.blocked] / 1000000))" \
+      "offline (paused by the profiler) $((x[$ph.offline] / 1000000))"
+  done
+  echo "  truth: phase_wait's wall share $want_w% (TSC), blocked $xall% (Xen);" \
+    "phase_a's share of running time $want_a% (Xen), of wall time" \
+    "$(awk -v a="${x[phase_a.tsc]}" -v b="${x[phase_b.tsc]}" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')% (TSC)"
+  [ "${xw%.*}" -ge 95 ] && within "$xall" "$want_w" 1 &&
+    pass "xen-phases: by Xen's account phase_wait's vCPU is blocked $xw% of its time; blocked $xall% of all (TSC $want_w%)" ||
+    fail "xen-phases: the guest's wait" "phase_wait's vCPU blocked $xw% of its time; blocked $xall% of all vs TSC $want_w%"
   [ "$n" -ge 200 ] && within "$blk" "$want_w" 5 &&
     pass "xen-phases: blocked $blk% of run_phases' $n samples (phase_wait's wall share $want_w%)" ||
     fail "xen-phases: blocked share" "$blk% of $n samples vs phase_wait's wall share $want_w%"
   within "$sw" "$want_w" 5 && pass "xen-phases: phase_wait $sw% of the samples (truth $want_w%)" ||
     fail "xen-phases: phase_wait share" "$sw% vs truth $want_w%"
-  [ "${wblk%.*}" -ge 75 ] && [ "${ablk%.*}" -le 5 ] && [ "${bblk%.*}" -le 5 ] &&
+  [ "${wblk%.*}" -ge 95 ] && [ "${ablk%.*}" -le 5 ] && [ "${bblk%.*}" -le 5 ] &&
     pass "xen-phases: phase_wait blocked $wblk%; phase_a blocked $ablk%, phase_b blocked $bblk%" ||
     fail "xen-phases: per-phase states" "phase_wait blocked $wblk%, phase_a blocked $ablk%, phase_b blocked $bblk%"
   within "$ona" "$want_a" 3 &&
-    pass "xen-phases: --on-cpu phase_a : phase_b = $ona% (truth $want_a%)" ||
-    fail "xen-phases: --on-cpu split" "phase_a $ona% of phase_a + phase_b vs truth $want_a%"
+    pass "xen-phases: --on-cpu phase_a : phase_b = $ona% (Xen's running time $want_a%)" ||
+    fail "xen-phases: --on-cpu split" "phase_a $ona% of phase_a + phase_b vs Xen's running time $want_a%"
 }
 if [ "$ONLY" = phases ]; then
   echo "note: UF_XEN_CASES=phases: only the phases case was run"
