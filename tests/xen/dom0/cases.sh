@@ -93,11 +93,12 @@ su nobody -s /bin/sh -c "xen-drive -d no-such-domain -n 1" > /out/drive-nonroot.
 # run state (issue 30): the guest's phases (compute, one SCHEDOP_block,
 # compute; 0.5 s each by its 100 Hz timer or Xen's clock, 10 cycles) at
 # 25 Hz, a rate the sampler keeps up with in most samples (at 50 Hz, 613
-# of 1065 deadlines were missed on a busy host, and the compute phases,
-# whose pauses cost most, were sampled 20 % less densely than the wait)
-# recorded from its first instruction; the host compares the states with
-# the guest's own TSC-timed phases (its console's "truth" lines, copied to
-# /out).  /guest/cases-only = "phases" (UF_XEN_CASES on the host): only this.
+# of 1065 deadlines were missed on a busy host, and phase_b, whose pauses
+# cost most, was sampled 20 % less densely than the wait) recorded from
+# its first instruction; the host compares the states with the guest's
+# own per-phase TSC and Xen runstate times (its console's "truth" lines,
+# copied to /out).  /guest/cases-only = "phases" (UF_XEN_CASES on the
+# host): only this case.
 if [ -x $UF ]; then   # 10 rounds: 15 s nominal, 24-34 s under TCG on a busy host
   timeout -s INT 150 $UF -c /guest/uf-phases.cfg --destroy -x /guest/xen-guest.elf -F 25 --raw /out/phases.raw \
     --folded /out/phases.folded -o /out/phases.svg > /out/phases.log 2>&1; rc phases $?
