@@ -251,8 +251,9 @@ static uint64_t xen_now_ns(void)
  * counted by the handler) is armed at the phase's end, since Xen stops a
  * blocked vCPU's periodic timer.  One block per phase, not one per tick:
  * under TCG every wake-up costs the vCPU milliseconds of running and
- * runnable time inside phase_wait (19 % of its samples with 10 ms
- * blocks), and those are not the blocked time the test compares.  An
+ * runnable time inside phase_wait (with 10 ms blocks Xen counted it
+ * blocked for 71.8 % of the wait), and those are not the blocked time
+ * the test compares.  An
  * early wake-up (another event) blocks again for the rest.
  * SCHEDOP_block unmasks events and returns once one is pending. */
 UF_NOINLINE void phase_wait(unsigned long ticks);
