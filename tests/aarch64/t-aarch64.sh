@@ -13,7 +13,15 @@
 #   - the build without frame pointers (-O2 -fomit-frame-pointer, frameless
 #     leaves) with --unwind=cfi: shares and whole chains, and as a control
 #     --unwind=fp finding no whole chain there; SKIP when this uniprof-flame
-#     has no CFI unwinder (--unwind, issue 10).
+#     has no CFI unwinder (--unwind, issue 10);
+#   - run state (issue 30): the `phases` mode (phase_a computes, phase_wait
+#     halts in `wfi` until the virtual timer, phase_b computes, 0.5 s each
+#     by the generic timer's counter, 4 cycles) recorded from its first
+#     instruction (--qemu); the guest's own counter ticks per phase are the
+#     truth.  The blocked share within 5 pp of phase_wait's share,
+#     >= 95 % of phase_wait's samples blocked and >= 95 % of the compute
+#     phases' running, --on-cpu's phase_a : phase_b within 3 pp (the
+#     gdb backend's `wfi` rule, docs/run-state.md).
 # The frame-pointer build is walked with --unwind=fp (frame records only).
 # Holds /tmp/uf-qemu.lock for the whole script; every QEMU runs under timeout.
 if [ -z "${UF_QEMU_LOCKED:-}" ]; then
@@ -109,5 +117,41 @@ if "$UF" record --help 2>&1 | grep -q -- '--unwind'; then
 		fail "aarch64 nofp control" "frame records gave whole chains, or no output: $(tail -1 "$TMP/nofp-fp.err")"
 else
 	skip "aarch64 nofp" "this uniprof-flame has no --unwind option: the CFI unwinder (issue 10) is not in this build"
+fi
+# Run state: the wfi halt rule against the guest's own counter.
+ST="python3 $UF_TOP/tests/record/states.py"
+cnt_of() { awk -v p="$1" '$1 == "truth" && $2 == p { print $4 }' "$TMP/serial.log"; }
+phases() {
+	rm -f "$TMP/serial.log"
+	timeout 120 "$UF" -x "$GUEST/aarch64-guest.elf" -F 299 "${FP[@]}" --raw "$TMP/ph.raw" \
+		--folded "$TMP/ph.folded" -o "$TMP/ph.svg" --qemu -- qemu-system-aarch64 -M virt -cpu cortex-a57 \
+		-accel tcg -m 64 -nodefaults -display none -serial "file:$TMP/serial.log" \
+		-kernel "$GUEST/aarch64-guest.elf" -append "phases rounds=4" 2>"$TMP/ph.err"
+	grep -q '^truth phase_b' "$TMP/serial.log" ||
+		{ echo "no truth from the guest: $(tail -1 "$TMP/ph.err")" >"$TMP/why"; return 1; }
+	"$UF" fold --on-cpu --symbols "$GUEST/aarch64-guest.elf" "$TMP/ph.raw" >"$TMP/ph-on.folded" 2>>"$TMP/ph.err"
+	local a w b want_blk want_a blk n wblk arun brun ona onb
+	a=$(cnt_of phase_a) w=$(cnt_of phase_wait) b=$(cnt_of phase_b)
+	want_blk=$(awk -v a="$a" -v w="$w" -v b="$b" 'BEGIN { printf "%.1f", 100 * w / (a + w + b) }')
+	want_a=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
+	set -- $($ST state "$TMP/ph.folded"); blk=$6 n=${10}
+	wblk=$($ST under "$TMP/ph.folded" phase_wait blocked)
+	arun=$($ST under "$TMP/ph.folded" phase_a running)
+	brun=$($ST under "$TMP/ph.folded" phase_b running)
+	set -- $($ST share "$TMP/ph-on.folded" phase_a phase_b); ona=$1 onb=$2
+	{
+		echo "$n samples"
+		echo "blocked $blk% (truth $want_blk%)"
+		echo "phase_wait blocked $wblk%, phase_a running $arun%, phase_b running $brun%"
+		echo "on-cpu phase_a $ona% phase_b $onb% (truth phase_a $want_a%)"
+	} >"$TMP/why"
+	[ "$n" -ge 500 ] && within "$blk" "$want_blk" 5 && [ "${wblk%.*}" -ge 95 ] &&
+		[ "${arun%.*}" -ge 95 ] && [ "${brun%.*}" -ge 95 ] &&
+		within "$ona" "$want_a" 3 && within "$onb" "$(awk -v a="$want_a" 'BEGIN { print 100 - a }')" 3
+}
+if phases || { echo "note: aarch64 states: run 1 off ($(tr '\n' ';' <"$TMP/why")); recording again"; phases; }; then
+	while read -r line; do pass "aarch64 states: phases: $line"; done <"$TMP/why"
+else
+	fail "aarch64 states: phases" "$(tr '\n' ';' <"$TMP/why")"
 fi
 exit 0

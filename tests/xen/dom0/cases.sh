@@ -81,7 +81,7 @@ cfg uf-pvh pvh xen-guest-pvh.elf "app-test-1" 1 destroy
 cfg uf-fp pv xen-guest-fp.elf "app-test-1" 1 destroy
 cfg uf-uklibs pv xen-guest.elf "app-uklibs" 1 destroy
 cfg uf-upcall pv xen-guest.elf "app-test-1 upcall" 1 destroy
-cfg uf-phases pv xen-guest.elf "phases rounds=6" 1 preserve
+cfg uf-phases pv xen-guest.elf "phases rounds=10" 1 preserve
 
 # bad domain name: one-line error, exit 3
 $T xen-drive -d no-such-domain -n 1 > /out/drive-bad.out 2>&1; rc drive-bad $?
@@ -90,15 +90,21 @@ su nobody -s /bin/sh -c "xen-drive -d no-such-domain -n 1" > /out/drive-nonroot.
 [ -x $UF ] && { su nobody -s /bin/sh -c "$UF -d uf-app1 -o /tmp/x.svg" > /out/uf-nonroot.out 2>&1; rc uf-nonroot $?; }
 [ -x $UF ] && { $T $UF -d no-such-domain -o /out/uf-bad.svg > /out/uf-bad.out 2>&1; rc uf-bad $?; }
 
-# run state (issue 30): the guest's phases (compute, SCHEDOP_block,
-# compute; 0.5 s each by its 100 Hz timer, 6 cycles) recorded from its
-# first instruction; the host compares the states with the guest's own
-# TSC-timed phases (its console's "truth" lines, copied to /out)
-if [ -x $UF ]; then
-  $T $UF -c /guest/uf-phases.cfg --destroy -x /guest/xen-guest.elf -F 50 --raw /out/phases.raw \
+# run state (issue 30): the guest's phases (compute, one SCHEDOP_block,
+# compute; 0.5 s each by its 100 Hz timer or Xen's clock, 10 cycles) at
+# 25 Hz, a rate the sampler keeps up with in most samples (at 50 Hz, 613
+# of 1065 deadlines were missed on a busy host, and phase_b, whose pauses
+# cost most, was sampled 20 % less densely than the wait) recorded from
+# its first instruction; the host compares the states with the guest's
+# own per-phase TSC and Xen runstate times (its console's "truth" lines,
+# copied to /out).  /guest/cases-only = "phases" (UF_XEN_CASES on the
+# host): only this case.
+if [ -x $UF ]; then   # 10 rounds: 15 s nominal, 24-34 s under TCG on a busy host
+  timeout -s INT 150 $UF -c /guest/uf-phases.cfg --destroy -x /guest/xen-guest.elf -F 25 --raw /out/phases.raw \
     --folded /out/phases.folded -o /out/phases.svg > /out/phases.log 2>&1; rc phases $?
   cp /var/log/xen/console/guest-uf-phases.log /out/phases-console.log 2>/dev/null
 fi
+[ "$(cat /guest/cases-only 2>/dev/null)" = phases ] && exit 0
 
 xl create -q /guest/uf-app1.cfg; rc create-app1 $?
 # backend counters in steady state, at a rate the guest can run between
