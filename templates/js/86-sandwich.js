@@ -20,9 +20,10 @@
  * flow() (62-layout.js), so a half's frames are `render --callers F`'s /
  * `--callees F`'s, at the width of F.
  *
- * Trade-offs: the halves are built on demand (one pass over the nodes and
- * a Map per new node, ~ the nodes under and above F's frames) and the last
- * one is kept; the callers half is capped as the C side caps it (16 x the
+ * Trade-offs: the halves are built on demand, straight into typed arrays
+ * (one visit per trie node under F's outermost frames and per row of each
+ * caller path; memory ~ 40 bytes per node of a half), and the last one is
+ * kept; the callers half is capped as the C side caps it (16 x the
  * nodes + 1M), past which the view says so instead.  A pruned block
  * (data-pruned="1") left narrow subtrees out, their samples folded into
  * their parents: F's frames inside them are missing, so the counts are
@@ -62,61 +63,172 @@
 		}
 	}
 
-	/* A growing trie of the block's name ids, then laid out in pre-order
-	 * with the fields parseData() gives (50-block.js).  One Map over
-	 * (parent, name) keys and children as linked lists: a Map per node
-	 * was most of a big sandwich's time (tree100k). */
-	function newHalf(D, fname) {
-		const H = { name: [0, fname], self: [0, 0], base: [0, 0], parent: [-1, 0], first: [1, -1], next: [-1, -1],
-			key: new Map(), nn: D.names.length + 1 };
-		H.key.set(fname, 1);
+	/* A half is built straight into pre-order typed arrays, a node at a
+	 * time: a node is a group of "members" (trie nodes for the callees,
+	 * caller paths for the callers) that merge into one frame; popping it
+	 * gives it the next pre-order index, and its members' next steps,
+	 * grouped by name (a stamp per name, no hashing), become its children,
+	 * pushed to be popped next.  Each member moves to exactly one child,
+	 * so a half costs one visit per (member, row) and no Map or object per
+	 * node (a Map over (parent, name) keys and a reorder pass afterwards
+	 * were 100-540 ms of tree100k's worst sandwich). */
+	function newHalf(D, fname, cap) {
+		const H = { n: 0, cap: cap, name: null, self: null, base: null, parent: null, depth: null,
+			nn: D.names.length, fname: fname, diff: D.diff };
+		halfRoom(H, 1024);
+		/* node 0: the root, as the block's; node 1: F */
+		halfNode(H, D.name[0], -1);
 		return H;
 	}
-	function halfChild(H, p, nm) {
-		const k = p * H.nn + nm;
-		let c = H.key.get(k);
-		if (c === undefined) {
-			c = H.name.length;
-			H.name.push(nm);
-			H.self.push(0);
-			H.base.push(0);
-			H.parent.push(p);
-			H.first.push(-1);
-			H.next.push(H.first[p]);
-			H.first[p] = c;
-			H.key.set(k, c);
-		}
-		return c;
+	function halfRoom(H, want) {
+		if (H.name && want <= H.name.length) return;
+		let size = H.name ? H.name.length : 0;
+		while (size < want) size = Math.max(1024, size * 2);
+		const grow = (a, T) => { const b = new T(size); if (a) b.set(a.subarray(0, H.n)); return b; };
+		H.name = grow(H.name, Int32Array);
+		H.parent = grow(H.parent, Int32Array);
+		H.depth = grow(H.depth, Int32Array);
+		H.self = grow(H.self, Float64Array);
+		if (H.diff) H.base = grow(H.base, Float64Array);
 	}
-	function halfData(D, H) {
-		const n = H.name.length, order = new Int32Array(n), at = new Int32Array(n);
-		let k = 0;
-		const st = [0];
-		while (st.length) {
-			const v = st.pop();
-			at[v] = k;
-			order[k++] = v;
-			for (let c = H.first[v]; c >= 0; c = H.next[c]) st.push(c);
+	function halfNode(H, nm, parent) {
+		if (H.n >= H.name.length) halfRoom(H, H.n + 1);
+		const i = H.n++;
+		H.name[i] = nm;
+		H.parent[i] = parent;
+		H.depth[i] = parent < 0 ? 0 : H.depth[parent] + 1;
+		return i;
+	}
+
+	/* Pending groups: a stack of (first member, name, parent node). */
+	function groupStack(size) {
+		return { head: new Int32Array(size), name: new Int32Array(size), parent: new Int32Array(size), top: 0 };
+	}
+	function pushGroup(G, head, nm, parent) {
+		if (G.top >= G.head.length) {
+			const grow = (a) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
+			G.head = grow(G.head);
+			G.name = grow(G.name);
+			G.parent = grow(G.parent);
 		}
+		G.head[G.top] = head;
+		G.name[G.top] = nm;
+		G.parent[G.top] = parent;
+		return G.top++;
+	}
+	/* The groups pushed from `from` on, reversed: popped in the order they
+	 * were found, so a node's children keep the block's sibling order
+	 * (already sorted: entries() sorts them again at no cost; reversed,
+	 * its sort made the view of tree100k's worst sandwich 2x slower). */
+	function foundOrder(G, from) {
+		for (let a = from, b = G.top - 1; a < b; a++, b--) {
+			for (const arr of [G.head, G.name, G.parent]) {
+				const t = arr[a];
+				arr[a] = arr[b];
+				arr[b] = t;
+			}
+		}
+	}
+
+	/* The callees half: the subtrees under the outermost frames, merged
+	 * (inner F frames stay frames).  Members are trie nodes. */
+	/* mirrors fold/model/sandwich.c:build_callees() */
+	function buildCallees(D, fname, outermost) {
+		const H = newHalf(D, fname, Infinity);
+		const next = new Int32Array(D.n).fill(-1);
+		const stamp = new Int32Array(H.nn).fill(-1), slot = new Int32Array(H.nn);
+		const G = groupStack(64);
+		let head = -1;
+		for (let k = outermost.length - 1; k >= 0; k--) { next[outermost[k]] = head; head = outermost[k]; }
+		pushGroup(G, head, fname, 0);
+		while (G.top) {
+			G.top--;
+			const v = halfNode(H, G.name[G.top], G.parent[G.top]), from = G.top;
+			let self = 0, base = 0;
+			for (let x = G.head[G.top]; x >= 0;) {
+				const xn = next[x];
+				self += D.self[x];
+				if (D.diff) base += D.base[x];
+				for (let c = x + 1; c < D.end[x]; c = D.end[c]) {
+					const nm = D.name[c];
+					if (stamp[nm] !== v) { stamp[nm] = v; slot[nm] = pushGroup(G, -1, nm, v); }
+					next[c] = G.head[slot[nm]];
+					G.head[slot[nm]] = c;
+				}
+				x = xn;
+			}
+			foundOrder(G, from);
+			H.self[v] = self;
+			if (D.diff) H.base[v] = base;
+		}
+		return H;
+	}
+
+	/* The callers half: each outermost frame's total summed at its parent,
+	 * then each parent's path to the root read upwards, merged.  Members
+	 * are those paths: a cursor (the next trie node up) and a weight,
+	 * which lands as self where the path ends. */
+	/* mirrors fold/model/sandwich.c:build_callers(), fold/model/sandwich.c:sum_by_caller() */
+	function buildCallers(D, fname, outermost, cap) {
+		const H = newHalf(D, fname, cap);
+		const tb = D.diff ? D.btotal : null;
+		const at = new Int32Array(D.n).fill(-1), cur = [], w = [], wb = [];
+		for (const o of outermost) {
+			const p = D.parent[o];
+			if (at[p] < 0) { at[p] = cur.length; cur.push(p); w.push(0); wb.push(0); }
+			w[at[p]] += D.total[o];   /* AFTER (the drawn layer), BEFORE beside it */
+			if (tb) wb[at[p]] += tb[o];
+		}
+		const m = cur.length, next = new Int32Array(m), cursor = Int32Array.from(cur);
+		for (let k = 0; k < m; k++) next[k] = k + 1 < m ? k + 1 : -1;
+		const stamp = new Int32Array(H.nn).fill(-1), slot = new Int32Array(H.nn);
+		const G = groupStack(64);
+		pushGroup(G, m ? 0 : -1, fname, 0);
+		while (G.top) {
+			G.top--;
+			const v = halfNode(H, G.name[G.top], G.parent[G.top]);
+			if (H.n > cap) return null;
+			const from = G.top;
+			let self = 0, base = 0;
+			for (let k = G.head[G.top]; k >= 0;) {
+				const kn = next[k], x = cursor[k];
+				if (x === 0) {
+					self += w[k];
+					base += wb[k];
+				} else {
+					const nm = D.name[x];
+					if (stamp[nm] !== v) { stamp[nm] = v; slot[nm] = pushGroup(G, -1, nm, v); }
+					cursor[k] = D.parent[x];
+					next[k] = G.head[slot[nm]];
+					G.head[slot[nm]] = k;
+				}
+				k = kn;
+			}
+			foundOrder(G, from);
+			H.self[v] = self;
+			if (D.diff) H.base[v] = base;
+		}
+		return H;
+	}
+
+	/* Half H (pre-order, parents before children) in the block's shape,
+	 * so the drill-down's flow() lays it out (50-block.js parseData()). */
+	function halfData(D, H) {
+		const n = H.n;
 		const X = {
 			n: n, names: D.names, diff: D.diff, pruned: D.pruned,
-			depth: new Int32Array(n), name: new Int32Array(n), self: new Float64Array(n),
-			base: D.diff ? new Float64Array(n) : null, parent: new Int32Array(n), end: new Int32Array(n),
+			depth: H.depth.slice(0, n), name: H.name.slice(0, n), self: H.self.slice(0, n),
+			base: D.diff ? H.base.slice(0, n) : null, parent: H.parent.slice(0, n), end: new Int32Array(n),
 			total: null, btotal: null, disp: D.disp, matched: null, ent: new Array(n), fu: null,
 			integral: D.integral, locs: null,
 		};
-		for (let i = 0; i < n; i++) {
-			const v = order[i];
-			X.name[i] = H.name[v];
-			X.self[i] = H.self[v];
-			if (D.diff) X.base[i] = H.base[v];
-			X.parent[i] = v === 0 ? -1 : at[H.parent[v]];
-			X.depth[i] = v === 0 ? 0 : X.depth[X.parent[i]] + 1;
-			X.end[i] = i + 1;
-		}
-		X.name[0] = D.name[0];
 		X.total = Float64Array.from(X.self);
 		X.btotal = D.diff ? Float64Array.from(X.base) : X.total;
+		X.maxDepth = 0;
+		for (let i = 0; i < n; i++) {
+			X.end[i] = i + 1;
+			if (X.depth[i] > X.maxDepth) X.maxDepth = X.depth[i];
+		}
 		for (let i = n - 1; i > 0; i--) {
 			const p = X.parent[i];
 			X.total[p] += X.total[i];
@@ -126,13 +238,11 @@
 		/* shares and differential details are of the whole profile */
 		X.total[0] = D.total[0];
 		if (D.diff) X.btotal[0] = D.btotal[0];
-		X.maxDepth = 0;
-		for (let i = 0; i < n; i++) if (X.depth[i] > X.maxDepth) X.maxDepth = X.depth[i];
 		return X;
 	}
 
 	/* The two halves for function `raw` (bytes), or a reason it has none. */
-	/* mirrors fold/model/sandwich.c:fold_sandwich(), fold/model/sandwich.c:outermost(), fold/model/sandwich.c:build_callees(), fold/model/sandwich.c:build_callers(), fold/model/sandwich.c:sum_by_caller() */
+	/* mirrors fold/model/sandwich.c:fold_sandwich(), fold/model/sandwich.c:outermost() */
 	function makeSandwich(D, raw) {
 		if (SW && SW.D === D && SW.raw === raw) return SW;
 		const isF = new Uint8Array(D.names.length);
@@ -143,41 +253,20 @@
 		if (!any) return (SW = { D: D, raw: raw, error: 'no frame is ' + display(raw).s });
 		let fname = D.names.indexOf(raw);
 		if (fname < 0) fname = D.names.push(raw) - 1;   /* only annotated copies (F_[i]) */
-		const outer = new Int32Array(D.n);
-		outer[0] = -1;
+		/* the outermost F frames: pre-order, skipping each one's subtree */
 		const outermost = [];
-		for (let i = 1; i < D.n; i++) {
-			const up = outer[D.parent[i]];
-			outer[i] = up >= 0 ? up : isF[D.name[i]] ? i : -1;
-			if (outer[i] === i) outermost.push(i);
+		for (let i = 1; i < D.n;) {
+			if (isF[D.name[i]]) {
+				outermost.push(i);
+				i = D.end[i];
+			} else {
+				i++;
+			}
 		}
 		if (!outermost.length) return (SW = { D: D, raw: raw, error: 'no frame is ' + display(raw).s });
-		/* callees: the subtrees under the outermost frames, merged */
-		const down = newHalf(D, fname), map = new Int32Array(D.n);
-		for (let i = 1; i < D.n; i++) {
-			if (outer[i] < 0) continue;
-			map[i] = outer[i] === i ? 1 : halfChild(down, map[D.parent[i]], D.name[i]);
-			down.self[map[i]] += D.self[i];
-			if (D.diff) down.base[map[i]] += D.base[i];
-		}
-		/* callers: each outermost frame's total at its parent, then each
-		 * parent's path to the root, read upwards */
-		const up = newHalf(D, fname), sum = new Map();
-		const tb = D.diff ? D.btotal : null;
-		for (const o of outermost) {
-			const p = D.parent[o], s = sum.get(p);
-			if (s) { s[0] += D.total[o]; s[1] += tb ? tb[o] : 0; } else sum.set(p, [D.total[o], tb ? tb[o] : 0]);
-		}
-		const cap = D.n * SANDWICH_NODE_FACTOR + SANDWICH_NODE_SLACK;
-		for (const [p0, s] of sum) {
-			let node = 1;
-			for (let p = p0; p > 0; p = D.parent[p]) {
-				node = halfChild(up, node, D.name[p]);
-				if (up.name.length > cap) return (SW = { D: D, raw: raw, error: 'too many caller paths to draw' });
-			}
-			up.self[node] += s[0];   /* AFTER (the drawn layer), BEFORE beside it */
-			if (D.diff) up.base[node] += s[1];
-		}
+		const up = buildCallers(D, fname, outermost, D.n * SANDWICH_NODE_FACTOR + SANDWICH_NODE_SLACK);
+		if (!up) return (SW = { D: D, raw: raw, error: 'too many caller paths to draw' });
+		const down = buildCallees(D, fname, outermost);
 		SW = { D: D, raw: raw, up: halfData(D, up), down: halfData(D, down), outermost: outermost };
 		return SW;
 	}

@@ -34,6 +34,14 @@
  * (Escape, or a click on the panel's "clear" text).  ?t=FROM-TO in
  * seconds restores it.  Samples with no time are in no range.
  *
+ * Keyboard.  The panel is focusable (Tab, or a click on it): Left/Right
+ * move a cursor column (Home/End: the first/last), Shift with them
+ * extends a selection of whole columns from where it started, Enter
+ * shows that selection's range (the range a drag over the same columns
+ * selects: the same cells, the same µs), Escape drops a selection not yet
+ * shown, else clears as above.  The cursor is a dashed outline; the
+ * details line names the cursor column or the selection.
+ *
  * Cost: the panel is drawn once the block is parsed (idle time), one
  * <rect> per cell (at most 100 x HEAT_ROWS; its index as a property,
  * no attribute); a range costs one
@@ -109,6 +117,11 @@
 		g.appendChild(frag);
 		const sel = make('rect', { fill: 'none', stroke: 'rgb(0,0,0)', 'stroke-width': '1', display: 'none' });
 		g.appendChild(sel);
+		const cursor = make('rect', { fill: 'none', stroke: 'rgb(0,0,0)', 'stroke-width': '1',
+			'stroke-dasharray': '2,2', display: 'none', y: fixed(y0, 2), height: String(HEAT_H), width: fixed(cw, 2) });
+		g.appendChild(cursor);
+		g.setAttribute('tabindex', '0');
+		g.setAttribute('aria-label', 'time heat map: arrow keys move, Shift extends, Enter shows the range');
 		const label = make('text', { x: String(x0), y: String(y0 + HEAT_H + 12),
 			'font-size': String(cfg.fontsize), 'font-family': 'Verdana' });
 		g.appendChild(label);
@@ -116,7 +129,7 @@
 		const first = g0.bg ? g0.bg.nextSibling : framesEl;
 		first.parentNode.insertBefore(g, first);
 		HM = { g: g, cols: cols, rows: rows, cellH: cellH, colUs: colUs, cellUs: cellUs, run: run, wait: wait, x0: x0, cw: cw, y0: y0,
-			sel: sel, label: label, drag: null, range: null };
+			sel: sel, label: label, drag: null, range: null, cursor: cursor, at: -1, anchor: -1 };
 		heatLabel();
 		listenHeatmap();
 	}
@@ -128,7 +141,7 @@
 	function heatLabel() {
 		const r = HM.range;
 		HM.label.textContent = 'Time: ' + secondsText(HM.cols * HM.colUs) + ' s, ' + (HM.colUs / 1000) +
-			' ms columns of ' + HM.rows + ' cells (red ran, blue waited); drag to select' +
+			' ms columns of ' + HM.rows + ' cells (red ran, blue waited); drag, or Tab here and use arrows, Shift, Enter to select' +
 			(r ? '; showing ' + secondsText(r.from) + '-' + secondsText(r.to) + ' s (Escape clears)' : '');
 	}
 
@@ -163,6 +176,10 @@
 			const k = cellAt(e);
 			if (k < 0) return;
 			e.preventDefault();
+			/* focus for the keys, the cursor at the pressed column */
+			HM.g.focus();
+			HM.at = HM.anchor = Math.floor(k / HM.rows);
+			showCursor();
 			HM.drag = { a: k, b: k };
 			showSelection(k, k);
 		});
@@ -182,6 +199,79 @@
 			setRange({ from: k1 * HM.cellUs, to: (k2 + 1) * HM.cellUs }, true);
 		});
 		HM.g.addEventListener('click', (e) => e.stopPropagation());
+		HM.g.addEventListener('focus', () => {
+			if (HM.at < 0) {
+				const r = HM.range;
+				HM.at = HM.anchor = r ? Math.min(HM.cols - 1, Math.floor(r.from / HM.colUs)) : 0;
+			}
+			showCursor();
+		});
+		HM.g.addEventListener('blur', () => HM.cursor.setAttribute('display', 'none'));
+	}
+
+	/* The cursor column's outline and what the details line says of it
+	 * (or of the keyboard's selection, when it spans columns). */
+	function showCursor() {
+		HM.cursor.setAttribute('x', fixed(HM.x0 + HM.at * HM.cw, 2));
+		HM.cursor.removeAttribute('display');
+		const c1 = Math.min(HM.anchor, HM.at), c2 = Math.max(HM.anchor, HM.at);
+		let run = 0, wait = 0;
+		for (let k = c1 * HM.rows; k < (c2 + 1) * HM.rows; k++) {
+			run += HM.run[k];
+			wait += HM.wait[k];
+		}
+		if (el.details) {
+			el.details.textContent = (c1 === c2 ? 'Column ' : 'Selected ') + secondsText(c1 * HM.colUs) + '-' +
+				secondsText((c2 + 1) * HM.colUs) + ' s: ' + run + ' running, ' + wait + ' waiting' +
+				(c1 === c2 ? '' : ' (Enter shows it, Escape drops it)');
+		}
+	}
+
+	/* A key while the panel has the focus; true when it was the panel's. */
+	function heatKey(e) {
+		if (!HM || document.activeElement !== HM.g) return false;
+		const last = HM.cols - 1, k = e.key;
+		let to = -1;
+		if (k === 'ArrowLeft') to = Math.max(0, HM.at - 1);
+		else if (k === 'ArrowRight') to = Math.min(last, HM.at + 1);
+		else if (k === 'Home') to = 0;
+		else if (k === 'End') to = last;
+		if (to >= 0) {
+			e.preventDefault();
+			HM.at = to;
+			if (!e.shiftKey) HM.anchor = to;
+			const c1 = Math.min(HM.anchor, HM.at), c2 = Math.max(HM.anchor, HM.at);
+			if (c1 !== c2) showSelection(c1 * HM.rows, c2 * HM.rows + HM.rows - 1);
+			else heatRangeOutline();
+			showCursor();
+			return true;
+		}
+		if (k === 'Enter') {
+			e.preventDefault();
+			const c1 = Math.min(HM.anchor, HM.at), c2 = Math.max(HM.anchor, HM.at);
+			setRange({ from: c1 * HM.rows * HM.cellUs, to: (c2 * HM.rows + HM.rows) * HM.cellUs }, true);
+			return true;
+		}
+		if (k === 'Escape' && HM.anchor !== HM.at) {
+			/* a selection not shown yet: dropped, the range shown stays */
+			e.preventDefault();
+			HM.anchor = HM.at;
+			heatRangeOutline();
+			showCursor();
+			return true;
+		}
+		return false;
+	}
+
+	/* The outline back on the range shown (none without one). */
+	function heatRangeOutline() {
+		const r = HM.range;
+		if (!r) {
+			showSelection(-1, -1);
+			return;
+		}
+		const k1 = Math.floor(r.from / HM.cellUs), k2 = Math.ceil(r.to / HM.cellUs) - 1;
+		showSelection(Math.max(0, k1), Math.min(HM.cols * HM.rows - 1, Math.max(k1, k2)));
 	}
 
 	/* The parsed profile with each node's own count over the samples in
@@ -212,12 +302,8 @@
 		DATA = r ? rangeData(FULL, FULL.time, r.from, r.to) : FULL;
 		if (HM) {
 			HM.range = r;
-			if (r) {
-				const k1 = Math.floor(r.from / HM.cellUs), k2 = Math.ceil(r.to / HM.cellUs) - 1;
-				showSelection(Math.max(0, k1), Math.min(HM.cols * HM.rows - 1, Math.max(k1, k2)));
-			} else {
-				showSelection(-1, -1);
-			}
+			HM.anchor = HM.at;
+			heatRangeOutline();
 			heatLabel();
 		}
 		if (!r) FULL = null;

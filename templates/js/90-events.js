@@ -93,6 +93,7 @@
 	function onKey(e) {
 		const k = e.key;
 		const ctrl = e.ctrlKey || e.metaKey;
+		if (heatKey(e)) return;   /* the time view's keys, when it has the focus */
 		if (k === 'Escape') {
 			if (el.libpanel && !el.libpanel.classList.contains('hide')) el.libpanel.classList.add('hide');
 			else if (state.zoom !== null) zoom(null, true);

@@ -17,6 +17,11 @@
  *     for frame (name, count, x, width, depth);
  *   - the URL gets t=FROM-TO; loading it restores the same frames; Escape
  *     returns to the file's own graph and drops t=;
+ *   - the keyboard (issue 30): Tab reaches the panel; Home, Right to the
+ *     phase's first inner column names that column's running and waiting
+ *     counts (the trace's); Shift+Right to its last and Enter draw the
+ *     drag's frames with the drag's t= (and so `render --time`'s); Escape
+ *     drops a selection not yet shown, keeping the range and its frames;
  *   - the time to the next drawn frame after a drag (printed; asserted
  *     under 1 s only: the machine is shared).
  *
@@ -101,6 +106,28 @@ async function grid(page) {
 	});
 }
 
+/* Selects columns c1..c2 with the keys (the panel focused, as Tab or a
+ * click leaves it), stopping before Enter; the details line at c1. */
+async function keySelect(page, c1, c2) {
+	await page.bringToFront();
+	await page.evaluate(() => document.getElementById('uf-heatmap').focus());
+	await page.keyboard.press('Home');
+	for (let i = 0; i < c1; i++) await page.keyboard.press('ArrowRight');
+	const at = await page.evaluate(() => document.getElementById('details').textContent);
+	await page.keyboard.down('Shift');
+	for (let i = c1; i < c2; i++) await page.keyboard.press('ArrowRight');
+	await page.keyboard.up('Shift');
+	return at;
+}
+
+/* The range outline's x and width, and the URL's query. */
+async function outline(page) {
+	return page.evaluate(() => {
+		const r = document.getElementById('uf-heatmap').querySelector('rect[stroke]:not([stroke-dasharray])');
+		return [r.getAttribute('display'), r.getAttribute('x'), r.getAttribute('width'), location.search];
+	});
+}
+
 /* Drags from the first cell of column c1 to the last of c2; ms to the next frame. */
 async function drag(page, c1, c2, rows) {
 	return page.evaluate(async (a, b) => {
@@ -156,6 +183,32 @@ async function main() {
 				}
 				expect(!bad.length, bad.length + ' columns differ: ' + bad.slice(0, 3).join('; '));
 			});
+			/* Chromium's Tab from nothing focused stops on the document first;
+			 * headless Firefox's Tab stays on the document (its root element),
+			 * so there a click gives the panel the keys (also checked here) */
+			if (browserName === 'chromium') {
+				await group(label + ': Tab reaches the time view', async () => {
+					await page.bringToFront();
+					await page.evaluate(() => { if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); });
+					let id = null;
+					for (let i = 0; i < 2 && id !== 'uf-heatmap'; i++) {
+						await page.keyboard.press('Tab');
+						id = await page.evaluate(() => document.activeElement && document.activeElement.id);
+					}
+					expect(id === 'uf-heatmap', 'focus on ' + id);
+				});
+			}
+			await group(label + ': a click on a cell gives the time view the keys', async () => {
+				const id = await page.evaluate(() => {
+					const cell = Array.from(document.getElementById('uf-heatmap').querySelectorAll('rect')).find((r) => r.ufCell === 0);
+					cell.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+					window.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+					return document.activeElement && document.activeElement.id;
+				});
+				await settle(page);
+				await drv.press(page, 'Escape');
+				expect(id === 'uf-heatmap', 'focus on ' + id);
+			});
 			for (const [name, from, to] of c.phases) {
 				const c1 = Math.floor(from * 1e6 / G.colUs) + 1, c2 = Math.floor(to * 1e6 / G.colUs) - 1;
 				if (c2 < c1) continue;
@@ -180,6 +233,44 @@ async function main() {
 					await settle(p2);
 					sameList(await viewFrames(p2), got, 'restored');
 					await p2.close();
+				});
+				await page.bringToFront();
+				await drv.press(page, 'Escape');   /* the drag's range cleared: Enter must draw it again */
+				const cleared = await page.evaluate(() => !document.getElementById('uf-view') && !/[?&]t=/.test(location.search));
+				const atC1 = await keySelect(page, c1, c2);
+				await group(label + ': ' + name + ': the key cursor names its column\'s samples, the trace\'s', async () => {
+					let r = 0, w = 0;
+					for (const [t, wt, weight] of c.samples) {
+						if (Math.floor(t / G.colUs) === c1) {
+							if (wt) w += weight;
+							else r += weight;
+						}
+					}
+					const d = /^Column ([\d.]+)-([\d.]+) s: ([\d.]+) running, ([\d.]+) waiting$/.exec(atC1);
+					expect(d && Number(d[3]) === r && Number(d[4]) === w &&
+						Math.abs(Number(d[1]) * 1e6 - c1 * G.colUs) < 1, atC1 + '; want column ' + c1 + ': ' + r + ' running, ' + w + ' waiting');
+				});
+				await page.keyboard.press('Enter');
+				await settle(page);
+				const kgot = await viewFrames(page);
+				const ksearch = await page.evaluate(() => location.search);
+				await group(label + ': ' + name + ': Shift+arrows and Enter over the same columns draw the drag\'s frames and t=', async () => {
+					const km = /[?&]t=([\d.]+)-([\d.]+)/.exec(ksearch);
+					expect(cleared, 'Escape did not clear the drag\'s range first');
+					expect(km && km[0] === m[0], 'url ' + ksearch + ', the drag\'s ' + search);
+					sameList(kgot, got, 'keyboard');
+				});
+				await group(label + ': ' + name + ': Escape drops a key selection not yet shown', async () => {
+					const before = await outline(page);
+					await page.keyboard.down('Shift');
+					await page.keyboard.press('ArrowLeft');
+					await page.keyboard.up('Shift');
+					const pending = await outline(page);
+					await page.keyboard.press('Escape');
+					const after = await outline(page);
+					expect(pending[2] !== before[2] || c2 === c1, 'the outline did not follow Shift+Left: ' + pending);
+					expect(after.join(' ') === before.join(' '), 'after Escape ' + after + ', want ' + before);
+					sameList(await viewFrames(page), got, 'after Escape');
 				});
 			}
 			await group(label + ': Escape returns to the whole profile and drops t=', async () => {
