@@ -34,6 +34,7 @@
 #include "fold/model/model.h"
 
 static uint32_t *path_buffer(const fold_trie *t);
+static int begin_by_name(const fold_trie *t, fold_trie **v, uint32_t **path, uint32_t **map);
 static int add_count(const fold_trie *t, fold_trie *v, uint32_t at, uint32_t node);
 static int lib_path(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *path, uint32_t *map);
 static int inline_path(const fold_trie *t, fold_trie *v, uint32_t node, uint32_t *path,
@@ -52,12 +53,9 @@ static int states_meta(const fold_trie *t, fold_trie *v);
 
 int fold_rewrite_by_lib(const fold_trie *t, fold_trie **out)
 {
-	fold_trie *v = fold_trie_new();
-	uint32_t *path = path_buffer(t);
-	uint32_t *map = malloc(((size_t)t->nnames + 1) * sizeof *map); /* name id in t -> in v */
-	int rc = v && path && map ? 0 : -ENOMEM;
-	if (map)
-		memset(map, 0xff, ((size_t)t->nnames + 1) * sizeof *map);
+	fold_trie *v;
+	uint32_t *path, *map;
+	int rc = begin_by_name(t, &v, &path, &map);
 	for (uint32_t i = 1; i < t->nnodes && rc == 0; i++)
 		if (t->self[i] != 0 || (t->base && t->base[i] != 0))
 			rc = lib_path(t, v, i, path, map);
@@ -117,12 +115,9 @@ int fold_rewrite_state_frames(const fold_trie *t, unsigned states, fold_trie **o
 		told = frame_state(t, nm) != UF_RS_RUNNING;
 	if (!told)
 		return -ENOENT;
-	fold_trie *v = fold_trie_new();
-	uint32_t *path = path_buffer(t);
-	uint32_t *map = malloc(((size_t)t->nnames + 1) * sizeof *map); /* name id in t -> in v */
-	int rc = v && path && map ? 0 : -ENOMEM;
-	if (map)
-		memset(map, 0xff, ((size_t)t->nnames + 1) * sizeof *map);
+	fold_trie *v;
+	uint32_t *path, *map;
+	int rc = begin_by_name(t, &v, &path, &map);
 	int chart = t->keep_seq && t->seq_len;
 	if (chart)
 		fold_trie_keep_sequence(v);
@@ -162,12 +157,9 @@ int fold_rewrite_state_frames(const fold_trie *t, unsigned states, fold_trie **o
 
 int fold_rewrite_drop_empty(const fold_trie *t, fold_trie **out)
 {
-	fold_trie *v = fold_trie_new();
-	uint32_t *path = path_buffer(t);
-	uint32_t *map = malloc(((size_t)t->nnames + 1) * sizeof *map); /* name id in t -> in v */
-	int rc = v && path && map ? 0 : -ENOMEM;
-	if (map)
-		memset(map, 0xff, ((size_t)t->nnames + 1) * sizeof *map);
+	fold_trie *v;
+	uint32_t *path, *map;
+	int rc = begin_by_name(t, &v, &path, &map);
 	for (uint32_t i = 0; i < t->nnodes && rc == 0; i++) {
 		uint32_t at;
 		if (t->self[i] == 0 && !(t->base && t->base[i] != 0))
@@ -188,6 +180,19 @@ int fold_rewrite_drop_empty(const fold_trie *t, fold_trie **out)
 static uint32_t *path_buffer(const fold_trie *t)
 {
 	return malloc(((size_t)t->maxdepth + 2) * sizeof(uint32_t));
+}
+
+/* A fresh trie, a path buffer and a name map (t's name id -> v's, all
+ * FOLD_NONE) for a view that renames frames one name at a time; -ENOMEM
+ * with whatever was made still to free (NULL for what was not). */
+static int begin_by_name(const fold_trie *t, fold_trie **v, uint32_t **path, uint32_t **map)
+{
+	*v = fold_trie_new();
+	*path = path_buffer(t);
+	*map = malloc(((size_t)t->nnames + 1) * sizeof **map);
+	if (*map)
+		memset(*map, 0xff, ((size_t)t->nnames + 1) * sizeof **map);
+	return *v && *path && *map ? 0 : -ENOMEM;
 }
 
 /* Adds t's `node`'s counts (self, and BEFORE when differential) at v's `at`. */
