@@ -175,7 +175,9 @@ static int index_of(const int *tids, uint32_t id)
 	return -1;
 }
 
-static void ptrace_runstate_per_thread(void **state)
+/* Forks a child that runs body(fd) (it never returns) and reads the n
+ * bytes it writes to fd first (its threads' ids); returns its pid. */
+static pid_t spawn_child(void (*body)(int out), void *buf, size_t n)
 {
 	int pp[2];
 	assert_int_equal(pipe(pp), 0);
@@ -183,12 +185,19 @@ static void ptrace_runstate_per_thread(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(pp[0]);
-		four_threads(pp[1]);
+		body(pp[1]);
+		_exit(1);
 	}
 	close(pp[1]);
-	int tids[T_N];
-	assert_int_equal(read(pp[0], tids, sizeof tids), (ssize_t)sizeof tids);
+	assert_int_equal(read(pp[0], buf, n), (ssize_t)n);
 	close(pp[0]);
+	return pid;
+}
+
+static void ptrace_runstate_per_thread(void **state)
+{
+	int tids[T_N];
+	pid_t pid = spawn_child(four_threads, tids, sizeof tids);
 	usleep(100000);   /* let the waiter reach its wait */
 	struct uf_target t = { 0 };
 	struct uf_err err = { 0 };
@@ -308,18 +317,8 @@ static void ptrace_running_thread_among_sleepers(void **state)
 	cpu_set_t mine;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || sched_getaffinity(0, sizeof mine, &mine) != 0)
 		fail_msg("needs two CPUs");
-	int pp[2];
-	assert_int_equal(pipe(pp), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(pp[0]);
-		sleepers_then_spinner(pp[1]);
-	}
-	close(pp[1]);
 	int tids[S_N];
-	assert_int_equal(read(pp[0], tids, sizeof tids), (ssize_t)sizeof tids);
-	close(pp[0]);
+	pid_t pid = spawn_child(sleepers_then_spinner, tids, sizeof tids);
 	usleep(100000);   /* let the waiters reach their wait */
 	pin_to(1);        /* the sampler off the threads' CPU, as t-states pins it */
 	struct uf_target t = { 0 };
@@ -365,7 +364,10 @@ static void ptrace_running_thread_among_sleepers(void **state)
 	print_message("spinner: running in %.1f %% of %u samples, on its CPU %.1f %% of the time; "
 		      "sleepers blocked %u\n", share, seen, on_cpu, sleepers_blocked);
 	assert_true(seen >= 150);
-	assert_true(sleepers_blocked * 100 >= seen * S_SLEEPERS * 97);
+	/* a resumed sleeper queues behind the spinner on CPU 0 on its way back
+	 * into its wait, and the next round may find it there (96.6-99.8 % were
+	 * blocked in 7 runs on a quiet machine); misread sleepers would be ~0 % */
+	assert_true(sleepers_blocked * 100 >= seen * S_SLEEPERS * 90);
 	assert_true(share > on_cpu - 15);
 }
 
