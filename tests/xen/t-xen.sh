@@ -44,6 +44,7 @@ check xen-boot grep -q '@@STEP done' "$W/boot.log"
 check xen-dom0-setup bash -c "! grep -q '@@FAIL' '$W/boot.log'"
 [ -f "$L" ] || { fail xen-cases "no cases.log came back over 9p"; exit 0; }
 sed 's/^/  | /' "$L"
+grep '^@@NOTE' "$L" | sed 's/^@@NOTE /note: xen: /'
 
 # No tool may crash (exit 128+N) in any case.  A crash of uniprof-flame
 # or xen-drive (the drive-* logs) is reported by tests/xen/segv-trace.c in the case's log ("@@SEGV ...",

@@ -21,6 +21,23 @@ waitfor() {
   fi
   wait $1
 }
+# create NAME CASE: xl create, its exit status as CASE.  Under TCG on a
+# loaded host xl create has exited 3 once with the domain built and running
+# (the profile taken of it next passed; xl's stderr was not kept then):
+# a failed create whose domain exists is reported as such, one whose
+# domain does not is tried once more after 3 s; xl's messages go to
+# /out/xl-NAME.err, and every such event is a "@@NOTE" line the host prints.
+create() {
+  local r
+  xl create -q /guest/$1.cfg 2> /out/xl-$1.err; r=$?
+  if [ $r != 0 ] && xl list $1 > /dev/null 2>&1; then
+    echo "@@NOTE xl create $1 exited $r with the domain running: $(tr '\n' ' ' < /out/xl-$1.err)"; r=0
+  elif [ $r != 0 ]; then
+    echo "@@NOTE xl create $1 exited $r, no domain; once more: $(tr '\n' ' ' < /out/xl-$1.err)"
+    sleep 3; xl create -q /guest/$1.cfg 2>> /out/xl-$1.err; r=$?
+  fi
+  rc $2 $r
+}
 cfg() {  # NAME TYPE KERNEL EXTRA VCPUS ON_POWEROFF
   cat > /guest/$1.cfg <<CFG
 name = "$1"
@@ -106,7 +123,7 @@ if [ -x $UF ]; then   # 10 rounds: 15 s nominal, 24-34 s under TCG on a busy hos
 fi
 [ "$(cat /guest/cases-only 2>/dev/null)" = phases ] && exit 0
 
-xl create -q /guest/uf-app1.cfg; rc create-app1 $?
+create uf-app1 create-app1
 # backend counters in steady state, at a rate the guest can run between
 $T xen-drive -d uf-app1 -F 200 -n 600 -o /out/drive-count.folded > /out/drive-count.log 2>&1; rc drive-count $?
 # the guest has no frame pointers: CFI from the ELF's .debug_frame (walk
@@ -127,7 +144,7 @@ pid=$!; sleep 2; kill -TERM $pid; waitfor $pid 20; rc drive-term $?
 echo "state-after-term $(state uf-app1)"
 xl destroy uf-app1
 
-xl create -q /guest/uf-app2.cfg; rc create-app2 $?
+create uf-app2 create-app2
 # the domain vanishing mid-run: output still written, exit 0
 xen-drive -d uf-app2 -n 0 -o /out/drive-vanish.folded > /out/drive-vanish.log 2>&1 &
 pid=$!; sleep 2; timeout 20 xl destroy uf-app2; echo "xl destroy rc=$?"; waitfor $pid 20; rc drive-vanish $?
@@ -148,7 +165,7 @@ tail -2 /var/log/xen/console/guest-uf-short.log
 
 # the frame-pointer build of the same guest, walked by frame pointers
 if [ -x $UF ]; then
-  xl create -q /guest/uf-fp.cfg; rc create-fp $?
+  create uf-fp create-fp
   $T $UF -d uf-fp -x /guest/xen-guest-fp.elf -F 50 -T 3 --unwind=fp \
     --folded /out/unwind-fp.folded > /out/unwind-fp.log 2>&1; rc unwind-fp $?
   xl destroy uf-fp
@@ -160,7 +177,7 @@ fi
 # most 50 Hz (at 100 Hz, calibrated on 3.7 ms a sample that then took 15,
 # 3022 deadlines were missed for 1402 samples and three shares were 3.4 to
 # 3.6 points off)
-xl create -q /guest/uf-smp.cfg; rc create-smp $?
+create uf-smp create-smp
 calibrate uf-smp 3300 120 50
 profile smp xen-guest.elf -d uf-smp
 busy /out/smp.log && { calibrate uf-smp 3300 120 50; profile smp-2 xen-guest.elf -d uf-smp; }
@@ -186,7 +203,7 @@ uklibs_rec() {  # SUFFIX -> /out/uklibsSUFFIX.{svg,log}
     -o /out/uklibs$1.svg > /out/uklibs$1.log 2>&1; rc uklibs$1 $?
 }
 if [ -x $UF ]; then
-  xl create -q /guest/uf-uklibs.cfg; rc create-uklibs $?
+  create uf-uklibs create-uklibs
   uklibs_rec ""
   busy /out/uklibs.log && uklibs_rec -2
   xl destroy uf-uklibs
@@ -198,7 +215,7 @@ fi
 # host's) puts an older uniprof-flame in /bin/uniprof-flame-base: the same
 # profile by it, for before/after figures.
 if [ -x $UF ]; then
-  xl create -q /guest/uf-upcall.cfg; rc create-upcall $?
+  create uf-upcall create-upcall
   sleep 1
   $T $UF -d uf-upcall -x /guest/xen-guest.elf -F 25 -T 12 --folded /out/upcall.folded \
     -o /out/upcall.svg > /out/upcall.log 2>&1; rc upcall $?
@@ -209,7 +226,7 @@ if [ -x $UF ]; then
 fi
 
 # PVH: registers and CR3 from the HVM CPU record, guest frames, 2 MiB pages
-xl create -q /guest/uf-pvh.cfg; rc create-pvh $?
+create uf-pvh create-pvh
 calibrate uf-pvh
 profile pvh xen-guest-pvh.elf -d uf-pvh
 $T xen-drive -d uf-pvh -F 200 -n 600 -o /out/drive-pvhcount.folded > /out/drive-pvhcount.log 2>&1; rc drive-pvhcount $?
