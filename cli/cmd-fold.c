@@ -332,7 +332,7 @@ static int read_raw_inputs(fold_trie *t, char **paths, int n, struct raw_in *ri,
 	if (cli_cut_check(t, n == 1 ? paths[0] : "input", err) < 0)
 		return -EINVAL;
 	if (fold_trie_state_meta(t) < 0 || fold_trie_finish(t)) {
-		uf_err_set(err, UF_EINPUT, "input", "out of memory");
+		uf_err_oom(err, "input");
 		return -ENOMEM;
 	}
 	if (cnt.stacks == 0) {

@@ -85,6 +85,30 @@ static int drop_empty(fold_trie **tp, fold_trie **t)
 	return 0;
 }
 
+/* After input i is read: a cut (--time/--state) that checked none of its
+ * samples had no per-sample data.  --time then has nothing to cut by;
+ * --state falls back to the leaf pseudo-frames, which every input must then
+ * use (by_frames counts them): mixing the two kinds would cut each by a
+ * different truth. */
+static int check_cut_kind(const fold_trie *t, const char *path, int i, uint64_t checked,
+			  int *by_frames, struct uf_err *err)
+{
+	int per_sample = !fold_trie_has_cut(t) || t->samples_checked != checked;
+	if (!per_sample && t->cut.timed) {
+		uf_err_set(err, UF_EINPUT, path, "--time: this input has no sample times (folded "
+			   "text carries none, nor an SVG of such input; use the raw trace, the perf "
+			   "script or a recorded SVG)");
+		return -1;
+	}
+	if (per_sample ? *by_frames > 0 : i > 0 && *by_frames == 0) {
+		uf_err_set(err, UF_EINPUT, path, "--state: cannot cut inputs with per-sample "
+			   "states and folded inputs together (cut each on its own)");
+		return -1;
+	}
+	*by_frames += !per_sample;
+	return 0;
+}
+
 int cli_read_inputs(fold_trie **tp, char **paths, int n, int reverse, const struct cli_io_opts *io,
 		    struct uf_err *err)
 {
@@ -106,22 +130,8 @@ int cli_read_inputs(fold_trie **tp, char **paths, int n, int reverse, const stru
 		int rc = read_one(t, paths[i], &o, &st, err);
 		if (rc)
 			return rc;
-		if (fold_trie_has_cut(t) && t->samples_checked == checked) {
-			if (t->cut.timed) {
-				uf_err_set(err, UF_EINPUT, paths[i], "--time: this input has no sample "
-					   "times (folded text carries none, nor an SVG of such input; use "
-					   "the raw trace, the perf script or a recorded SVG)");
-				return -EINVAL;
-			}
-			if (i > 0 && !by_frames)
-				goto mixed;
-			by_frames++;
-		} else if (by_frames) {
-mixed:
-			uf_err_set(err, UF_EINPUT, paths[i], "--state: cannot cut inputs with per-sample "
-				   "states and folded inputs together (cut each on its own)");
+		if (check_cut_kind(t, paths[i], i, checked, &by_frames, err) < 0)
 			return -EINVAL;
-		}
 		if (st.perf_other && !(io && io->perf.event))
 			cli_warn("%s: kept only '%s' samples (the first event, as stackcollapse-perf.pl "
 				 "does); skipped %llu of other events (--event-filter EVENT picks one)",
@@ -156,7 +166,7 @@ mixed:
 	if (cli_cut_check(t, n == 1 ? paths[0] : "input", err) < 0)
 		return -EINVAL;
 	if (fold_trie_state_meta(t) < 0 || fold_trie_finish(t) || drop_empty(tp, &t) < 0) {
-		uf_err_set(err, UF_EINPUT, "input", "out of memory");
+		uf_err_oom(err, "input");
 		return -ENOMEM;
 	}
 	if (t->nnodes <= 1 && t->self[0] == 0) {
@@ -197,7 +207,7 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	int rc = -ENOMEM;
 	*out = NULL;
 	if (!a.t || !b.t) {
-		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		uf_err_oom(err, "diff");
 		goto out;
 	}
 	/* two folded files: one sorted read into one differential trie */
@@ -209,7 +219,7 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 			cli_warn_read_stats(&st[1]);
 		}
 		if (rc == 0 && (rc = fold_trie_finish(b.t)) != 0)
-			uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+			uf_err_oom(err, "diff");
 		if (rc == 0) {
 			*out = b.t;
 			b.t = NULL;
@@ -228,7 +238,7 @@ int cli_read_diff(const char *before, const char *after, int normalize, int swap
 	fold_trie *drawn = swap ? a.t : b.t, *base = swap ? b.t : a.t;
 	double scale = normalize ? drawn->total[0] / base->total[0] : 1;
 	if ((rc = fold_trie_diff_into(drawn, base, scale)) != 0 || (rc = fold_trie_finish(drawn)) != 0) {
-		uf_err_set(err, UF_EINPUT, "diff", "out of memory");
+		uf_err_oom(err, "diff");
 		goto out;
 	}
 	*out = drawn;

@@ -221,7 +221,10 @@ int cli_write_profile(const fold_trie *t, const struct render_opts *ro,
 	rc = f == CLI_OUT_PPROF ? fold_write_pprof(t, &eo, out.fp) : fold_write_speedscope(t, &eo, out.fp);
 	if (rc) {
 		uf_outfile_abort(&out);
-		uf_err_set(err, UF_EINPUT, path, rc == -ENOMEM ? "out of memory" : "write failed");
+		if (rc == -ENOMEM)
+			uf_err_oom(err, path);
+		else
+			uf_err_set(err, UF_EINPUT, path, "write failed");
 		return rc;
 	}
 	return uf_outfile_commit(&out, err);
