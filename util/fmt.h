@@ -16,17 +16,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Writes the decimal digits of v; returns the length (no NUL written). */
+/* Decimal digits of v (1 for 0), without a division loop: the bit
+ * length gives the digits to within one (1233 / 4096 ~ log10 2), and one
+ * compare with a power of ten decides.  v | 1 has v's digits (a power of
+ * ten above 1 is even) and makes 0 count as 1. */
+static inline size_t uf_dec_digits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+	};
+	uint64_t w = v | 1;
+	size_t d = ((64u - (unsigned)__builtin_clzll(w)) * 1233u) >> 12;
+	return d + (d < 20 && w >= pow10[d]);
+}
+
+/* Writes the decimal digits of v; returns the length (no NUL written).
+ * From the last digit back, at their final places (no reversal). */
 static inline size_t uf_fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
+	size_t n = uf_dec_digits(v);
+	char *p = buf + n;
 	do {
-		tmp[n++] = (char)('0' + v % 10);
+		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
 	return n;
 }
 
