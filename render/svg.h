@@ -22,6 +22,25 @@ struct outbuf {
 	size_t len, cap;
 };
 
+/* render/frames.c's text of each drawn name, made once per name (see
+ * there): a name repeats across frames (FlameGraph's example: 531 names,
+ * 3,022 frames). */
+struct name_text {
+	size_t disp_off, disp_len;    /* displayable (escape_display), in text */
+	size_t xml_off, xml_len;      /* the same with XML's entities, in text */
+	size_t chars;                 /* code points of the displayable form */
+	char fill[24];                /* its colour, when it depends on the name only */
+};
+
+struct name_cache {
+	uint32_t *slot;               /* name id (nnames: the root) -> entry + 1, 0 = not yet */
+	struct name_text *e;
+	size_t n, cap;
+	char *text;                   /* the entries' bytes */
+	size_t len, tcap;
+	int fill_by_name;             /* colours depend on the name alone */
+};
+
 struct svg {
 	const fold_trie *t;   /* what is drawn */
 	const fold_trie *data;/* what is embedded: the input (t differs for --colors chain) */
@@ -47,6 +66,7 @@ struct svg {
 	struct display disp;  /* scratch */
 	struct display countname; /* --countname, displayable */
 	struct outbuf ob;     /* frames.c's, while it writes the frames */
+	struct name_cache names; /* frames.c's, while it writes the frames */
 	struct embed_job *ej; /* svg.c's embedded block, made on the side */
 	/* differentials */
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
