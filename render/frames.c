@@ -14,14 +14,16 @@
  *
  * Trade-off: the frames are assembled in a buffer of our own (S->ob,
  * OB_CAP bytes, handed to stdio whole) rather than written piece by piece
- * through stdio: 256 KiB held while writing, for a third less time per
- * frame.  A name's text (made displayable, then XML-escaped) and, where
+ * through stdio: 64 KiB held while writing, for a third less time per
+ * frame (256 KiB were 48 page faults of a new mapping on every render
+ * past a few thousand frames; 64 KiB come from the heap and are
+ * reused).  A name's text (made displayable, then XML-escaped) and, where
  * it depends on the name alone, its colour are made on its first frame
  * and copied after (S->names, frame_name): names repeat across frames,
  * and making them again per frame was ~40 % of the render's own
  * instructions on FlameGraph's example.  It costs the drawn names' text
- * twice over (at most 28 bytes a name byte) and 4 bytes a name id, held
- * while writing.  Invariant: nothing else writes to S->out while the
+ * (once, twice when escaping changed it: at most 28 bytes a name byte),
+ * an entry a drawn name and 4 bytes a name id, held while writing.  Invariant: nothing else writes to S->out while the
  * buffer holds bytes (svg_write_frames flushes it before returning).
  */
 #include <errno.h>
@@ -44,7 +46,7 @@
 /* The frames go through S->ob, handed to stdio in blocks of OB_CAP: a
  * frame is a dozen pieces and stdio's cost per call (and its 4 KiB
  * writes) was a third of writing a differential's frames. */
-#define OB_CAP (256u << 10)
+#define OB_CAP (64u << 10)
 #define OB_LIT(b, lit) ob_put((b), (lit), sizeof(lit) - 1)
 
 static void ob_flush(struct outbuf *b)
@@ -117,7 +119,17 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 {
 	int rc = 0;
 	S->ob = (struct outbuf){ .out = S->out, .p = malloc(OB_CAP), .cap = OB_CAP };
+	/* sized for the names the frames can draw, so neither array is
+	 * copied as it grows on a small profile (pages never used are never
+	 * touched) */
+	size_t drawn = S->L.n < (size_t)S->t->nnames + 1 ? S->L.n : (size_t)S->t->nnames + 1;
 	S->names = (struct name_cache){ .slot = calloc((size_t)S->t->nnames + 1, sizeof *S->names.slot) };
+	if (S->names.slot && (uf_vec_grow(&S->names.e, &S->names.cap, drawn, sizeof *S->names.e) ||
+			      uf_vec_grow(&S->names.text, &S->names.tcap, drawn * 32, 1))) {
+		free(S->names.e);
+		free(S->names.slot);
+		S->names.slot = NULL;
+	}
 	/* --cp's map is filled as frames are drawn, --random draws a colour a
 	 * frame and a differential colours by each frame's change: only other
 	 * colours are the name's own */
@@ -125,6 +137,8 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 	if (!S->ob.p || !S->names.slot) {
 		free(S->ob.p);
 		free(S->names.slot);
+		free(S->names.e);
+		free(S->names.text);
 		return -ENOMEM;
 	}
 	fprintf(S->out, "<g id=\"%s\"%s>\n", id, hidden ? " class=\"hide\"" : "");
@@ -220,11 +234,15 @@ static const struct name_text *frame_name(struct svg *S, const struct frame *f)
 	    uf_vec_grow(&c->text, &c->tcap, c->len + 7 * dl, 1))
 		return NULL;
 	struct name_text *e = &c->e[c->n];
-	*e = (struct name_text){ .disp_off = c->len, .disp_len = dl, .chars = S->disp.chars };
+	*e = (struct name_text){ .disp_off = c->len, .disp_len = (uint32_t)dl, .chars = (uint32_t)S->disp.chars };
 	text_put(c, S->disp.buf, dl);
 	e->xml_off = c->len;
 	escape_xml_put(text_put, c, S->disp.buf, dl);
-	e->xml_len = c->len - e->xml_off;
+	e->xml_len = (uint32_t)(c->len - e->xml_off);
+	if (e->xml_len == dl) { /* no entity (most names): one copy */
+		c->len = e->xml_off;
+		e->xml_off = e->disp_off;
+	}
 	if (c->fill_by_name)
 		frame_color(S, f, e->fill, sizeof e->fill);
 	c->slot[id] = (uint32_t)++c->n;

@@ -26,10 +26,12 @@ struct outbuf {
  * there): a name repeats across frames (FlameGraph's example: 531 names,
  * 3,022 frames). */
 struct name_text {
-	size_t disp_off, disp_len;    /* displayable (escape_display), in text */
-	size_t xml_off, xml_len;      /* the same with XML's entities, in text */
-	size_t chars;                 /* code points of the displayable form */
-	char fill[24];                /* its colour, when it depends on the name only */
+	size_t disp_off, xml_off;     /* in text: displayable (escape_display), and
+					 with XML's entities (the same bytes when
+					 it has none) */
+	uint32_t disp_len, xml_len;   /* a name is at most FOLD_MAX_NAME bytes */
+	uint32_t chars;               /* code points of the displayable form */
+	char fill[20];                /* its colour, when it depends on the name only */
 };
 
 struct name_cache {
