@@ -40,6 +40,16 @@ int escape_display(struct display *d, const char *s, size_t len)
 		return -ENOMEM;
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
+		size_t run = i; /* printable ASCII (nearly every byte of a name): copied as a run */
+		while (run < len && u[run] >= 0x20 && u[run] < 0x7f)
+			run++;
+		if (run > i) {
+			memcpy(d->buf + d->len, u + i, run - i);
+			d->len += run - i;
+			d->chars += run - i;
+			i = run;
+			continue;
+		}
 		size_t n = valid_utf8(u + i, len - i);
 		if (n) {
 			memcpy(d->buf + d->len, u + i, n);
