@@ -526,6 +526,17 @@ static const struct diff_palette red_blue = { { 255, 0, 0 }, { 0, 0, 255 },
 static const struct diff_palette colour_blind = { { 230, 97, 1 }, { 33, 102, 172 },
 						  "rgb(178,171,210)", "rgb(166,219,160)", "rgb(225,225,225)" };
 
+/* snprintf(buf, size, "%s", c) without printf's cost (a differential's
+ * added and gone frames: 630 instructions a frame). */
+static void copy_color(char *buf, size_t size, const char *c)
+{
+	size_t n = strlen(c);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, c, n);
+	buf[n] = 0;
+}
+
 static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t size)
 {
 	const struct render_opts *o = S->o;
@@ -534,12 +545,12 @@ static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t s
 	double at = S->t->total[f->node], bt = S->base_total[f->node];
 	if (o->delta == RENDER_DELTA_TOTAL && f->node != FOLD_ROOT && ((bt == 0 && at > 0) || (at == 0 && bt > 0))) {
 		int added = (bt == 0) != (o->swapped != 0);
-		snprintf(buf, size, "%s", added ? p->added : p->gone);
+		copy_color(buf, size, added ? p->added : p->gone);
 		return;
 	}
 	double d = frame_delta(S, f), max = S->maxdelta;
 	if (o->min_delta > 0 && fabs(d) * 100 < o->min_delta * S->t->total[0]) {
-		snprintf(buf, size, "%s", p->faint);
+		copy_color(buf, size, p->faint);
 		return;
 	}
 	if (p == &red_blue) { /* flamegraph.pl's scale, exactly */
@@ -645,9 +656,9 @@ static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t 
 	size_t len;
 	const char *raw = fold_node_name(S->t, f->node, &len);
 	if (len == 2 && raw[0] == '-' && raw[1] == '-') {
-		snprintf(buf, size, "rgb(160,160,160)");
+		copy_color(buf, size, "rgb(160,160,160)");
 	} else if (len == 1 && raw[0] == '-') {
-		snprintf(buf, size, "rgb(200,200,200)");
+		copy_color(buf, size, "rgb(200,200,200)");
 	} else if (S->t->base) {
 		diff_color(S, f, buf, size);
 	} else if (!strcmp(S->o->colors, "lib") && fold_trie_lib(S->t, S->t->name[f->node]) != FOLD_NONE) {

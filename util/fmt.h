@@ -51,8 +51,11 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
 	double t = fabs(v) * scale[decimals];
-	double r = nearbyint(t);
-	double frac = t - floor(t);
+	/* below 9e15 < 2^53 the integer part is exact and so is the fraction;
+	 * away from a tie nearbyint() is that part plus (frac > 0.5): no libm
+	 * call (two a number, seven numbers a frame) */
+	uint64_t whole = t < 9e15 ? (uint64_t)t : 0;
+	double frac = t - (double)whole;
 	if (!(t < 9e15) || decimals > 3 || fabs(frac - 0.5) < 1e-6) {
 		/* a value too long for the 32 bytes (a percentage of 1e27 and
 		 * more: absurd inputs) in exponent form, never cut: snprintf's
@@ -63,7 +66,7 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 			n = snprintf(buf, 32, "%.*e", decimals, v);
 		return n > 0 ? (size_t)n : 0;
 	}
-	uint64_t u = (uint64_t)r;
+	uint64_t u = whole + (frac > 0.5);
 	size_t n = 0;
 	if (signbit(v))
 		buf[n++] = '-';
@@ -85,14 +88,16 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 static inline double uf_fixed_value(double v, int decimals)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
-	double t = v * scale[decimals];
-	double frac = fabs(t) - floor(fabs(t));
-	if (decimals > 3 || !(fabs(t) < 9e15) || fabs(frac - 0.5) < 1e-6) {
+	double t = v * scale[decimals], a = fabs(t);
+	uint64_t whole = a < 9e15 ? (uint64_t)a : 0; /* as in uf_fmt_fixed */
+	double frac = a - (double)whole;
+	if (decimals > 3 || !(a < 9e15) || fabs(frac - 0.5) < 1e-6) {
 		char buf[64];
 		snprintf(buf, sizeof buf, "%.*f", decimals, v);
 		return strtod(buf, NULL);
 	}
-	return nearbyint(t) / scale[decimals]; /* correctly rounded, like strtod */
+	double r = (double)(whole + (frac > 0.5)); /* nearbyint(t), its sign kept */
+	return (signbit(t) ? -r : r) / scale[decimals]; /* correctly rounded, like strtod */
 }
 
 #endif

@@ -13,6 +13,7 @@
  * under ASan: an allocation that overran its block
  * is a failure here, not a silent corruption.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -245,6 +246,50 @@ static void fmt_u64_matches_printf(void **state)
 		assert_int_equal(uf_fmt_u64(got, vals[i]), len);
 		assert_memory_equal(got, want, (size_t)len);
 	}
+}
+
+/* uf_fmt_fixed is printf's %.*f and uf_fixed_value strtod of it, for 0-3
+ * decimals: values of every magnitude, both signs, near and at ties
+ * (x.5 in binary and in decimal), zeros, and past the integer path. */
+static void fmt_fixed_matches_printf(void **state)
+{
+	(void)state;
+	uint64_t r = 99;
+	for (int i = 0; i < 200000; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		double v;
+		switch (i % 5) {
+		case 0: v = (double)(r >> 11) / (double)(1ull << 53) * pow(10, (double)(r % 19) - 3); break;
+		case 1: v = ((double)(r >> 40) + 0.5) / pow(10, (double)(r % 4)); break; /* decimal ties */
+		case 2: v = (double)(r >> 44) / 8.0; break;                              /* binary ties */
+		case 3: v = (double)(r >> 40) / 1000.0 + ((double)(r % 7) - 3) * 1e-9; break;
+		default: v = (double)(r >> 12); break; /* up to 2^52, past 9e15 / 10^d */
+		}
+		if (r & (1ull << 20))
+			v = -v;
+		for (int d = 0; d <= 3; d++) {
+			char want[512], got[64];
+			int len = snprintf(want, sizeof want, "%.*f", d, v);
+			if (len >= 32)
+				continue; /* the exponent form: fmt_fixed_bounded */
+			assert_int_equal(uf_fmt_fixed(got, v, d), len);
+			assert_memory_equal(got, want, (size_t)len);
+			double x = uf_fixed_value(v, d), y = strtod(want, NULL);
+			assert_memory_equal(&x, &y, sizeof x); /* the same double, sign of zero too */
+		}
+	}
+	static const double edge[] = { 0.0, -0.0, 0.05, -0.05, 0.5, 1.5, 2.5, -2.5, 0.125, 1e15, 9e15, 1e300, -1e-300 };
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		for (int d = 0; d <= 3; d++) {
+			char want[512], got[64];
+			int len = snprintf(want, sizeof want, "%.*f", d, edge[i]);
+			if (len >= 32)
+				continue;
+			assert_int_equal(uf_fmt_fixed(got, edge[i], d), len);
+			assert_memory_equal(got, want, (size_t)len);
+			double x = uf_fixed_value(edge[i], d), y = strtod(want, NULL);
+			assert_memory_equal(&x, &y, sizeof x);
+		}
 }
 
 /* util/memfile: the bytes of many writes of every size, in order, with
@@ -642,6 +687,7 @@ int main(void)
 		cmocka_unit_test(outfile_fifo_slow_reader),
 		cmocka_unit_test(fmt_fixed_bounded),
 		cmocka_unit_test(fmt_u64_matches_printf),
+		cmocka_unit_test(fmt_fixed_matches_printf),
 		cmocka_unit_test(memfile_keeps_every_byte),
 		cmocka_unit_test(base64_round_trip_and_refusals),
 		cmocka_unit_test(base64_encode_matches_reference),
