@@ -34,15 +34,28 @@ static inline size_t uf_dec_digits(uint64_t v)
 }
 
 /* Writes the decimal digits of v; returns the length (no NUL written).
- * From the last digit back, at their final places (no reversal). */
+ * From the last digits back, two at a time from a table of pairs, at
+ * their final places (no reversal). */
 static inline size_t uf_fmt_u64(char *buf, uint64_t v)
 {
+	static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				       "8081828384858687888990919293949596979899";
 	size_t n = uf_dec_digits(v);
 	char *p = buf + n;
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		const char *two = pairs + 2 * (v % 100);
+		v /= 100;
+		p -= 2;
+		p[0] = two[0];
+		p[1] = two[1];
+	}
+	if (v >= 10) {
+		p[-2] = pairs[2 * v];
+		p[-1] = pairs[2 * v + 1];
+	} else {
+		p[-1] = (char)('0' + v);
+	}
 	return n;
 }
 
