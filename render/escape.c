@@ -81,6 +81,9 @@ size_t escape_prefix_bytes(const struct display *d, size_t chars)
 	return i;
 }
 
+/* The five bytes escape_xml_put writes as entities. */
+static const unsigned char xml_special[256] = { ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1 };
+
 void escape_xml_put(void (*put)(void *ctx, const char *s, size_t n), void *ctx, const char *s,
 		    size_t len)
 {
@@ -88,6 +91,10 @@ void escape_xml_put(void (*put)(void *ctx, const char *s, size_t n), void *ctx, 
 	for (size_t i = 0; i < len; i++) {
 		const char *ent = NULL;
 		size_t elen;
+		while (i < len && !xml_special[(unsigned char)s[i]]) /* most bytes: one load and test */
+			i++;
+		if (i == len)
+			break;
 		switch (s[i]) {
 		case '&': ent = "&amp;", elen = 5; break;
 		case '<': ent = "&lt;", elen = 4; break;

@@ -466,7 +466,7 @@ static void put_signed_pct(struct outbuf *out, double v, const char *unit)
  * the exact value.  flamegraph.js displayCount() is the same. */
 static void display_count(char *buf, size_t size, double v)
 {
-	if (!(v >= 0) || isinf(v) || (v == floor(v) && v < 1e15)) {
+	if (!(v >= 0) || isinf(v) || (v < 1e15 && v == (double)(uint64_t)v)) { /* whole: no floor() */
 		fold_format_count(buf, size, v);
 		return;
 	}
