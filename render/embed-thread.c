@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "render/embed-thread.h"
+#include "util/memfile.h"
 
 #define EMBED_THREAD_NODES 50000u /* tries from this size embed on a second thread */
 #define EMBED_TRIES 3              /* passes at most to bring the packed block within budget */
@@ -95,17 +96,32 @@ static int deflate_shared(struct embed_job *j, const char *cols, size_t n, char 
 	return rc;
 }
 
+/* The bytes to reserve for a pass's columns: the whole trie's (its
+ * names, with their 8-byte records, and 8 bytes a node, above what a
+ * node line takes on the bench's shapes) or, when that is more, what
+ * the budget lets through with the writer's overshoot (a few %).  Too
+ * much costs address space only: pages never written are never touched;
+ * too little, a realloc (util/memfile.h). */
+static size_t columns_reserve(const fold_trie *t, size_t col_budget)
+{
+	size_t all = t->nbuf_len + (size_t)t->nnodes * 8 + 64;
+	size_t cut = col_budget == 0 || col_budget > SIZE_MAX / 2 ? SIZE_MAX : col_budget + col_budget / 8;
+	return all < cut ? all : cut;
+}
+
 /* One try at the block: its columns within col_budget (0: all), encoded. */
 static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget)
 {
-	char *cols = NULL, *packed = NULL;
-	size_t n = 0;
-	FILE *mem = open_memstream(&cols, &n);
+	char *packed = NULL;
+	struct uf_memfile m;
+	FILE *mem = uf_memfile_open(&m, columns_reserve(j->t, col_budget));
 	if (!mem)
 		return -ENOMEM;
 	int rc = fold_embed_write_columns_base(j->t, mem, col_budget, sums, &j->info);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = -ENOMEM;
+	char *cols = m.buf;
+	size_t n = m.len;
 	if (rc == 0 && j->locking && n >= FOLD_EMBED_SPLIT && n < FOLD_EMBED_MAX_UNPACKED)
 		rc = deflate_shared(j, cols, n, &packed, &n);
 	else if (rc == 0)

@@ -40,6 +40,16 @@ int escape_display(struct display *d, const char *s, size_t len)
 		return -ENOMEM;
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
+		size_t run = i; /* printable ASCII (nearly every byte of a name): copied as a run */
+		while (run < len && u[run] >= 0x20 && u[run] < 0x7f)
+			run++;
+		if (run > i) {
+			memcpy(d->buf + d->len, u + i, run - i);
+			d->len += run - i;
+			d->chars += run - i;
+			i = run;
+			continue;
+		}
 		size_t n = valid_utf8(u + i, len - i);
 		if (n) {
 			memcpy(d->buf + d->len, u + i, n);
@@ -71,6 +81,9 @@ size_t escape_prefix_bytes(const struct display *d, size_t chars)
 	return i;
 }
 
+/* The five bytes escape_xml_put writes as entities. */
+static const unsigned char xml_special[256] = { ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1 };
+
 void escape_xml_put(void (*put)(void *ctx, const char *s, size_t n), void *ctx, const char *s,
 		    size_t len)
 {
@@ -78,6 +91,10 @@ void escape_xml_put(void (*put)(void *ctx, const char *s, size_t n), void *ctx, 
 	for (size_t i = 0; i < len; i++) {
 		const char *ent = NULL;
 		size_t elen;
+		while (i < len && !xml_special[(unsigned char)s[i]]) /* most bytes: one load and test */
+			i++;
+		if (i == len)
+			break;
 		switch (s[i]) {
 		case '&': ent = "&amp;", elen = 5; break;
 		case '<': ent = "&lt;", elen = 4; break;

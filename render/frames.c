@@ -14,9 +14,17 @@
  *
  * Trade-off: the frames are assembled in a buffer of our own (S->ob,
  * OB_CAP bytes, handed to stdio whole) rather than written piece by piece
- * through stdio: 256 KiB held while writing, for a third less time per
- * frame.  Invariant: nothing else writes to S->out while the buffer
- * holds bytes (svg_write_frames flushes it before returning).
+ * through stdio: 64 KiB held while writing, for a third less time per
+ * frame (256 KiB were 48 page faults of a new mapping on every render
+ * past a few thousand frames; 64 KiB come from the heap and are
+ * reused).  A name's text (made displayable, then XML-escaped) and, where
+ * it depends on the name alone, its colour are made on its first frame
+ * and copied after (S->names, frame_name): names repeat across frames,
+ * and making them again per frame was ~40 % of the render's own
+ * instructions on FlameGraph's example.  It costs the drawn names' text
+ * (once, twice when escaping changed it: at most 28 bytes a name byte),
+ * an entry a drawn name and 4 bytes a name id, held while writing.  Invariant: nothing else writes to S->out while the
+ * buffer holds bytes (svg_write_frames flushes it before returning).
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +33,7 @@
 
 #include "render/svg.h"
 #include "util/fmt.h"
+#include "util/vec.h"
 
 #define PRUNED_FILL "rgb(190,190,190)"
 
@@ -37,7 +46,7 @@
 /* The frames go through S->ob, handed to stdio in blocks of OB_CAP: a
  * frame is a dozen pieces and stdio's cost per call (and its 4 KiB
  * writes) was a third of writing a differential's frames. */
-#define OB_CAP (256u << 10)
+#define OB_CAP (64u << 10)
 #define OB_LIT(b, lit) ob_put((b), (lit), sizeof(lit) - 1)
 
 static void ob_flush(struct outbuf *b)
@@ -110,8 +119,28 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 {
 	int rc = 0;
 	S->ob = (struct outbuf){ .out = S->out, .p = malloc(OB_CAP), .cap = OB_CAP };
-	if (!S->ob.p)
+	/* sized for the names the frames can draw, so neither array is
+	 * copied as it grows on a small profile (pages never used are never
+	 * touched) */
+	size_t drawn = S->L.n < (size_t)S->t->nnames + 1 ? S->L.n : (size_t)S->t->nnames + 1;
+	S->names = (struct name_cache){ .slot = calloc((size_t)S->t->nnames + 1, sizeof *S->names.slot) };
+	if (S->names.slot && (uf_vec_grow(&S->names.e, &S->names.cap, drawn, sizeof *S->names.e) ||
+			      uf_vec_grow(&S->names.text, &S->names.tcap, drawn * 32, 1))) {
+		free(S->names.e);
+		free(S->names.slot);
+		S->names.slot = NULL;
+	}
+	/* --cp's map is filled as frames are drawn, --random draws a colour a
+	 * frame and a differential colours by each frame's change: only other
+	 * colours are the name's own */
+	S->names.fill_by_name = !S->t->base && !S->o->palette_file && S->mode != PALETTE_RANDOM;
+	if (!S->ob.p || !S->names.slot) {
+		free(S->ob.p);
+		free(S->names.slot);
+		free(S->names.e);
+		free(S->names.text);
 		return -ENOMEM;
+	}
 	fprintf(S->out, "<g id=\"%s\"%s>\n", id, hidden ? " class=\"hide\"" : "");
 	for (size_t i = 0; i < S->L.n && rc == 0; i++) {
 		rc = write_frame(S, &S->L.f[i]);
@@ -121,6 +150,10 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 	ob_flush(&S->ob);
 	free(S->ob.p);
 	S->ob.p = NULL;
+	free(S->names.slot);
+	free(S->names.e);
+	free(S->names.text);
+	S->names = (struct name_cache){ 0 };
 	if (rc == 0)
 		fputs("</g>\n", S->out);
 	return rc;
@@ -171,6 +204,51 @@ static void count_text(const struct svg *S, double samples, char *txt, size_t ts
 	}
 }
 
+/* put for escape_xml_put: appends to the cache's text (room made first). */
+static void text_put(void *c, const char *s, size_t n)
+{
+	struct name_cache *nc = c;
+	memcpy(nc->text + nc->len, s, n);
+	nc->len += n;
+}
+
+/* Frame f's name as the frames show it, made on its first frame: the
+ * displayable form (flamegraph.pl's annotation stripped), the same with
+ * XML's entities, and its colour when that is the name's alone.  Each
+ * frame used to make all three again (FlameGraph's example: ~40 % of the
+ * render's own instructions).  NULL when out of memory; the entry's
+ * text moves on the next call. */
+static const struct name_text *frame_name(struct svg *S, const struct frame *f)
+{
+	struct name_cache *c = &S->names;
+	int root = f->node == FOLD_ROOT;
+	uint32_t id = root ? S->t->nnames : S->t->name[f->node];
+	if (c->slot[id])
+		return &c->e[c->slot[id] - 1];
+	size_t rawlen;
+	const char *raw = fold_node_name(S->t, f->node, &rawlen);
+	if (escape_display(&S->disp, root ? "all" : raw, root ? 3 : strip_annotation(raw, rawlen)))
+		return NULL;
+	size_t dl = S->disp.len; /* an entity is at most 6 bytes a byte */
+	if (uf_vec_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e) ||
+	    uf_vec_grow(&c->text, &c->tcap, c->len + 7 * dl, 1))
+		return NULL;
+	struct name_text *e = &c->e[c->n];
+	*e = (struct name_text){ .disp_off = c->len, .disp_len = (uint32_t)dl, .chars = (uint32_t)S->disp.chars };
+	text_put(c, S->disp.buf, dl);
+	e->xml_off = c->len;
+	escape_xml_put(text_put, c, S->disp.buf, dl);
+	e->xml_len = (uint32_t)(c->len - e->xml_off);
+	if (e->xml_len == dl) { /* no entity (most names): one copy */
+		c->len = e->xml_off;
+		e->xml_off = e->disp_off;
+	}
+	if (c->fill_by_name)
+		frame_color(S, f, e->fill, sizeof e->fill);
+	c->slot[id] = (uint32_t)++c->n;
+	return e;
+}
+
 static int write_frame(struct svg *S, const struct frame *f)
 {
 	struct outbuf *out = &S->ob;
@@ -183,8 +261,10 @@ static int write_frame(struct svg *S, const struct frame *f)
 	row_y(S, f->depth, &y1, &y2);
 	char txt[96], pct[64];
 	count_text(S, end - f->start, txt, sizeof txt, pct, sizeof pct, root);
-	if (escape_display(&S->disp, root ? "all" : raw, root ? 3 : strip_annotation(raw, rawlen)))
+	const struct name_text *nt = frame_name(S, f);
+	if (!nt)
 		return -ENOMEM;
+	const char *disp = S->names.text + nt->disp_off, *xml = S->names.text + nt->xml_off;
 
 	const char *title = NULL, *spec = S->attrs.n ? namemap_get(&S->attrs, raw, rawlen) : NULL;
 	size_t tlen = 0;
@@ -195,7 +275,7 @@ static int write_frame(struct svg *S, const struct frame *f)
 	if (title) {
 		ob_xml_any(out, title, tlen);
 	} else {
-		ob_xml(out, S->disp.buf, S->disp.len);
+		ob_put(out, xml, nt->xml_len);
 		OB_LIT(out, " (");
 		ob_puts(out, txt);
 		ob_putc(out, ' ');
@@ -221,8 +301,12 @@ static int write_frame(struct svg *S, const struct frame *f)
 		if (!root)
 			source_line(S, f->node);
 	}
-	char fill[40];
-	frame_color(S, f, fill, sizeof fill);
+	char fill_buf[40];
+	const char *fill = nt->fill;
+	if (!S->names.fill_by_name) {
+		frame_color(S, f, fill_buf, sizeof fill_buf);
+		fill = fill_buf;
+	}
 	/* flamegraph.pl's width is the difference of the rounded edges */
 	char a[32], b[32];
 	size_t na = uf_fmt_fixed(a, x1, 1), nb = uf_fmt_fixed(b, x2, 1);
@@ -247,10 +331,11 @@ static int write_frame(struct svg *S, const struct frame *f)
 		OB_LIT(out, "\" y=\"");
 		put_fixed(out, 3 + (y1 + y2) / 2, 2);
 		OB_LIT(out, "\">");
-		if ((size_t)chars >= S->disp.chars) {
-			ob_xml(out, S->disp.buf, S->disp.len);
+		if ((size_t)chars >= nt->chars) {
+			ob_put(out, xml, nt->xml_len);
 		} else {
-			ob_xml(out, S->disp.buf, escape_prefix_bytes(&S->disp, (size_t)chars - 2));
+			struct display d = { .buf = (char *)disp, .len = nt->disp_len, .chars = nt->chars };
+			ob_xml(out, disp, escape_prefix_bytes(&d, (size_t)chars - 2));
 			OB_LIT(out, "..");
 		}
 		OB_LIT(out, "</text>\n");
@@ -381,7 +466,7 @@ static void put_signed_pct(struct outbuf *out, double v, const char *unit)
  * the exact value.  flamegraph.js displayCount() is the same. */
 static void display_count(char *buf, size_t size, double v)
 {
-	if (!(v >= 0) || isinf(v) || (v == floor(v) && v < 1e15)) {
+	if (!(v >= 0) || isinf(v) || (v < 1e15 && v == (double)(uint64_t)v)) { /* whole: no floor() */
 		fold_format_count(buf, size, v);
 		return;
 	}
@@ -441,6 +526,17 @@ static const struct diff_palette red_blue = { { 255, 0, 0 }, { 0, 0, 255 },
 static const struct diff_palette colour_blind = { { 230, 97, 1 }, { 33, 102, 172 },
 						  "rgb(178,171,210)", "rgb(166,219,160)", "rgb(225,225,225)" };
 
+/* snprintf(buf, size, "%s", c) without printf's cost (a differential's
+ * added and gone frames: 630 instructions a frame). */
+static void copy_color(char *buf, size_t size, const char *c)
+{
+	size_t n = strlen(c);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, c, n);
+	buf[n] = 0;
+}
+
 static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t size)
 {
 	const struct render_opts *o = S->o;
@@ -449,12 +545,12 @@ static void diff_color(struct svg *S, const struct frame *f, char *buf, size_t s
 	double at = S->t->total[f->node], bt = S->base_total[f->node];
 	if (o->delta == RENDER_DELTA_TOTAL && f->node != FOLD_ROOT && ((bt == 0 && at > 0) || (at == 0 && bt > 0))) {
 		int added = (bt == 0) != (o->swapped != 0);
-		snprintf(buf, size, "%s", added ? p->added : p->gone);
+		copy_color(buf, size, added ? p->added : p->gone);
 		return;
 	}
 	double d = frame_delta(S, f), max = S->maxdelta;
 	if (o->min_delta > 0 && fabs(d) * 100 < o->min_delta * S->t->total[0]) {
-		snprintf(buf, size, "%s", p->faint);
+		copy_color(buf, size, p->faint);
 		return;
 	}
 	if (p == &red_blue) { /* flamegraph.pl's scale, exactly */
@@ -560,9 +656,9 @@ static void frame_color(struct svg *S, const struct frame *f, char *buf, size_t 
 	size_t len;
 	const char *raw = fold_node_name(S->t, f->node, &len);
 	if (len == 2 && raw[0] == '-' && raw[1] == '-') {
-		snprintf(buf, size, "rgb(160,160,160)");
+		copy_color(buf, size, "rgb(160,160,160)");
 	} else if (len == 1 && raw[0] == '-') {
-		snprintf(buf, size, "rgb(200,200,200)");
+		copy_color(buf, size, "rgb(200,200,200)");
 	} else if (S->t->base) {
 		diff_color(S, f, buf, size);
 	} else if (!strcmp(S->o->colors, "lib") && fold_trie_lib(S->t, S->t->name[f->node]) != FOLD_NONE) {

@@ -301,6 +301,10 @@ static uint32_t codepoint_sum(const unsigned char *s, size_t len)
 {
 	uint32_t sum = 0, cp;
 	for (size_t i = 0; i < len;) {
+		if (s[i] < 0x80) { /* ASCII, nearly every byte: its own code point */
+			sum += s[i++];
+			continue;
+		}
 		i += utf8_next(s + i, len - i, &cp);
 		sum += cp;
 	}

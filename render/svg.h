@@ -22,6 +22,27 @@ struct outbuf {
 	size_t len, cap;
 };
 
+/* render/frames.c's text of each drawn name, made once per name (see
+ * there): a name repeats across frames (FlameGraph's example: 531 names,
+ * 3,022 frames). */
+struct name_text {
+	size_t disp_off, xml_off;     /* in text: displayable (escape_display), and
+					 with XML's entities (the same bytes when
+					 it has none) */
+	uint32_t disp_len, xml_len;   /* a name is at most FOLD_MAX_NAME bytes */
+	uint32_t chars;               /* code points of the displayable form */
+	char fill[20];                /* its colour, when it depends on the name only */
+};
+
+struct name_cache {
+	uint32_t *slot;               /* name id (nnames: the root) -> entry + 1, 0 = not yet */
+	struct name_text *e;
+	size_t n, cap;
+	char *text;                   /* the entries' bytes */
+	size_t len, tcap;
+	int fill_by_name;             /* colours depend on the name alone */
+};
+
 struct svg {
 	const fold_trie *t;   /* what is drawn */
 	const fold_trie *data;/* what is embedded: the input (t differs for --colors chain) */
@@ -47,6 +68,7 @@ struct svg {
 	struct display disp;  /* scratch */
 	struct display countname; /* --countname, displayable */
 	struct outbuf ob;     /* frames.c's, while it writes the frames */
+	struct name_cache names; /* frames.c's, while it writes the frames */
 	struct embed_job *ej; /* svg.c's embedded block, made on the side */
 	/* differentials */
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */

@@ -16,17 +16,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Writes the decimal digits of v; returns the length (no NUL written). */
+/* Decimal digits of v (1 for 0), without a division loop: the bit
+ * length gives the digits to within one (1233 / 4096 ~ log10 2), and one
+ * compare with a power of ten decides.  v | 1 has v's digits (a power of
+ * ten above 1 is even) and makes 0 count as 1. */
+static inline size_t uf_dec_digits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+	};
+	uint64_t w = v | 1;
+	size_t d = ((64u - (unsigned)__builtin_clzll(w)) * 1233u) >> 12;
+	return d + (d < 20 && w >= pow10[d]);
+}
+
+/* Writes the decimal digits of v; returns the length (no NUL written).
+ * From the last digits back, two at a time from a table of pairs, at
+ * their final places (no reversal). */
 static inline size_t uf_fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				       "8081828384858687888990919293949596979899";
+	size_t n = uf_dec_digits(v);
+	char *p = buf + n;
+	while (v >= 100) {
+		const char *two = pairs + 2 * (v % 100);
+		v /= 100;
+		p -= 2;
+		p[0] = two[0];
+		p[1] = two[1];
+	}
+	if (v >= 10) {
+		p[-2] = pairs[2 * v];
+		p[-1] = pairs[2 * v + 1];
+	} else {
+		p[-1] = (char)('0' + v);
+	}
 	return n;
 }
 
@@ -35,8 +64,11 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
 	double t = fabs(v) * scale[decimals];
-	double r = nearbyint(t);
-	double frac = t - floor(t);
+	/* below 9e15 < 2^53 the integer part is exact and so is the fraction;
+	 * away from a tie nearbyint() is that part plus (frac > 0.5): no libm
+	 * call (two a number, seven numbers a frame) */
+	uint64_t whole = t < 9e15 ? (uint64_t)t : 0;
+	double frac = t - (double)whole;
 	if (!(t < 9e15) || decimals > 3 || fabs(frac - 0.5) < 1e-6) {
 		/* a value too long for the 32 bytes (a percentage of 1e27 and
 		 * more: absurd inputs) in exponent form, never cut: snprintf's
@@ -47,7 +79,7 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 			n = snprintf(buf, 32, "%.*e", decimals, v);
 		return n > 0 ? (size_t)n : 0;
 	}
-	uint64_t u = (uint64_t)r;
+	uint64_t u = whole + (frac > 0.5);
 	size_t n = 0;
 	if (signbit(v))
 		buf[n++] = '-';
@@ -69,14 +101,16 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 static inline double uf_fixed_value(double v, int decimals)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
-	double t = v * scale[decimals];
-	double frac = fabs(t) - floor(fabs(t));
-	if (decimals > 3 || !(fabs(t) < 9e15) || fabs(frac - 0.5) < 1e-6) {
+	double t = v * scale[decimals], a = fabs(t);
+	uint64_t whole = a < 9e15 ? (uint64_t)a : 0; /* as in uf_fmt_fixed */
+	double frac = a - (double)whole;
+	if (decimals > 3 || !(a < 9e15) || fabs(frac - 0.5) < 1e-6) {
 		char buf[64];
 		snprintf(buf, sizeof buf, "%.*f", decimals, v);
 		return strtod(buf, NULL);
 	}
-	return nearbyint(t) / scale[decimals]; /* correctly rounded, like strtod */
+	double r = (double)(whole + (frac > 0.5)); /* nearbyint(t), its sign kept */
+	return (signbit(t) ? -r : r) / scale[decimals]; /* correctly rounded, like strtod */
 }
 
 #endif

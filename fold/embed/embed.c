@@ -660,12 +660,8 @@ static int needs_escape(unsigned char c)
  * measured without formatting them: this runs once per node. */
 static inline size_t digits(double v)
 {
-	if (v >= 0 && v < 1e15 && v == (double)(uint64_t)v) { /* no floor(): a libm call */
-		size_t n = 1;
-		for (uint64_t u = (uint64_t)v; u >= 10; u /= 10)
-			n++;
-		return n;
-	}
+	if (v >= 0 && v < 1e15 && v == (double)(uint64_t)v) /* no floor(): a libm call */
+		return uf_dec_digits((uint64_t)v); /* a compare, no division loop */
 	char buf[EMBED_MAX_COUNT + 1];
 	int n = fold_format_count(buf, sizeof buf, v);
 	return n < 0 ? EMBED_MAX_COUNT : (size_t)n;

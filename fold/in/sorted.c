@@ -28,9 +28,10 @@
  *    a name that is a prefix of another first (every name gets a dense
  *    rank once: fold_sort_names' order of "name;").  The model's key sort
  *    (fold/model/keysort.c: MSD on chunks, radix within) with two ranks a
- *    64-bit chunk (fill_frames); a line is read only as far as it shares a
- *    prefix with another.  Equal stacks stay in input order (the sort is
- *    stable), so counts are summed in input order.
+ *    64-bit chunk (fill_frames), four below 65535 names (fill_frames4: a
+ *    call tree's deep groups in half the passes); a line is read only as
+ *    far as it shares a prefix with another.  Equal stacks stay in input
+ *    order (the sort is stable), so counts are summed in input order.
  *  - prefix: each line's common prefix with the one before, so the number
  *    of new nodes of every line, hence every node id, is known before the
  *    build: the node arrays are allocated once, at their final size, and
@@ -107,7 +108,8 @@ static void leading_comments(fold_trie *t, const char *p, size_t len);
 static void *index_part(void *arg);
 static int merge_names(fold_trie *t, struct index_job *job, int njob);
 static int name_ranks(fold_trie *t, uint32_t **dense);
-static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct fold_key **out);
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, uint32_t nnames,
+		      struct fold_key **out);
 static int build(fold_trie *t, const struct sline *L, struct fold_key *k, size_t n,
 		 struct fold_src *src);
 
@@ -316,7 +318,7 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 #endif
 	if (rc == 0)
-		rc = sort_lines(L, n, rank, &keys);
+		rc = sort_lines(L, n, rank, t->nnames, &keys);
 	free(rank);
 #ifdef SORTED_TIMING
 	clock_gettime(CLOCK_MONOTONIC, &t2);
@@ -692,6 +694,33 @@ static void fill_frames(const struct fold_key_chunks *ch, struct fold_key *k, si
 	}
 }
 
+/* Chunk c of a stack when every rank + 1 fits 16 bits (fewer than
+ * FRAMES4_NAMES names, as call trees have): frames 4c .. 4c+3 in 16 bits
+ * each (end_mask 0xffff), so a group is sorted on twice the frames a
+ * pass and the deep groups of a call tree need half the passes. */
+#define FRAMES4_NAMES 65535u
+
+static void fill_frames4(const struct fold_key_chunks *ch, struct fold_key *k, size_t m, uint32_t c)
+{
+	const uint32_t *rank = ch->ctx;
+	size_t off = (size_t)c * 4;
+	for (size_t i = 0; i < m; i++) {
+		if (i + PREFETCH < m) /* lines come in random memory order */
+			__builtin_prefetch((const uint32_t *)k[i + PREFETCH].p + off);
+		const uint32_t *f = k[i].p;
+		size_t len = k[i].len;
+		uint64_t x = 0;
+		if (off + 4 <= len) {
+			x = (uint64_t)(rank[f[off]] + 1) << 48 | (uint64_t)(rank[f[off + 1]] + 1) << 32 |
+			    (uint64_t)(rank[f[off + 2]] + 1) << 16 | (uint64_t)(rank[f[off + 3]] + 1);
+		} else {
+			for (size_t u = 0; u < 4; u++)
+				x = x << 16 | (off + u < len ? rank[f[off + u]] + 1ull : 0);
+		}
+		k[i].key = x;
+	}
+}
+
 /* Length of the common prefix of frame arrays a and b (n frames each). */
 static inline size_t common_frames(const uint32_t *a, const uint32_t *b, size_t n)
 {
@@ -707,7 +736,8 @@ static inline size_t common_frames(const uint32_t *a, const uint32_t *b, size_t 
 }
 
 /* The order of lines: *out gets an owned array of n keys, idx in order. */
-static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, struct fold_key **out)
+static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, uint32_t nnames,
+		      struct fold_key **out)
 {
 	struct fold_key *k = malloc((n ? n : 1) * sizeof *k), *tmp = malloc((n ? n : 1) * sizeof *tmp);
 	if (!k || !tmp) {
@@ -718,6 +748,8 @@ static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, str
 	for (size_t i = 0; i < n; i++)
 		k[i] = (struct fold_key){ 0, L[i].u.f, L[i].n, (uint32_t)i };
 	struct fold_key_chunks ch = { fill_frames, rank, 4, 2, 0xffffffffu };
+	if (nnames < FRAMES4_NAMES) /* every rank + 1 fits 16 bits */
+		ch = (struct fold_key_chunks){ fill_frames4, rank, 4, 4, 0xffffu };
 	fold_sort_keys(&ch, k, tmp, n);
 	free(tmp);
 	*out = k;

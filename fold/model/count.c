@@ -49,7 +49,7 @@ int fold_format_count(char *buf, size_t size, double v)
 {
 	if (!(v >= 0) || isinf(v)) /* readers never make these; show 0 */
 		return snprintf(buf, size, "0");
-	if (v == floor(v) && v < 1e15 && size >= 24) {
+	if (v < 1e15 && v == (double)(uint64_t)v && size >= 24) { /* whole: no floor() call */
 		size_t n = uf_fmt_u64(buf, (uint64_t)v);
 		buf[n] = 0;
 		return (int)n;

@@ -697,6 +697,40 @@ static void fold_sorted_reader_two_threads(void **state)
 	free(text);
 }
 
+/* The line sort packs four frames a key below 65535 names and two from
+ * there (fold/in/sorted.c, fill_frames4): both sides of the line, with
+ * stacks of every length mod 4 that share prefixes of every length, and
+ * the names ranked lowest (a rank of 0 must not read as a stack's end)
+ * at every position.  Wrong keys leave equal stacks apart, so the
+ * sorted reader makes two nodes of one call path. */
+static void fold_sorted_reader_many_names(void **state)
+{
+	(void)state;
+	static const unsigned counts[] = { 60000, 65533, 65534, 65535, 70000 };
+	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+		unsigned names = counts[c];
+		size_t cap = 16u << 20, len = 0;
+		char *text = malloc(cap);
+		assert_non_null(text);
+		uint64_t r = 11 + c;
+		for (unsigned line = 0; line < names + 20000; line++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			unsigned depth = 1 + (unsigned)((r >> 33) % 11);
+			for (unsigned d = 0; d < depth; d++) {
+				r = r * 6364136223846793005ull + 1442695040888963407ull;
+				/* every name once as a leaf; above, a few names: shared
+				 * prefixes, "A" and "B" (the lowest ranks) among them */
+				unsigned nm = d + 1 == depth && line < names ? line : (unsigned)(r >> 40) % 6;
+				len += (size_t)snprintf(text + len, cap - len, "%s%c%u", d ? ";" : "",
+							nm < 6 ? 'A' + (char)nm : 'n', nm < 6 ? 0 : nm);
+			}
+			len += (size_t)snprintf(text + len, cap - len, " %u\n", (unsigned)(r >> 50) % 9 + 1);
+		}
+		same_as_streaming(text, len, NULL);
+		free(text);
+	}
+}
+
 /* Over-long frames make a line bad; stacks past FOLD_MAX_DEPTH are cut. */
 static void fold_sorted_reader_caps(void **state)
 {
@@ -1189,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(fold_sorted_reader_small_cases),
 		cmocka_unit_test(fold_sorted_reader_two_threads),
 		cmocka_unit_test(fold_sorted_reader_caps),
+		cmocka_unit_test(fold_sorted_reader_many_names),
 		cmocka_unit_test(fold_finish_two_threads_same_as_one),
 		cmocka_unit_test(fold_output_does_not_depend_on_hash_key),
 		cmocka_unit_test(fold_writer_two_threads_same_as_one),

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tests/unit/test-render.c — palettes, escaping, layout geometry and the
- * SVG text for small hand-checked profiles.
+ * SVG text for small hand-checked profiles; a name's text and colour made
+ * once and reused on every frame of it (not under --random).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -233,6 +234,58 @@ static void render_frames_buffer_keeps_order(void **state)
 	fold_trie_free(t);
 }
 
+/* The fills of the frames whose title starts with `title`, in order
+ * (at most max); returns how many. */
+static int fills_of(const char *s, const char *title, char fill[][40], int max)
+{
+	int n = 0;
+	for (const char *p = strstr(s, title); p && n < max; p = strstr(p + 1, title)) {
+		const char *f = strstr(p, "fill=\"");
+		assert_non_null(f);
+		f += 6;
+		size_t len = strcspn(f, "\"");
+		assert_true(len < 40);
+		memcpy(fill[n], f, len);
+		fill[n++][len] = 0;
+	}
+	return n;
+}
+
+/* A name's text and colour are made on its first frame and reused
+ * (render/frames.c, frame_name): every frame of a name drawn under 24
+ * parents has its escaped title and label and the palette's colour for
+ * it; with --random each frame still draws its own colour. */
+static void render_name_cache_per_frame(void **state)
+{
+	(void)state;
+	char text[4096];
+	size_t len = 0;
+	for (int i = 0; i < 24; i++) /* widths 1..24: labels cut at different lengths */
+		len += (size_t)snprintf(text + len, sizeof text - len, "p%02d;x<&>\"'y_[k] %d\n", i, i + 1);
+	fold_trie *t = parse(text, 0);
+	struct render_opts o;
+	render_opts_init(&o);
+	o.minwidth = 0;
+	o.width = 3000;
+	char *s = svg(t, &o), want[40], fill[24][40];
+	assert_int_equal(render_color("hot", 0, "x<&>\"'y_[k]", 12, want, sizeof want), 0);
+	assert_int_equal(fills_of(s, "<title>x&lt;&amp;&gt;&quot;&#39;y (", fill, 24), 24);
+	for (int i = 0; i < 24; i++)
+		assert_string_equal(fill[i], want);
+	assert_non_null(strstr(s, ">x&lt;&amp;&gt;&quot;&#39;y</text>")); /* a whole label */
+	assert_non_null(strstr(s, ">x&lt;..</text>"));                   /* a cut one */
+	free(s);
+	o.random = 1;
+	s = svg(t, &o);
+	assert_int_equal(fills_of(s, "<title>x&lt;&amp;&gt;&quot;&#39;y (", fill, 24), 24);
+	int differ = 0;
+	for (int i = 1; i < 24; i++)
+		differ += strcmp(fill[i], fill[0]) != 0;
+	assert_true(differ > 0);
+	free(s);
+	fold_trie_free(t);
+}
+
 /* A differential's BEFORE subtree sums are made once and handed to the
  * BEFORE layer and the embedded block: the same frames and the same
  * block as each summing its own. */
@@ -291,6 +344,7 @@ int main(void)
 		cmocka_unit_test(render_svg_pruned_row_extends_canvas_upward),
 		cmocka_unit_test(render_differential_colours),
 		cmocka_unit_test(render_frames_buffer_keeps_order),
+		cmocka_unit_test(render_name_cache_per_frame),
 		cmocka_unit_test(render_diff_shared_sums_change_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

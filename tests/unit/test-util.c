@@ -8,9 +8,12 @@
  * are opened only when regular, a FIFO or device never reaching open.
  * The id map (util/map) finds every id put, through growth and through
  * one long probe run; util/split2 runs both parts, the second on a thread
- * only when asked.  Run under ASan: an allocation that overran its block
+ * only when asked; util/fmt.h's digit count and integers are printf's;
+ * util/memfile keeps every byte written, in order, through growth.  Run
+ * under ASan: an allocation that overran its block
  * is a failure here, not a silent corruption.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,6 +37,7 @@
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/map.h"
+#include "util/memfile.h"
 #include "util/split2.h"
 #include "util/err.h"
 #include "util/outfile.h"
@@ -210,6 +214,119 @@ static void fmt_fixed_bounded(void **state)
 	assert_true(n < sizeof buf);
 	assert_int_equal(n, strlen("-4.60e+45"));
 	assert_memory_equal(buf, "-4.60e+45", n);
+}
+
+/* uf_dec_digits and uf_fmt_u64 against printf's %llu: around every power
+ * of two and of ten, and pseudo-random values of every bit length. */
+static void fmt_u64_matches_printf(void **state)
+{
+	(void)state;
+	uint64_t vals[400], r = 7;
+	size_t n = 0;
+	for (int k = 0; k < 64; k++) {
+		uint64_t p = (uint64_t)1 << k;
+		vals[n++] = p - 1;
+		vals[n++] = p;
+		vals[n++] = p + 1;
+	}
+	for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+		vals[n++] = p - 1;
+		vals[n++] = p;
+		vals[n++] = p + 1;
+	}
+	vals[n++] = UINT64_MAX;
+	while (n < sizeof vals / sizeof vals[0]) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		vals[n++] = r >> (r % 64);
+	}
+	for (size_t i = 0; i < n; i++) {
+		char want[32], got[32];
+		int len = snprintf(want, sizeof want, "%llu", (unsigned long long)vals[i]);
+		assert_int_equal(uf_dec_digits(vals[i]), len);
+		assert_int_equal(uf_fmt_u64(got, vals[i]), len);
+		assert_memory_equal(got, want, (size_t)len);
+	}
+}
+
+/* uf_fmt_fixed is printf's %.*f and uf_fixed_value strtod of it, for 0-3
+ * decimals: values of every magnitude, both signs, near and at ties
+ * (x.5 in binary and in decimal), zeros, and past the integer path. */
+static void fmt_fixed_matches_printf(void **state)
+{
+	(void)state;
+	uint64_t r = 99;
+	for (int i = 0; i < 200000; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		double v;
+		switch (i % 5) {
+		case 0: v = (double)(r >> 11) / (double)(1ull << 53) * pow(10, (double)(r % 19) - 3); break;
+		case 1: v = ((double)(r >> 40) + 0.5) / pow(10, (double)(r % 4)); break; /* decimal ties */
+		case 2: v = (double)(r >> 44) / 8.0; break;                              /* binary ties */
+		case 3: v = (double)(r >> 40) / 1000.0 + ((double)(r % 7) - 3) * 1e-9; break;
+		default: v = (double)(r >> 12); break; /* up to 2^52, past 9e15 / 10^d */
+		}
+		if (r & (1ull << 20))
+			v = -v;
+		for (int d = 0; d <= 3; d++) {
+			char want[512], got[64];
+			int len = snprintf(want, sizeof want, "%.*f", d, v);
+			if (len >= 32)
+				continue; /* the exponent form: fmt_fixed_bounded */
+			assert_int_equal(uf_fmt_fixed(got, v, d), len);
+			assert_memory_equal(got, want, (size_t)len);
+			double x = uf_fixed_value(v, d), y = strtod(want, NULL);
+			assert_memory_equal(&x, &y, sizeof x); /* the same double, sign of zero too */
+		}
+	}
+	static const double edge[] = { 0.0, -0.0, 0.05, -0.05, 0.5, 1.5, 2.5, -2.5, 0.125, 1e15, 9e15, 1e300, -1e-300 };
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		for (int d = 0; d <= 3; d++) {
+			char want[512], got[64];
+			int len = snprintf(want, sizeof want, "%.*f", d, edge[i]);
+			if (len >= 32)
+				continue;
+			assert_int_equal(uf_fmt_fixed(got, edge[i], d), len);
+			assert_memory_equal(got, want, (size_t)len);
+			double x = uf_fixed_value(edge[i], d), y = strtod(want, NULL);
+			assert_memory_equal(&x, &y, sizeof x);
+		}
+}
+
+/* util/memfile: the bytes of many writes of every size, in order, with
+ * ftell counting them, whether the reserve was too small (growth) or
+ * more than enough; the buffer is the caller's and NUL-ended. */
+static void memfile_keeps_every_byte(void **state)
+{
+	(void)state;
+	size_t total = 3u << 20;
+	char *want = malloc(total), *chunk = malloc(1u << 20);
+	assert_non_null(want);
+	assert_non_null(chunk);
+	for (size_t reserve = 0; reserve <= (8u << 20); reserve += 8u << 20) {
+		struct uf_memfile m;
+		FILE *f = uf_memfile_open(&m, reserve);
+		assert_non_null(f);
+		size_t at = 0, step = 1;
+		while (at < total) {
+			size_t n = step < total - at ? step : total - at;
+			for (size_t i = 0; i < n; i++)
+				chunk[i] = want[at + i] = (char)('a' + (at + i) % 23);
+			if (n == 1)
+				assert_int_equal(fputc(chunk[0], f), chunk[0]);
+			else
+				assert_int_equal(fwrite(chunk, 1, n, f), n);
+			at += n;
+			assert_int_equal(ftell(f), (long)at);
+			step = step * 3 + 1 < (1u << 20) ? step * 3 + 1 : 1;
+		}
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(m.len, total);
+		assert_memory_equal(m.buf, want, total);
+		assert_int_equal(m.buf[total], 0);
+		free(m.buf);
+	}
+	free(chunk);
+	free(want);
 }
 
 /* RFC 4648's test vectors, line breaks, whitespace skipped as atob()
@@ -569,6 +686,9 @@ int main(void)
 		cmocka_unit_test(outfile_replaces_file),
 		cmocka_unit_test(outfile_fifo_slow_reader),
 		cmocka_unit_test(fmt_fixed_bounded),
+		cmocka_unit_test(fmt_u64_matches_printf),
+		cmocka_unit_test(fmt_fixed_matches_printf),
+		cmocka_unit_test(memfile_keeps_every_byte),
 		cmocka_unit_test(base64_round_trip_and_refusals),
 		cmocka_unit_test(base64_encode_matches_reference),
 		cmocka_unit_test(safe_open_regular_only),
