@@ -105,6 +105,20 @@ function sameList(got, want, what) {
 		(extra.length ? '; extra ' + extra.slice(0, 2).join(' / ') : ''));
 }
 
+/* In the page: the view's frame shapes as "x|y|width|fill|tooltip"
+ * (tooltips made by a synthetic hover), and whether it is pending. */
+function firstShapes() {
+	const v = document.getElementById('uf-view');
+	const list = [];
+	for (const r of v.querySelectorAll('rect.f')) {
+		r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+		const t = r.querySelector('title');
+		list.push([r.getAttribute('x'), r.getAttribute('y'), r.getAttribute('width'), r.getAttribute('fill'),
+			t ? t.textContent : ''].join('|'));
+	}
+	return { list: list, pending: v.hasAttribute('data-pending') };
+}
+
 /* ms from running `act` in the page to the next animation frame after
  * the view settles (data-pending gone) */
 async function timed(page, act) {
@@ -205,10 +219,27 @@ async function main() {
 				}), c.name);
 				expect(i >= 0, 'no drawn frame ' + c.name);
 				await drv.sleep(300);   /* idle time reads the block */
-				const ms = await timed(page, 'document.getElementById("frames").children[' + i +
-					'].querySelector("rect").dispatchEvent(new MouseEvent("click", {bubbles: true, shiftKey: true}));');
-				times.push(['sandwich', ms]);
+				const first = await page.evaluate(async (k, src) => {
+					const firstShapes = (new Function('return ' + src))();
+					const t0 = performance.now();
+					document.getElementById('frames').children[k].querySelector('rect')
+						.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true }));
+					const shapes = firstShapes();
+					await new Promise((r) => requestAnimationFrame(() => r()));
+					return { ms: performance.now() - t0, shapes: shapes };
+				}, i, firstShapes.toString());
+				times.push(['sandwich', first.ms]);
 				await settle(page);
+				if (c.quick) {
+					/* the first frame, drawn from quick halves before the
+					 * full view replaced it: each of its shapes is the
+					 * full view's (x, y, width, colour, tooltip) */
+					const full = new Set((await page.evaluate(firstShapes)).list);
+					const odd = first.shapes.list.filter((x) => !full.has(x));
+					expect(first.shapes.pending && first.shapes.list.length >= 100,
+						'no quick first frame (pending ' + first.shapes.pending + ', ' + first.shapes.list.length + ' shapes)');
+					expect(!odd.length, odd.length + ' of ' + first.shapes.list.length + ' first-frame shapes not in the full view, e.g. ' + odd[0]);
+				}
 				const url = await page.evaluate(() => location.search);
 				expect(url.includes('f='), 'URL ' + url);
 				const fr2 = await viewFrames(page, c.name);
