@@ -10,8 +10,8 @@
 	 * its subtree's lines as "name;" (byte order; names are byte strings,
 	 * so string order is byte order): each parent's entries are sorted by
 	 * those keys when first needed (idle time prepares them all, a slice
-	 * at a time).  An entry is a child index; its own line is stored as
-	 * -1 - index. */
+	 * at a time), as integers: each key's rank among all names' keys.
+	 * An entry is a child index; its own line is stored as -1 - index. */
 
 	const NO_ENTRIES = new Int32Array(0);
 

@@ -23,7 +23,10 @@
  * Trade-offs: the halves are built on demand, straight into typed arrays
  * (one visit per trie node under F's outermost frames and per row of each
  * caller path; memory ~ 40 bytes per node of a half), and the last one is
- * kept; the callers half is capped as the C side caps it (16 x the
+ * kept.  The unzoomed view's first frame comes from quick halves, built
+ * only down to frames narrower than half a pixel (a stand-in child keeps
+ * each cut node's subtree width), then the full halves' view replaces
+ * it: the same frames at the same places, plus the narrower ones; the callers half is capped as the C side caps it (16 x the
  * nodes + 1M), past which the view says so instead.  A pruned block
  * (data-pruned="1") left narrow subtrees out, their samples folded into
  * their parents: F's frames inside them are missing, so the counts are

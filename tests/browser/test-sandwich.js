@@ -119,6 +119,41 @@ function firstShapes() {
 	return { list: list, pending: v.hasAttribute('data-pending') };
 }
 
+/* Shift-clicks NAME's drawn frame, then clicks a frame of its sandwich
+ * and returns that frame's tooltip and the zoomed view's frames: at once
+ * (want null: the widest frame narrower than NAME in the first frame),
+ * or once settled (the frame whose tooltip is `want`). */
+async function zoomInto(page, name, want) {
+	await page.evaluate(() => document.getElementById('unzoom').dispatchEvent(new MouseEvent('click', { bubbles: true })));
+	const r = await page.evaluate(async (nm, w) => {
+		const g = Array.from(document.getElementById('frames').children).find((x) => {
+			const t = x.querySelector('title');
+			return t && t.textContent.startsWith(nm + ' (');
+		});
+		g.querySelector('rect').dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true }));
+		if (w !== null) {
+			for (let i = 0; i < 500 && document.getElementById('uf-view').hasAttribute('data-pending'); i++) {
+				await new Promise((res) => setTimeout(res, 10));
+			}
+		}
+		const v = document.getElementById('uf-view'), pending = v.hasAttribute('data-pending');
+		let best = null, title = null;
+		for (const x of v.querySelectorAll('rect.f')) {
+			x.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+			const t = x.querySelector('title').textContent, wd = parseFloat(x.getAttribute('width'));
+			if (w === null ? wd < 1180 && (!best || wd > parseFloat(best.getAttribute('width'))) : t === w) {
+				best = x;
+				title = t;
+			}
+		}
+		if (best) best.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+		return { pending: pending, title: title };
+	}, name, want);
+	await settle(page);
+	r.frames = (await page.evaluate(firstShapes)).list;
+	return r;
+}
+
 /* ms from running `act` in the page to the next animation frame after
  * the view settles (data-pending gone) */
 async function timed(page, act) {
@@ -246,6 +281,19 @@ async function main() {
 				const H2 = halves(fr2, c.name);
 				expect(H2 && H2.up.length === H.up.length && H2.down.length === H.down.length, 'Shift-click drew another view');
 			});
+			if (c.quick) {
+				await group(label + ': a click into the quick first frame zooms where the full view\'s click does', async () => {
+					await page.goto(pathToFileURL(c.svg).href);
+					await page.waitForFunction(() => document.getElementById('frames').children.length > 0);
+					await drv.sleep(300);
+					const viaQuick = await zoomInto(page, c.name, null);
+					const viaFull = await zoomInto(page, c.name, viaQuick.title);
+					expect(viaQuick.pending && viaQuick.title, 'no quick view to click into: ' + JSON.stringify(viaQuick).slice(0, 200));
+					expect(viaQuick.title === viaFull.title && viaQuick.frames.length > 1 &&
+						viaQuick.frames.join('\n') === viaFull.frames.join('\n'),
+						'quick: ' + viaQuick.title + ', ' + viaQuick.frames.length + ' frames; full: ' + viaFull.title + ', ' + viaFull.frames.length);
+				});
+			}
 			expect(errors.length === 0, 'page errors: ' + errors.join('; '));
 			await page.close();
 		}
