@@ -5,7 +5,9 @@
  * to answer a click, in a fresh headless browser per run.
  *
  * Usage: measure.js --browser chrome|firefox --runs N --out FILE.json
- *        LABEL=FILE.svg [LABEL=FILE.svg ...]
+ *        INPUT|TOOL=FILE.svg [INPUT|TOOL=FILE.svg ...]
+ * (the table puts each INPUT's TOOLs together and gives the ratio to the
+ * TOOL named flamegraph.pl; a label without "|TOOL" is refused, exit 2)
  *
  * Per run and per file (interleaved: run 1 of every file, then run 2, ...),
  * a new browser process opens the file from disk (file://) and records:
@@ -53,7 +55,16 @@ for (let i = 0; i < argv.length; i++) {
 	else if (argv[i] === '--out') opt.out = argv[++i];
 	else {
 		const eq = argv[i].indexOf('=');
-		opt.files.push({ label: argv[i].slice(0, eq), file: argv[i].slice(eq + 1) });
+		opt.files.push({ label: argv[i].slice(0, eq), file: argv[i].slice(eq + 1), arg: argv[i] });
+	}
+}
+/* The table groups by INPUT and names each TOOL: say which argument lacks
+ * them rather than fail inside the table after minutes of runs. */
+for (const f of opt.files) {
+	const bar = f.label.indexOf('|');
+	if (bar <= 0 || bar === f.label.length - 1 || !f.file) {
+		console.error('measure.js: "' + f.arg + '": want INPUT|TOOL=FILE.svg (e.g. "ex|ours=a.svg")');
+		process.exit(2);
 	}
 }
 

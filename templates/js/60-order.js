@@ -10,8 +10,8 @@
 	 * its subtree's lines as "name;" (byte order; names are byte strings,
 	 * so string order is byte order): each parent's entries are sorted by
 	 * those keys when first needed (idle time prepares them all, a slice
-	 * at a time).  An entry is a child index; its own line is stored as
-	 * -1 - index. */
+	 * at a time), as integers: each key's rank among all names' keys.
+	 * An entry is a child index; its own line is stored as -1 - index. */
 
 	const NO_ENTRIES = new Int32Array(0);
 
@@ -20,20 +20,65 @@
 		return D.self[c] !== 0 || (D.diff && D.base[c] !== 0) || D.end[c] === c + 1;
 	}
 
+	/* The rank of every name's two keys among all of them: rank[2 * id]
+	 * of "name ", rank[2 * id + 1] of "name;".  One string sort per file
+	 * (idle time makes it before the entries; an action before that makes
+	 * it then), so that entries() sorts integers: its string sort was half
+	 * the view of tree100k's worst sandwich.  The keys of one name are not
+	 * adjacent in general ("a " < "a.b " < "a.b;" < "a;"), hence two ranks.
+	 * Kept for one names array (the block's, which the sandwich's halves
+	 * share) and its length (a sandwich may add a name). */
+	let RANKED = null, RANK = null;
+	function keyRanks(names) {
+		if (RANKED === names && RANK.length === 2 * names.length) return RANK;
+		const nn = names.length, keys = new Array(2 * nn);
+		for (let i = 0; i < nn; i++) {
+			keys[2 * i] = names[i] + ' ';
+			keys[2 * i + 1] = names[i] + ';';
+		}
+		const at = new Map();
+		const sorted = keys.slice().sort();
+		for (let r = 0; r < sorted.length; r++) {
+			if (!at.has(sorted[r])) at.set(sorted[r], r);
+		}
+		RANK = new Int32Array(2 * nn);
+		for (let k = 0; k < keys.length; k++) RANK[k] = at.get(keys[k]);
+		RANKED = names;
+		return RANK;
+	}
+
+	/* A parent's entries sorted by key, then by position (equal keys: a
+	 * block naming one child twice), as one numeric sort of key * count
+	 * + position, exact while 2 x names x count < 2^53 (past that, a
+	 * comparison sort). */
 	/* mirrors fold/model/finish.c:sort_entries() */
 	function entries(D, p) {
 		let e = D.ent[p];
 		if (e) return e;
 		if (D.end[p] === p + 1) return (D.ent[p] = NO_ENTRIES);
-		const list = [], key = [];
+		const rank = keyRanks(D.names), list = [], key = [];
 		for (let c = p + 1; c < D.end[p]; c = D.end[c]) {
-			const nm = D.names[D.name[c]];
-			if (own(D, c)) { list.push(-1 - c); key.push(nm + ' '); }
-			if (D.end[c] > c + 1) { list.push(c); key.push(nm + ';'); }
+			const nm = D.name[c];
+			if (own(D, c)) { list.push(-1 - c); key.push(rank[2 * nm]); }
+			if (D.end[c] > c + 1) { list.push(c); key.push(rank[2 * nm + 1]); }
 		}
-		const idx = Array.from(list.keys());
-		if (idx.length > 1) idx.sort((a, b) => (key[a] < key[b] ? -1 : key[a] > key[b] ? 1 : a - b));
-		e = D.ent[p] = Int32Array.from(idx, (i) => list[i]);
+		const m = list.length;
+		e = D.ent[p] = new Int32Array(m);
+		if (rank.length * m >= 9007199254740992) {
+			const idx = Array.from(list.keys()).sort((a, b) => key[a] - key[b] || a - b);
+			for (let k = 0; k < m; k++) e[k] = list[idx[k]];
+			return e;
+		}
+		let sorted = true;
+		for (let k = 1; k < m && sorted; k++) sorted = key[k - 1] <= key[k];
+		if (sorted) {   /* a sandwich's half finds most children in order */
+			for (let k = 0; k < m; k++) e[k] = list[k];
+			return e;
+		}
+		const order = new Float64Array(m);
+		for (let k = 0; k < m; k++) order[k] = key[k] * m + k;
+		order.sort();
+		for (let k = 0; k < m; k++) e[k] = list[order[k] % m];
 		return e;
 	}
 

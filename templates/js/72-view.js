@@ -24,7 +24,8 @@
 		}
 	}
 
-	/* Draws view v ({ items, rows, more }) over the file's frames. */
+	/* Draws view v ({ items, rows, more, replace }) over the file's
+	 * frames. */
 	/* Shapes a zoom's first frame draws at most (see drawView). */
 	const FIRST_FRAME_ITEMS = 400;
 
@@ -92,6 +93,15 @@
 		 * lay out every frame at reset, no hiding repainted them all in
 		 * each slice of the zoom; the file never has a transform here). */
 		framesEl.setAttribute('transform', 'translate(0,-1000000)');
+		if (v.replace) {
+			/* a quick view (a partial sandwich): its whole view replaces it
+			 * once this frame is out (the same timing as the slices) */
+			g.setAttribute('data-pending', '1');
+			requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => {
+				if (state.view === view) v.replace();
+			}, 0)));
+			return;
+		}
 		if (!later.length) return;
 		g.setAttribute('data-pending', '1');
 		let k = 0, walked = 0, rows = v.rows;

@@ -48,6 +48,7 @@
 	function zoom(z, push) {
 		if (later(() => zoom(z, push))) return;
 		if (z !== null && (z.node === 0 || z.frame === 0)) z = null;
+		z = settledZoom(z);
 		if (sameZoom(z, state.zoom)) return;
 		state.zoom = z;
 		if (z === null && state.range) {
@@ -56,9 +57,11 @@
 			clearView();
 			setExtraRows(0);
 		} else if (z.sw !== undefined) {
-			const D = drillData(), S = D ? makeSandwich(D, z.sw) : null;
+			const D = drillData(), S = D ? makeSandwich(D, z.sw, z.half === undefined) : null;
 			if (S && !S.error) {
-				drawView(sandwichView(S, z.half, z.node));
+				const v = sandwichView(S, z.half, z.node);
+				if (S.partial) v.replace = () => completeView(S, z);
+				drawView(v);
 			} else {
 				clearView();
 				setExtraRows(0);
@@ -71,6 +74,20 @@
 		if (el.unzoom) el.unzoom.classList.toggle('hide', z === null);
 		showMatched();
 		writeUrl(push);
+	}
+
+	/* After a quick sandwich's first frame: the full sandwich's view in
+	 * its place (the same frames at a pixel and wider, then the rest). */
+	function completeView(S, z) {
+		completeSandwich(S);
+		if (S.error) {
+			clearView();
+			setExtraRows(0);
+			state.note = zoomNote(z);
+			if (el.details) el.details.textContent = state.note;
+			return;
+		}
+		drawView(sandwichView(S, z.half, z.node));
 	}
 
 	/* The trie node of drawn frame i: its names from the root, matched

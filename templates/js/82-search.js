@@ -149,6 +149,7 @@
 		let X = D, v = 0;
 		if (z !== null && z.sw !== undefined) {
 			if (!SW || SW.raw !== z.sw || SW.error) return [];
+			if (SW.partial) completeSandwich(SW);
 			X = z.half === 'up' ? SW.up : SW.down;
 			v = z.half ? z.node : 1;
 		} else if (z !== null) {

@@ -23,7 +23,10 @@
  * Trade-offs: the halves are built on demand, straight into typed arrays
  * (one visit per trie node under F's outermost frames and per row of each
  * caller path; memory ~ 40 bytes per node of a half), and the last one is
- * kept; the callers half is capped as the C side caps it (16 x the
+ * kept.  The unzoomed view's first frame comes from quick halves, built
+ * only down to frames narrower than half a pixel (a stand-in child keeps
+ * each cut node's subtree width), then the full halves' view replaces
+ * it: the same frames at the same places, plus the narrower ones; the callers half is capped as the C side caps it (16 x the
  * nodes + 1M), past which the view says so instead.  A pruned block
  * (data-pruned="1") left narrow subtrees out, their samples folded into
  * their parents: F's frames inside them are missing, so the counts are
@@ -121,19 +124,22 @@
 	 * (already sorted: entries() sorts them again at no cost; reversed,
 	 * its sort made the view of tree100k's worst sandwich 2x slower). */
 	function foundOrder(G, from) {
+		const head = G.head, name = G.name, parent = G.parent;
 		for (let a = from, b = G.top - 1; a < b; a++, b--) {
-			for (const arr of [G.head, G.name, G.parent]) {
-				const t = arr[a];
-				arr[a] = arr[b];
-				arr[b] = t;
-			}
+			const h = head[a], nm = name[a], p = parent[a];
+			head[a] = head[b];
+			name[a] = name[b];
+			parent[a] = parent[b];
+			head[b] = h;
+			name[b] = nm;
+			parent[b] = p;
 		}
 	}
 
 	/* The callees half: the subtrees under the outermost frames, merged
 	 * (inner F frames stay frames).  Members are trie nodes. */
 	/* mirrors fold/model/sandwich.c:build_callees() */
-	function buildCallees(D, fname, outermost) {
+	function buildCallees(D, fname, outermost, cutT) {
 		const H = newHalf(D, fname, Infinity);
 		const next = new Int32Array(D.n).fill(-1);
 		const stamp = new Int32Array(H.nn).fill(-1), slot = new Int32Array(H.nn);
@@ -144,6 +150,7 @@
 		while (G.top) {
 			G.top--;
 			const v = halfNode(H, G.name[G.top], G.parent[G.top]), from = G.top;
+			if (v > 1 && cutT > 0 && calleesStub(D, H, v, G.head[G.top], next, cutT)) continue;
 			let self = 0, base = 0;
 			for (let x = G.head[G.top]; x >= 0;) {
 				const xn = next[x];
@@ -169,7 +176,7 @@
 	 * are those paths: a cursor (the next trie node up) and a weight,
 	 * which lands as self where the path ends. */
 	/* mirrors fold/model/sandwich.c:build_callers(), fold/model/sandwich.c:sum_by_caller() */
-	function buildCallers(D, fname, outermost, cap) {
+	function buildCallers(D, fname, outermost, cap, cutT) {
 		const H = newHalf(D, fname, cap);
 		const tb = D.diff ? D.btotal : null;
 		const at = new Int32Array(D.n).fill(-1), cur = [], w = [], wb = [];
@@ -188,6 +195,7 @@
 			G.top--;
 			const v = halfNode(H, G.name[G.top], G.parent[G.top]);
 			if (H.n > cap) return null;
+			if (v > 1 && cutT > 0 && callersStub(H, v, G.head[G.top], next, cursor, w, cutT)) continue;
 			const from = G.top;
 			let self = 0, base = 0;
 			for (let k = G.head[G.top]; k >= 0;) {
@@ -211,6 +219,41 @@
 		return H;
 	}
 
+	/* A quick half (see makeSandwich) stops at a node narrower than
+	 * cutT samples: it keeps its own line as self and gets one stand-in
+	 * child for its subtree lines (their total as self), so the node's
+	 * entries, their order and widths are the full half's while its
+	 * subtree is not built.  True when node v (members from `head`) is
+	 * such a stub. */
+	function calleesStub(D, H, v, head, next, cutT) {
+		let total = 0, self = 0, sub = false;
+		for (let x = head; x >= 0; x = next[x]) {
+			total += D.total[x];
+			self += D.self[x];
+			if (D.end[x] > x + 1) sub = true;
+		}
+		return stub(H, v, total, self, sub, cutT);
+	}
+	function callersStub(H, v, head, next, cursor, w, cutT) {
+		let total = 0, self = 0, sub = false;
+		for (let k = head; k >= 0; k = next[k]) {
+			total += w[k];
+			if (cursor[k] === 0) self += w[k];
+			else sub = true;
+		}
+		return stub(H, v, total, self, sub, cutT);
+	}
+	function stub(H, v, total, self, sub, cutT) {
+		if (total >= cutT) return false;
+		H.self[v] = self;
+		if (sub) {
+			const c = halfNode(H, H.name[v], v);   /* may grow H.self */
+			H.self[c] = total - self;
+		}
+		H.partial = true;
+		return true;
+	}
+
 	/* Half H (pre-order, parents before children) in the block's shape,
 	 * so the drill-down's flow() lays it out (50-block.js parseData()). */
 	function halfData(D, H) {
@@ -220,10 +263,10 @@
 			depth: H.depth.slice(0, n), name: H.name.slice(0, n), self: H.self.slice(0, n),
 			base: D.diff ? H.base.slice(0, n) : null, parent: H.parent.slice(0, n), end: new Int32Array(n),
 			total: null, btotal: null, disp: D.disp, matched: null, ent: new Array(n), fu: null,
-			integral: D.integral, locs: null,
+			integral: D.integral, locs: null, partial: !!H.partial,
 		};
-		X.total = Float64Array.from(X.self);
-		X.btotal = D.diff ? Float64Array.from(X.base) : X.total;
+		X.total = X.self.slice();
+		X.btotal = D.diff ? X.base.slice() : X.total;
 		X.maxDepth = 0;
 		for (let i = 0; i < n; i++) {
 			X.end[i] = i + 1;
@@ -241,34 +284,100 @@
 		return X;
 	}
 
-	/* The two halves for function `raw` (bytes), or a reason it has none. */
+	/* The two halves for function `raw` (bytes), or a reason it has none.
+	 * `quick` (the unzoomed view's first frame): halves built only down
+	 * to frames narrower than half a pixel at F's width (stubs, above),
+	 * a few hundred nodes where the full halves of tree100k's worst
+	 * sandwich have 131k (their build was ~60 ms of its 140); such a
+	 * sandwich is `partial` until completeSandwich() builds the rest.
+	 * Its rows are the full halves' (their depths need no build), so the
+	 * full view lands on the quick one's frames. */
 	/* mirrors fold/model/sandwich.c:fold_sandwich(), fold/model/sandwich.c:outermost() */
-	function makeSandwich(D, raw) {
-		if (SW && SW.D === D && SW.raw === raw) return SW;
+	function makeSandwich(D, raw, quick) {
+		if (!(SW && SW.D === D && SW.raw === raw)) SW = newSandwich(D, raw, quick && !D.diff);
+		if (!quick && SW.partial) completeSandwich(SW);
+		return SW;
+	}
+	function newSandwich(D, raw, quick) {
 		const isF = new Uint8Array(D.names.length);
 		let any = false;
 		for (let k = 0; k < D.names.length; k++) {
 			if (isFunction(D.names[k], raw)) { isF[k] = 1; any = true; }
 		}
-		if (!any) return (SW = { D: D, raw: raw, error: 'no frame is ' + display(raw).s });
+		if (!any) return { D: D, raw: raw, error: 'no frame is ' + display(raw).s };
 		let fname = D.names.indexOf(raw);
 		if (fname < 0) fname = D.names.push(raw) - 1;   /* only annotated copies (F_[i]) */
 		/* the outermost F frames: pre-order, skipping each one's subtree */
 		const outermost = [];
+		let total = 0;
 		for (let i = 1; i < D.n;) {
 			if (isF[D.name[i]]) {
 				outermost.push(i);
+				total += D.total[i];
 				i = D.end[i];
 			} else {
 				i++;
 			}
 		}
-		if (!outermost.length) return (SW = { D: D, raw: raw, error: 'no frame is ' + display(raw).s });
-		const up = buildCallers(D, fname, outermost, D.n * SANDWICH_NODE_FACTOR + SANDWICH_NODE_SLACK);
-		if (!up) return (SW = { D: D, raw: raw, error: 'too many caller paths to draw' });
-		const down = buildCallees(D, fname, outermost);
-		SW = { D: D, raw: raw, up: halfData(D, up), down: halfData(D, down), outermost: outermost };
-		return SW;
+		if (!outermost.length) return { D: D, raw: raw, error: 'no frame is ' + display(raw).s };
+		const S = { D: D, raw: raw, fname: fname, outermost: outermost, partial: false };
+		if (!quick) return completeSandwich(S);
+		const cutT = total / (cfg.width - 2 * cfg.xpad) / 2;
+		const up = buildCallers(D, fname, outermost, Infinity, cutT);
+		S.up = halfData(D, up);
+		S.down = halfData(D, buildCallees(D, fname, outermost, cutT));
+		S.partial = S.up.partial || S.down.partial;
+		const depth = halfDepths(D, outermost);
+		S.up.maxDepth = depth.up;
+		S.down.maxDepth = depth.down;
+		return S;
+	}
+
+	/* S's full halves (or its error: too many caller paths); returns S. */
+	function completeSandwich(S) {
+		const D = S.D, up = buildCallers(D, S.fname, S.outermost,
+			D.n * SANDWICH_NODE_FACTOR + SANDWICH_NODE_SLACK, 0);
+		S.partial = false;
+		if (!up) {
+			S.error = 'too many caller paths to draw';
+			return S;
+		}
+		S.up = halfData(D, up);
+		S.down = halfData(D, buildCallees(D, S.fname, S.outermost, 0));
+		return S;
+	}
+
+	/* The depth of the deepest frame of each full half (F at 1): of the
+	 * callers, the deepest outermost frame's; of the callees, 1 + the
+	 * deepest frame under an outermost one, below it. */
+	function halfDepths(D, outermost) {
+		let up = 1, down = 1;
+		for (const o of outermost) {
+			if (D.depth[o] > up) up = D.depth[o];
+			for (let i = o + 1, d0 = D.depth[o] - 1; i < D.end[o]; i++) {
+				if (D.depth[i] - d0 > down) down = D.depth[i] - d0;
+			}
+		}
+		return { up: up, down: down };
+	}
+
+	/* Zoom z made from a quick sandwich's frame: its node in the full
+	 * half (the same names from F down), the sandwich completed first. */
+	function settledZoom(z) {
+		if (z === null || z.half === undefined || !z.of || !z.of.partial) return z;
+		const D = drillData(), P = z.of;
+		const S = D ? makeSandwich(D, z.sw, false) : null;
+		if (!S || S.error) return { sw: z.sw };
+		const X = z.half === 'up' ? S.up : S.down, path = [];
+		for (let p = z.node; p > 1; p = P.parent[p]) path.unshift(P.name[p]);
+		let v = 1;
+		for (const nm of path) {
+			let c = v + 1;
+			while (c < X.end[v] && X.name[c] !== nm) c = X.end[c];
+			if (c >= X.end[v]) break;
+			v = c;
+		}
+		return v === 1 ? { sw: z.sw } : { sw: z.sw, half: z.half, node: v };
 	}
 
 	/* What the details line says over a sandwich. */
@@ -297,7 +406,7 @@
 			const row = rowOf(half, f.depth);
 			const it = frameItem(X, f, xpad + f.start * wpt, xpad + f.end * wpt, row, f.end - f.start, false,
 				fileTotal, 'frame');
-			it.zoomTo = f.node === 1 ? { sw: S.raw } : { sw: S.raw, half: half, node: f.node };
+			it.zoomTo = f.node === 1 ? { sw: S.raw } : { sw: S.raw, half: half, node: f.node, of: X };
 			it.sw = { X: X, half: half };
 			if (f.rest !== undefined) {
 				it.rest = f;
@@ -335,7 +444,7 @@
 			for (const p of anc) {
 				const f = { node: p, delta: X.diff && own(X, p) ? X.self[p] - X.base[p] : 0, waker: false };
 				const it = frameItem(X, f, xpad, W - xpad, rowOf(half, X.depth[p]), tot[p], false, fileTotal, 'anc');
-				it.zoomTo = p === 1 ? { sw: S.raw } : { sw: S.raw, half: half, node: p };
+				it.zoomTo = p === 1 ? { sw: S.raw } : { sw: S.raw, half: half, node: p, of: X };
 				items.push(it);
 			}
 			const fl = flow(X, z, cfg.before, minw, 1 / wpt);

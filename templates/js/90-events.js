@@ -197,7 +197,11 @@
 
 	listen();
 	if (/[?&](n|x|y|s|i|f|t)=/.test(location.search)) readUrl();
-	if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(idle, 0));
+	/* The idle work starts when the browser is idle after the load: a
+	 * timer queued from the first animation frame could run before the
+	 * frame after the load event was out (issue 32) */
+	if (window.requestIdleCallback) requestIdleCallback(idle, { timeout: 250 });
+	else if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(idle, 0));
 	else setTimeout(idle, 0);
 
 }());

@@ -8,7 +8,9 @@
 # differential, the halves equal `render --callers/--callees NAME` of the
 # same SVG frame for frame, NAME's count is the samples with it on the
 # stack counted once (an independent Python count of the folded text),
-# and search inside the sandwich gives the share Python computes.
+# and search inside the sandwich gives the share Python computes; on a
+# generated tree big enough for quick halves, the first frame's shapes are
+# the full view's (position, colour, tooltip).
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 here="$UF_TOP/tests/browser"
 chromium="${CHROMIUM:-/usr/bin/chromium}"
@@ -35,6 +37,13 @@ if [ -s "$ex" ]; then
 else
 	skip "sandwich browser: real capture" "$ex not found (../shared is the project's oracle folder)"
 fi
+# A generated call tree (bench/browser/gen-tree.js) whose sandwich of its
+# hottest name has frames narrower than half a pixel: the view's first
+# frame comes from quick halves (86-sandwich.js), the full view next.
+node "$UF_TOP/bench/browser/gen-tree.js" 4000 7 "$TMP/tree.folded" >/dev/null &&
+	"$UF" render "$TMP/tree.folded" -o "$TMP/tree.svg" &&
+	inputs+=("$TMP/tree.folded|$TMP/tree.svg|parse_0|^alloc|quick") ||
+	fail "sandwich browser: render tree" "gen-tree.js or render failed"
 
 # The truth from the folded text: samples with NAME (or NAME_[x]) on the
 # stack, each once; of those, the share with a frame matching the search.
@@ -42,7 +51,7 @@ python3 - "$TMP/cases.json" "${inputs[@]}" <<'EOF'
 import json, re, sys
 cases = []
 for spec in sys.argv[2:]:
-    folded, svg, name, search = spec.split('|')
+    folded, svg, name, search, *quick = spec.split('|')
     isf = re.compile(re.escape(name) + '$')
     n = m = 0
     top = {}   # matched function -> samples, once per sample, in the callees half
@@ -59,7 +68,7 @@ for spec in sys.argv[2:]:
         for f in set(callees):
             if search and re.search(search, f):
                 top[f] = top.get(f, 0) + int(w)
-    c = {'svg': svg, 'name': name, 'count': n}
+    c = {'svg': svg, 'name': name, 'count': n, 'quick': quick == ['quick']}
     if search:
         v = 100 * m / n
         c['search'] = search

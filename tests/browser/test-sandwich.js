@@ -105,6 +105,55 @@ function sameList(got, want, what) {
 		(extra.length ? '; extra ' + extra.slice(0, 2).join(' / ') : ''));
 }
 
+/* In the page: the view's frame shapes as "x|y|width|fill|tooltip"
+ * (tooltips made by a synthetic hover), and whether it is pending. */
+function firstShapes() {
+	const v = document.getElementById('uf-view');
+	const list = [];
+	for (const r of v.querySelectorAll('rect.f')) {
+		r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+		const t = r.querySelector('title');
+		list.push([r.getAttribute('x'), r.getAttribute('y'), r.getAttribute('width'), r.getAttribute('fill'),
+			t ? t.textContent : ''].join('|'));
+	}
+	return { list: list, pending: v.hasAttribute('data-pending') };
+}
+
+/* Shift-clicks NAME's drawn frame, then clicks a frame of its sandwich
+ * and returns that frame's tooltip and the zoomed view's frames: at once
+ * (want null: the widest frame narrower than NAME in the first frame),
+ * or once settled (the frame whose tooltip is `want`). */
+async function zoomInto(page, name, want) {
+	await page.evaluate(() => document.getElementById('unzoom').dispatchEvent(new MouseEvent('click', { bubbles: true })));
+	const r = await page.evaluate(async (nm, w) => {
+		const g = Array.from(document.getElementById('frames').children).find((x) => {
+			const t = x.querySelector('title');
+			return t && t.textContent.startsWith(nm + ' (');
+		});
+		g.querySelector('rect').dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true }));
+		if (w !== null) {
+			for (let i = 0; i < 500 && document.getElementById('uf-view').hasAttribute('data-pending'); i++) {
+				await new Promise((res) => setTimeout(res, 10));
+			}
+		}
+		const v = document.getElementById('uf-view'), pending = v.hasAttribute('data-pending');
+		let best = null, title = null;
+		for (const x of v.querySelectorAll('rect.f')) {
+			x.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+			const t = x.querySelector('title').textContent, wd = parseFloat(x.getAttribute('width'));
+			if (w === null ? wd < 1180 && (!best || wd > parseFloat(best.getAttribute('width'))) : t === w) {
+				best = x;
+				title = t;
+			}
+		}
+		if (best) best.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+		return { pending: pending, title: title };
+	}, name, want);
+	await settle(page);
+	r.frames = (await page.evaluate(firstShapes)).list;
+	return r;
+}
+
 /* ms from running `act` in the page to the next animation frame after
  * the view settles (data-pending gone) */
 async function timed(page, act) {
@@ -205,16 +254,46 @@ async function main() {
 				}), c.name);
 				expect(i >= 0, 'no drawn frame ' + c.name);
 				await drv.sleep(300);   /* idle time reads the block */
-				const ms = await timed(page, 'document.getElementById("frames").children[' + i +
-					'].querySelector("rect").dispatchEvent(new MouseEvent("click", {bubbles: true, shiftKey: true}));');
-				times.push(['sandwich', ms]);
+				const first = await page.evaluate(async (k, src) => {
+					const firstShapes = (new Function('return ' + src))();
+					const t0 = performance.now();
+					document.getElementById('frames').children[k].querySelector('rect')
+						.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true }));
+					const shapes = firstShapes();
+					await new Promise((r) => requestAnimationFrame(() => r()));
+					return { ms: performance.now() - t0, shapes: shapes };
+				}, i, firstShapes.toString());
+				times.push(['sandwich', first.ms]);
 				await settle(page);
+				if (c.quick) {
+					/* the first frame, drawn from quick halves before the
+					 * full view replaced it: each of its shapes is the
+					 * full view's (x, y, width, colour, tooltip) */
+					const full = new Set((await page.evaluate(firstShapes)).list);
+					const odd = first.shapes.list.filter((x) => !full.has(x));
+					expect(first.shapes.pending && first.shapes.list.length >= 100,
+						'no quick first frame (pending ' + first.shapes.pending + ', ' + first.shapes.list.length + ' shapes)');
+					expect(!odd.length, odd.length + ' of ' + first.shapes.list.length + ' first-frame shapes not in the full view, e.g. ' + odd[0]);
+				}
 				const url = await page.evaluate(() => location.search);
 				expect(url.includes('f='), 'URL ' + url);
 				const fr2 = await viewFrames(page, c.name);
 				const H2 = halves(fr2, c.name);
 				expect(H2 && H2.up.length === H.up.length && H2.down.length === H.down.length, 'Shift-click drew another view');
 			});
+			if (c.quick) {
+				await group(label + ': a click into the quick first frame zooms where the full view\'s click does', async () => {
+					await page.goto(pathToFileURL(c.svg).href);
+					await page.waitForFunction(() => document.getElementById('frames').children.length > 0);
+					await drv.sleep(300);
+					const viaQuick = await zoomInto(page, c.name, null);
+					const viaFull = await zoomInto(page, c.name, viaQuick.title);
+					expect(viaQuick.pending && viaQuick.title, 'no quick view to click into: ' + JSON.stringify(viaQuick).slice(0, 200));
+					expect(viaQuick.title === viaFull.title && viaQuick.frames.length > 1 &&
+						viaQuick.frames.join('\n') === viaFull.frames.join('\n'),
+						'quick: ' + viaQuick.title + ', ' + viaQuick.frames.length + ' frames; full: ' + viaFull.title + ', ' + viaFull.frames.length);
+				});
+			}
 			expect(errors.length === 0, 'page errors: ' + errors.join('; '));
 			await page.close();
 		}
