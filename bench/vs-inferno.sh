@@ -16,6 +16,7 @@
 #   little-100k   100k little-sharing stacks
 #   little-1m     1M little-sharing stacks (left out with BENCH_QUICK=1)
 #   diff-tree-64k `diff A B` beside `inferno-diff-folded A B | inferno-flamegraph`
+# Every run writes a new output file (see pair).
 # Columns: best wall s, CPU s (user+sys) and its sys part, peak RSS MiB,
 # for each tool; then inferno's wall / ours ("x faster") and the goal's
 # verdict (>= 3x at <= inferno's RSS).  Under each row, when the CPU has
@@ -70,7 +71,14 @@ pair() {
 	peer=("$@")
 	: >"$TMP/a"; : >"$TMP/b"
 	for ((i = 0; i < N; i++)); do
+		# Each tool writes a new file.  Without the rm, the peer's old
+		# output is truncated by this shell's `>` before its clock starts
+		# while ours is replaced by our atomic rename inside our clock:
+		# ext4 frees the old file's blocks and starts writeback of the new
+		# one there (0.5-1 ms of a 4 ms run on the small capture).
+		rm -f "$TMP/o.svg" "$TMP/o.out" "$TMP/p.out"
 		once "$TMP/o.out" "${ours[@]}" >>"$TMP/a"
+		rm -f "$TMP/o.svg" "$TMP/o.out" "$TMP/p.out"
 		once "$TMP/p.out" "${peer[@]}" >>"$TMP/b"
 	done
 	st=$(awk '$3 != 0 { print $3; exit }' "$TMP/a" "$TMP/b")
