@@ -7,12 +7,15 @@
  * are mapped directly and marked MADV_HUGEPAGE (transparent huge pages in
  * "madvise" mode, Debian's default), which cuts those misses; smaller
  * ones come from calloc.  The caller passes the size back to free.
+ * uf_calloc_written: zeroed memory already faulted in for writing (a
+ * table read before it is written, beside another thread).
  */
 #ifndef UF_UTIL_BIGALLOC_H
 #define UF_UTIL_BIGALLOC_H
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define UF_BIG_MIN (4u << 20)
@@ -27,6 +30,24 @@ static inline void *uf_big_calloc(size_t bytes)
 #ifdef MADV_HUGEPAGE
 	(void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint: fine if refused */
 #endif
+	return p;
+}
+
+/* Zeroed memory whose pages are already written: for a table that is
+ * probed (read) before it is filled, on a thread beside another of this
+ * process.  calloc's fresh pages are untouched; a read maps the kernel's
+ * zero page and the first write to it is a copy-on-write fault whose TLB
+ * flush interrupts every other CPU running the process.  Writing the
+ * zeros here faults each page in once, writable, with no flush.  The
+ * barrier keeps the compiler from turning malloc + memset into calloc.
+ * Free with free(). */
+static inline void *uf_calloc_written(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	if (!p)
+		return NULL;
+	__asm__ volatile("" : : "r"(p) : "memory");
+	memset(p, 0, bytes);
 	return p;
 }
 

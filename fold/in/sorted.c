@@ -620,8 +620,26 @@ static void *rename_part(void *arg)
 	return NULL;
 }
 
-/* The second lane's names into t, its jobs' frames renamed to t's ids
- * (each job's frames in two halves, one on a second thread). */
+/* Looks the names u[lo..hi) up in t (read only: the halves run at once). */
+struct lookup {
+	const fold_trie *t, *u;
+	uint32_t lo, hi;
+	uint32_t *map;
+};
+
+static void *lookup_part(void *arg)
+{
+	struct lookup *l = arg;
+	fold_trie_lookup_names(l->t, l->u, l->lo, l->hi, l->map + l->lo);
+	return NULL;
+}
+
+/* The second lane's names into t, its jobs' frames renamed to t's ids.
+ * The names are looked up in t in two halves, one on a second thread
+ * (most are there: the lanes read the same program's stacks); those t
+ * lacks are then interned here in u's id order, so every name gets the
+ * id one intern after another gave it.  The frames are renamed in two
+ * halves too. */
 static int merge_names(fold_trie *t, struct index_job *job, int njob)
 {
 	if (njob < 2)
@@ -630,7 +648,11 @@ static int merge_names(fold_trie *t, struct index_job *job, int njob)
 	uint32_t *map = malloc((size_t)u->nnames * sizeof *map);
 	if (!map)
 		return -ENOMEM;
+	struct lookup la = { t, u, 0, u->nnames / 2, map }, lb = { t, u, u->nnames / 2, u->nnames, map };
+	uf_split2(lookup_part, &la, &lb, uf_split2_worth(u->nnames, 8192)); /* ~40 ns a name */
 	for (uint32_t i = 0; i < u->nnames; i++) {
+		if (map[i] != FOLD_NONE)
+			continue;
 		size_t len;
 		const char *s = fold_trie_name(u, i, &len);
 		if ((map[i] = fold_trie_intern(t, s, len)) == FOLD_NONE) {

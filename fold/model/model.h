@@ -456,6 +456,12 @@ static inline uint64_t fold_name_hash(const char *p, size_t len)
 }
 /* fold_trie_intern with the name's fold_name_hash() already known. */
 uint32_t fold_trie_intern_h(fold_trie *t, const char *s, size_t len, uint64_t h);
+/* map[i - lo] = t's id of u's name i for i in [lo, hi), FOLD_NONE where t
+ * has no such name; t and u are only read, so two threads may look up
+ * two ranges at once (sorted.c's merge of a second index lane's names).
+ * In batches: hashes and slots, then records, fetched ahead. */
+void fold_trie_lookup_names(const fold_trie *t, const fold_trie *u, uint32_t lo, uint32_t hi,
+			    uint32_t *map);
 
 /* ---- sorting keys: names, stacks of name ids (fold/model/keysort.c) ---- */
 

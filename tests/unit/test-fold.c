@@ -660,6 +660,50 @@ static char *sorted_text(const char *text, size_t len)
 	return out;
 }
 
+/* fold_trie_lookup_names (the sorted reader's merge of its second lane's
+ * names): each of u's names in a range gets t's id, FOLD_NONE where t
+ * lacks it, with no name added to t; ranges that are not a multiple of
+ * its batch of 16, and names long and short. */
+static void fold_lookup_names_finds_each_or_none(void **state)
+{
+	(void)state;
+	fold_trie *t = fold_trie_new(), *u = fold_trie_new();
+	assert_non_null(t);
+	assert_non_null(u);
+	char name[64];
+	for (int i = 0; i < 3000; i++) { /* t: the even ones, u: every third */
+		int len = snprintf(name, sizeof name, i % 5 ? "n%d" : "a_longer_name_number_%d", i);
+		if (i % 2 == 0)
+			assert_int_not_equal(fold_trie_intern(t, name, (size_t)len), FOLD_NONE);
+		if (i % 3 == 0)
+			assert_int_not_equal(fold_trie_intern(u, name, (size_t)len), FOLD_NONE);
+	}
+	uint32_t tn = t->nnames, lo = 7, hi = u->nnames - 3;
+	uint32_t *map = malloc((hi - lo) * sizeof *map);
+	assert_non_null(map);
+	fold_trie_lookup_names(t, u, lo, hi, map);
+	assert_int_equal(t->nnames, tn);
+	uint32_t found = 0;
+	for (uint32_t i = lo; i < hi; i++) {
+		size_t len, tlen;
+		const char *s = fold_trie_name(u, i, &len);
+		int num = atoi(s[0] == 'n' ? s + 1 : s + strlen("a_longer_name_number_"));
+		if (num % 2 == 0) {
+			assert_int_not_equal(map[i - lo], FOLD_NONE);
+			const char *ts = fold_trie_name(t, map[i - lo], &tlen);
+			assert_int_equal(tlen, len);
+			assert_memory_equal(ts, s, len);
+			found++;
+		} else {
+			assert_int_equal(map[i - lo], FOLD_NONE);
+		}
+	}
+	assert_true(found > 400); /* numbers divisible by 6 in the range */
+	free(map);
+	fold_trie_free(t);
+	fold_trie_free(u);
+}
+
 /* Random lines from a small alphabet of names, so stacks share prefixes
  * at every depth; big enough that both cores index, sort and build. */
 static void fold_sorted_reader_two_threads(void **state)
@@ -1222,6 +1266,7 @@ int main(void)
 		cmocka_unit_test(fold_format_count_is_exact_and_plain),
 		cmocka_unit_test(fold_sorted_reader_small_cases),
 		cmocka_unit_test(fold_sorted_reader_two_threads),
+		cmocka_unit_test(fold_lookup_names_finds_each_or_none),
 		cmocka_unit_test(fold_sorted_reader_caps),
 		cmocka_unit_test(fold_sorted_reader_many_names),
 		cmocka_unit_test(fold_finish_two_threads_same_as_one),
