@@ -36,13 +36,14 @@ struct embed_job {
 	pthread_t th;
 	int running;         /* th is to be joined */
 	/* Deflating a pass's columns is half the thread's time: from
-	 * FOLD_EMBED_SPLIT bytes the second half is posted (under mu) for
+	 * FOLD_EMBED_SPLIT bytes the first half is posted (under mu) for
 	 * whichever thread is free first, the drawing thread once its
-	 * frames are out (embed_join) or this one after its first half. */
+	 * frames are out (embed_join) or this one after the second half,
+	 * which it deflates itself first (the slower one: embed-thread.c). */
 	const char *zcols;   /* the posted columns */
 	size_t zlen;
 	int zposted, ztaken, zdone;
-	struct fold_zpart zb; /* the second half, deflated */
+	struct fold_zpart za; /* the first half, deflated */
 	int finished;        /* embed_run is done: nothing more is posted */
 };
 
