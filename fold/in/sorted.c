@@ -18,9 +18,11 @@
  *  - index: find lines, parse counts, cut each stack into frames and
  *    intern them (a small name table stays in the cache while the input
  *    streams past), so a line becomes 4 bytes a frame instead of its text;
- *    the second half interns into a table of its own, merged after.  A line
- *    sharing frames with the previous good one (sorted input) copies
- *    their ids instead of cutting them again.  The input is not read
+ *    the second half interns into a table of its own, merged after (its
+ *    names looked up in t on two threads, fold_trie_lookup_names; only
+ *    those t lacks interned, in order), and the lanes' lines gathered on
+ *    two threads too.  A line sharing frames with the previous good one
+ *    (sorted input) copies their ids instead of cutting them again.  The input is not read
  *    again: a mapped input is dropped from memory here, a big one (not
  *    populated by read-folded.c) every FOLD_MAP_RELEASE bytes as the
  *    index passes.
