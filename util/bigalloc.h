@@ -10,6 +10,8 @@
  * uf_calloc_written: zeroed memory already faulted in for writing (a
  * table read before it is written, beside another thread).
  *
+ * uf_thp_hint: huge pages for a big array about to be written.
+ *
  * uf_alloc_keep_freed: the process's malloc keeps freed blocks below
  * UF_KEEP_FREED_MAX for reuse instead of unmapping each one.  A render
  * allocates arrays of a few MiB per phase (lines, keys, nodes, totals,
@@ -26,6 +28,7 @@
 
 #include <malloc.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -61,6 +64,30 @@ static inline void *uf_calloc_written(size_t bytes)
 	__asm__ volatile("" : : "r"(p) : "memory");
 	memset(p, 0, bytes);
 	return p;
+}
+
+/* Transparent huge pages for an array of UF_BIG_MIN bytes and more that
+ * malloc mapped on its own (from UF_KEEP_FREED_MAX up): the 2 MiB-aligned
+ * part of [p, p + bytes) is marked MADV_HUGEPAGE before it is written.  A
+ * 4 KiB fault costs ~3.3 us in this VM, a huge page ~0.6 us per 4 KiB
+ * (a microbenchmark of 16 MiB); little-100k's node, total and entry
+ * arrays (2.3M nodes) were ~19k of its 25k faults.  Costs at most one
+ * partly used 2 MiB page of RSS per array.  A hint: fine if refused,
+ * nothing when the kernel has no THP; call it on a block before writing
+ * it (after a growing realloc: only the pages not yet written gain). */
+static inline void uf_thp_hint(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (!p || bytes < UF_BIG_MIN)
+		return;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
 }
 
 #define UF_KEEP_FREED_MAX (4u << 20)

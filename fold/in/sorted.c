@@ -65,6 +65,7 @@
 
 #include "fold/in/in.h"
 #include "fold/in/internal.h"
+#include "util/bigalloc.h"
 #include "util/split2.h"
 #include "util/vec.h"
 
@@ -498,6 +499,7 @@ static int frames_room(struct index_job *j, size_t more)
 	uint32_t *fr = realloc(j->fr, cap * sizeof *fr);
 	if (!fr)
 		return -ENOMEM;
+	uf_thp_hint(fr, cap * sizeof *fr); /* util/bigalloc.h */
 	j->fr = fr;
 	j->frcap = cap;
 	return 0;
@@ -553,6 +555,7 @@ static int index_push(struct index_job *j, const struct sline *x)
 		struct sline *l = realloc(j->l, cap * sizeof *l);
 		if (!l)
 			return -ENOMEM;
+		uf_thp_hint(l, cap * sizeof *l);
 		j->l = l;
 		j->cap = cap;
 	}

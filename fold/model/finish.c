@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "fold/model/model.h"
+#include "util/bigalloc.h"
 #include "util/split2.h"
 #include "util/vec.h"
 
@@ -55,6 +56,8 @@ int fold_trie_finish(fold_trie *t)
 	t->ent = NULL;
 	t->total = malloc((size_t)t->nnodes * sizeof *t->total);
 	t->eoff = calloc((size_t)t->nnodes + 1, sizeof *t->eoff);
+	uf_thp_hint(t->total, (size_t)t->nnodes * sizeof *t->total); /* util/bigalloc.h */
+	uf_thp_hint(t->eoff, ((size_t)t->nnodes + 1) * sizeof *t->eoff);
 	/* the sorted reader ranked the names already (kept while no name is added) */
 	int kept = t->name_rank && t->name_rank_n == t->nnames;
 	uint32_t *rank = kept ? t->name_rank : malloc((size_t)t->nnames * 2 * sizeof *rank);
@@ -197,6 +200,7 @@ static int entry_ends(fold_trie *t)
 	uint32_t m = t->eoff[n - 1];
 	t->eoff[n] = m;
 	t->ent = malloc(((size_t)m + 1) * sizeof *t->ent);
+	uf_thp_hint(t->ent, ((size_t)m + 1) * sizeof *t->ent);
 	return t->ent ? 0 : -ENOMEM;
 }
 

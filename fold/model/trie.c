@@ -327,6 +327,7 @@ int fold_trie_make_diff(fold_trie *t)
 	t->base = malloc((size_t)t->nodes_cap * sizeof *t->base);
 	if (!t->base)
 		return -ENOMEM;
+	uf_thp_hint(t->base, (size_t)t->nodes_cap * sizeof *t->base);
 	memcpy(t->base, t->self, (size_t)t->nnodes * sizeof *t->base);
 	if (t->keep_seq && t->seq_cap) {
 		t->seq_base = malloc(t->seq_cap * sizeof *t->seq_base);
@@ -446,6 +447,7 @@ static int grow_nodes_to(fold_trie *t, size_t want)
 		void *p = realloc(*arrs[k], want * size[k]);
 		if (!p)
 			return -ENOMEM;
+		uf_thp_hint(p, want * size[k]); /* a big trie's arrays: util/bigalloc.h */
 		*arrs[k] = p;
 	}
 	t->nodes_cap = (uint32_t)want;

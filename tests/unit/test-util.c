@@ -32,6 +32,7 @@
 #include <cmocka.h>
 
 #include "util/base64.h"
+#include "util/bigalloc.h"
 
 #include "util/fmt.h"
 #include "util/arena.h"
@@ -676,12 +677,75 @@ static void err_out_of_memory_class(void **state)
 	assert_string_equal(e.what, "render");
 }
 
+/* VmFlags of the mapping holding address a in /proc/self/smaps; 1 when
+ * found (flags copied), 0 otherwise. */
+static int vm_flags_of(uintptr_t a, char *flags, size_t size)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in = 0, found = 0;
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = a >= lo && a < hi;
+		else if (in && !strncmp(line, "VmFlags:", 8)) {
+			size_t k = strlen(line + 8);
+			k = k < size ? k : size - 1;
+			memcpy(flags, line + 8, k);
+			flags[k] = 0;
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* util/bigalloc.h: uf_thp_hint marks a big block's 2 MiB-aligned part
+ * for huge pages (where the kernel has them) and leaves it usable; small
+ * blocks and NULL are left alone; uf_calloc_written's memory is zero. */
+static void bigalloc_thp_hint_and_written_zeros(void **state)
+{
+	(void)state;
+	uf_thp_hint(NULL, 8u << 20);
+	char small[64] = { 0 };
+	uf_thp_hint(small, sizeof small);
+	size_t n = 8u << 20;
+	unsigned char *p = malloc(n);
+	assert_non_null(p);
+	uf_thp_hint(p, n);
+	memset(p, 7, n);
+	assert_int_equal(p[n - 1], 7);
+	char mode[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (f) {
+		if (!fgets(mode, sizeof mode, f))
+			mode[0] = 0;
+		fclose(f);
+	}
+	if (mode[0] && !strstr(mode, "[never]")) { /* the kernel has THP: the hint took */
+		char flags[256];
+		uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
+		assert_true(vm_flags_of(a, flags, sizeof flags));
+		assert_non_null(strstr(flags, " hg"));
+	}
+	free(p);
+	unsigned char *z = uf_calloc_written(1u << 20);
+	assert_non_null(z);
+	for (size_t i = 0; i < (1u << 20); i += 4093)
+		assert_int_equal(z[i], 0);
+	assert_int_equal(z[(1u << 20) - 1], 0);
+	free(z);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(arena_disjoint_across_blocks),
 		cmocka_unit_test(arena_strndup),
+		cmocka_unit_test(bigalloc_thp_hint_and_written_zeros),
 		cmocka_unit_test(outfile_fd_alias),
 		cmocka_unit_test(outfile_replaces_file),
 		cmocka_unit_test(outfile_fifo_slow_reader),
