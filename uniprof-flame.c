@@ -17,7 +17,6 @@
 
 #include "cli/cmd.h"
 #include "record/record.h"
-#include "util/bigalloc.h"
 
 struct cmd {
 	const char *name;
@@ -69,7 +68,6 @@ static int close_stdout(int status)
 
 int main(int argc, char **argv)
 {
-	uf_alloc_keep_freed(); /* reuse freed arrays' pages: util/bigalloc.h */
 	if (argc < 2) { /* errors are one line; the usage is on --help */
 		fprintf(stderr, "uniprof-flame: no command: name one (render, fold, diff, record) or a "
 			"target (see 'uniprof-flame --help')\n");

@@ -92,7 +92,9 @@ static inline void uf_thp_hint(void *p, size_t bytes)
 
 #define UF_KEEP_FREED_MAX (4u << 20)
 
-/* Called once, first thing in main(); a hint: fine if refused. */
+/* Called by the CLI before it reads inputs of 1 MiB and more
+ * (cli/inputs.c: a small render keeps the defaults, and its peak RSS);
+ * a hint: fine if refused, harmless if called twice. */
 static inline void uf_alloc_keep_freed(void)
 {
 	(void)mallopt(M_MMAP_THRESHOLD, (int)UF_KEEP_FREED_MAX);
