@@ -46,6 +46,7 @@
 			for (const it of state.view.items) {
 				if (it.kind !== 'box' && it.el) it.el.setAttribute('fill', test(it.name) ? cfg.searchcolor : it.fill);
 			}
+			regroupSlivers(state.view);   /* a matched sliver moves to the search colour's path */
 		}
 		const D = data();
 		if (D) {

@@ -8,10 +8,15 @@
 	/* ---- events ---- */
 
 	/* What the pointer is on: a view item, a frame as written, a pruned
-	 * box as written, or nothing. */
-	function hit(target) {
+	 * box as written, or nothing.  On a sliver path the item is found by
+	 * the event's client point (sliverAt, 72-view.js). */
+	function hit(target, e) {
 		if (target && target.ufItem !== undefined && state.view) {
 			return { item: state.view.items[target.ufItem] };
+		}
+		if (target && target.ufSlivers !== undefined) {
+			const it = state.view && e ? sliverAt(target, e.clientX, e.clientY) : null;
+			return it ? { item: it, sliver: target } : null;
 		}
 		let g = target;
 		while (g && g.parentNode !== framesEl) g = g.parentNode;
@@ -31,8 +36,12 @@
 	}
 
 	function onOver(e) {
-		const h = hit(e.target);
+		const h = hit(e.target, e);
 		if (!h || !el.details) return;
+		if (h.sliver) {
+			showSliver(h.sliver, h.item);
+			return;
+		}
 		if (h.item) {
 			const it = h.item, t = it.title();
 			if (!it.el.firstElementChild) {   /* the tooltip, made when first wanted */
@@ -50,10 +59,45 @@
 		el.details.textContent = cls && /(^|\s)pruned(\s|$)/.test(cls) ? firstLine(t) : detailsOf(t);
 	}
 
+	/* A sliver under the pointer: its details line, and its tooltip as
+	 * the path's one <title> (rewritten when the pointer moves to another
+	 * sliver of the path, before the browser shows it). */
+	function showSliver(p, it) {
+		if (!el.details || !state.view) return;
+		state.view.hovered = it;
+		const t = it.title();
+		let title = p.firstElementChild;
+		if (!title) title = p.appendChild(document.createElementNS(NS, 'title'));
+		if (title.textContent !== t) title.textContent = t;
+		el.details.textContent = detailsOf(t);
+	}
+
+	/* Along one sliver path no mouseover fires: the item follows the
+	 * pointer here (or the idle line, off every sliver of it). */
+	function onMove(e) {
+		const p = e.target;
+		if (!p || p.ufSlivers === undefined || !state.view || !el.details) return;
+		const it = sliverAt(p, e.clientX, e.clientY);
+		if (it === state.view.hovered) return;
+		if (it) showSliver(p, it);
+		else {
+			state.view.hovered = null;
+			el.details.textContent = state.note || detailsIdle;
+		}
+	}
+
 	function onOut(e) {
-		const h = hit(e.target);
+		/* leaving a sliver path: what it showed (the point is already
+		 * the new one) */
+		let h;
+		if (e.target && e.target.ufSlivers !== undefined) {
+			h = state.view && state.view.hovered ? { item: state.view.hovered } : null;
+			if (state.view) state.view.hovered = null;
+		} else {
+			h = hit(e.target, e);
+		}
 		if (!h || !el.details) return;
-		const r = e.relatedTarget ? hit(e.relatedTarget) : null;
+		const r = e.relatedTarget ? hit(e.relatedTarget, e) : null;
 		if (r && ((h.g && r.g === h.g) || (h.item && r.item === h.item))) return;
 		el.details.textContent = state.note || detailsIdle;
 	}
@@ -70,7 +114,7 @@
 	}
 
 	function onClick(e) {
-		const h = hit(e.target);
+		const h = hit(e.target, e);
 		if (!h) return;
 		if (e.shiftKey) {   /* Shift-click: the function's sandwich */
 			const go = () => {
@@ -112,6 +156,7 @@
 		const area = framesEl.parentNode;
 		area.addEventListener('mouseover', onOver);
 		area.addEventListener('mouseout', onOut);
+		area.addEventListener('mousemove', onMove);
 		area.addEventListener('click', onClick);
 		if (el.unzoom) el.unzoom.addEventListener('click', () => zoom(null, true));
 		if (el.search) el.search.addEventListener('click', promptSearch);
