@@ -100,4 +100,60 @@ function expect(cond, why) {
 	if (!cond) throw new Error(why);
 }
 
-module.exports = { launch, press, answerPrompt, back, forward, sleep, reporter, expect };
+/* In the page: window.ufShapes(sel), the zoomed view's frame shapes as a
+ * test reads them: the elements of #uf-view matching `sel` (all its
+ * children without one), then one stand-in per frame of each sliver path
+ * (path.sliver: frames under a pixel wide, one path per fill, a subpath
+ * "Mx yhwvhh-wz" each; templates/js/72-view.js).  A stand-in answers
+ * getAttribute (x, y, width, height from its subpath, fill and class of
+ * the path), classList.contains, querySelector('title') (the path's
+ * tooltip, which the script rewrites for the sliver last hovered) and
+ * dispatchEvent: the event goes to the path at the client point of the
+ * subpath's centre, so the script's own hit test by coordinates picks the
+ * frame; a misplaced subpath gets another frame's title, or none. */
+function pageShapes() {
+	const sliver = (p, m) => {
+		const a = { x: m[1], y: m[2], width: m[3], height: m[4], fill: p.getAttribute('fill'), class: 'f sliver' };
+		const centre = () => {
+			const pt = document.documentElement.createSVGPoint();
+			pt.x = parseFloat(a.x) + parseFloat(a.width) / 2;
+			pt.y = parseFloat(a.y) + parseFloat(a.height) / 2;
+			return pt.matrixTransform(p.getScreenCTM());
+		};
+		return {
+			sliver: true, path: p, ufItem: -1, localName: 'rect', nextElementSibling: null,
+			getAttribute: (k) => (a[k] === undefined ? null : a[k]),
+			classList: { contains: (c) => c === 'f' || c === 'sliver' },
+			querySelector: (q) => p.querySelector(q),
+			centre: centre,
+			dispatchEvent: (ev) => {
+				const c = centre();
+				return p.dispatchEvent(new MouseEvent(ev.type, { bubbles: true, cancelable: true, view: window,
+					clientX: c.x, clientY: c.y, shiftKey: ev.shiftKey, relatedTarget: ev.relatedTarget }));
+			},
+		};
+	};
+	window.ufShapes = (sel) => {
+		const v = document.getElementById('uf-view');
+		if (!v) return [];
+		const out = Array.from(sel ? v.querySelectorAll(sel) : v.children);
+		for (const p of v.querySelectorAll('path.sliver')) {
+			const re = /M([-\d.]+) ([-\d.]+)h([\d.]+)v([\d.]+)h-([\d.]+)z/g, d = p.getAttribute('d');
+			let m, n = 0;
+			while ((m = re.exec(d)) !== null) {
+				out.push(sliver(p, m));
+				n += m[0].length;
+			}
+			if (n !== d.length) throw new Error('sliver path not read whole: ' + d.slice(0, 80));
+		}
+		return out;
+	};
+}
+
+/* Makes window.ufShapes available in `page`'s current document (call it
+ * again after a navigation). */
+async function viewShapes(page) {
+	await page.evaluate(pageShapes);
+}
+
+module.exports = { launch, press, answerPrompt, back, forward, sleep, reporter, expect, viewShapes };

@@ -87,9 +87,10 @@ async function main() {
 			const g = await frameG(page, 'parse (');
 			await (await g.$('rect')).click();
 			await drv.sleep(30);
+			await drv.viewShapes(page);
 			const w = await page.evaluate(() => {
 				const v = document.getElementById('uf-view');
-				const r = v && Array.from(v.querySelectorAll('rect.f')).find((e) => !e.classList.contains('parent'));
+				const r = v && window.ufShapes('rect.f').find((e) => !e.classList.contains('parent'));
 				return r ? Number(r.getAttribute('width')) : NaN;
 			});
 			expect(Math.abs(w - 1180) < 1, 'zoomed width ' + w);

@@ -115,13 +115,14 @@ async function waitView(page) {
  * name, count, x, width, y, and whether it is a dimmed ancestor. */
 async function viewFrames(page) {
 	await waitView(page);
+	await drv.viewShapes(page);
 	return page.evaluate(() => {
 		const v = document.getElementById('uf-view');
 		if (!v) return null;
 		const details = document.getElementById('details');
 		const nt = document.documentElement.getAttribute('data-uf-nametype') + ' ';
 		const out = [];
-		for (const r of v.children) {
+		for (const r of window.ufShapes()) {   /* slivers too (driver.js) */
 			if (r.ufItem === undefined || !r.classList.contains('f')) continue;
 			r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
 			const t = details.textContent.slice(nt.length);
@@ -140,13 +141,14 @@ async function viewFrames(page) {
  * view's) or, unzoomed, at depth 1 of the file's frames. */
 async function clickChild(page, name, depth) {
 	await waitView(page);
+	await drv.viewShapes(page);
 	const ok = await page.evaluate((nm, d) => {
 		const details = document.getElementById('details');
 		const nt = document.documentElement.getAttribute('data-uf-nametype') + ' ';
 		const v = document.getElementById('uf-view');
 		const root = document.getElementById('frames').firstElementChild.querySelector('rect');
 		const yRoot = parseFloat(root.getAttribute('y'));
-		const cands = v ? Array.from(v.children).filter((r) => r.ufItem !== undefined && r.classList.contains('f'))
+		const cands = v ? window.ufShapes().filter((r) => r.ufItem !== undefined && r.classList.contains('f'))
 			: Array.from(document.getElementById('frames').children).map((g) => g.querySelector('rect'));
 		for (const r of cands) {
 			if (!r || Math.abs(yRoot - parseFloat(r.getAttribute('y')) - 16 * d) > 0.01) continue;
@@ -280,7 +282,7 @@ async function testDrill(browser) {
 			/* deeper than the file: the canvas grew so every frame is inside it */
 			const out = await page.evaluate(() => {
 				const vb = document.documentElement.getAttribute('viewBox').split(' ').map(Number);
-				return Array.from(document.querySelectorAll('#uf-view > rect.f')).filter((r) => {
+				return window.ufShapes('rect.f').filter((r) => {
 					const y = parseFloat(r.getAttribute('y'));
 					return y < vb[1] || y + 15 > vb[1] + vb[3];
 				}).length;
@@ -752,11 +754,127 @@ async function testNoScript(browser) {
 	});
 }
 
+/* Frames narrower than a pixel (path.sliver, one per fill; 72-view.js):
+ * 'main;hot' holds 1,500 leaves of one sample under 1,500 parents, so
+ * zoomed to hot each is 1180/1500 = 0.79 px wide.  Every one is drawn
+ * where, in the colour and with the name and count `render` of the
+ * subtree gives it; a real pointer on one shows its details line and
+ * tooltip, a click zooms into it; a search colours only the matched one
+ * and clearing it restores every colour; the view holds one element per
+ * fill for them, not one per frame. */
+async function testSlivers(browser) {
+	const N = 1500;
+	const counts = new Map([['main;big', 60000]]);
+	for (let i = 0; i < N; i++) counts.set('main;hot;a' + i + ';b' + i, 1);
+	const folded = path.join(tmp, 'sliver.folded'), svgf = path.join(tmp, 'sliver.svg');
+	writeFolded(folded, counts);
+	render(['render', folded], svgf);
+	const sub = path.join(tmp, 'sliver-sub.folded'), subsvg = path.join(tmp, 'sliver-sub.svg');
+	writeFolded(sub, subtree(counts, ['main', 'hot']));
+	render(['render', sub], subsvg);
+	const want = svgFrames(subsvg).filter((f) => f.depth >= 2);
+	const page = await browser.newPage();
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(String(e)));
+	const toHot = async () => {
+		await page.goto(pathToFileURL(svgf).href);
+		await clickChild(page, 'main', 1);
+		await clickChild(page, 'hot', 2);
+	};
+	/* the sliver stand-ins (driver.js) as key -> fill, and the view's census */
+	const slivers = async () => {
+		await drv.viewShapes(page);
+		return page.evaluate(() => {
+			const v = document.getElementById('uf-view');
+			const fills = {}, census = {};
+			for (const e of v.children) {
+				const k = e.localName + '.' + (e.getAttribute('class') || '');
+				census[k] = (census[k] || 0) + 1;
+			}
+			for (const r of window.ufShapes().filter((x) => x.sliver)) fills[r.getAttribute('x') + '|' + r.getAttribute('y')] = r.getAttribute('fill');
+			const pf = Array.from(v.querySelectorAll('path.sliver'), (p) => p.getAttribute('fill'));
+			return { fills: fills, census: census, pathFills: pf, children: v.children.length };
+		});
+	};
+	await group('sub-pixel frames: drawn as render of the subtree draws them, one path per fill', async () => {
+		await toHot();
+		const got = await viewFrames(page);
+		/* name, count, x, width and fill of every frame */
+		compareFrames(got.map((f) => Object.assign({}, f, { x: f.x + '|' + f.fill })),
+			want.map((f) => Object.assign({}, f, { x: f.x + '|' + f.fill })), 'zoomed to hot (frames and fills)');
+		const s = await slivers();
+		const n = Object.keys(s.fills).length;
+		expect(n === 2 * N, n + ' sliver frames drawn, want ' + 2 * N);
+		const distinct = new Set(s.pathFills);
+		expect(distinct.size === s.pathFills.length, s.pathFills.length + ' sliver paths for ' + distinct.size + ' fills');
+		const c = s.census;
+		const bound = (c['rect.f'] || 0) + (c['rect.f parent'] || 0) + (c['text.'] || 0) + (c['text.parent'] || 0) +
+			(c['path.pruned'] || 0) + (c['rect.pruned'] || 0) + distinct.size + 2;
+		expect(s.children <= bound && s.children < 2 * N / 4, s.children + ' view elements for ' + 2 * N +
+			' sliver frames (bound ' + bound + '): ' + JSON.stringify(c));
+	});
+	await group('sub-pixel frames: a real pointer on one shows its details and tooltip, a click zooms into it', async () => {
+		await drv.viewShapes(page);
+		/* the 700th b-row sliver, by its geometry from the renderer */
+		const target = want.filter((f) => /^b\d+$/.test(f.name)).sort((a, b) => parseFloat(a.x) - parseFloat(b.x))[700];
+		/* a_i and b_i share x and width; b_i is the row above (smaller y) */
+		const pt = await page.evaluate((x, w) => {
+			const cands = window.ufShapes().filter((e) => e.sliver && e.getAttribute('x') === x && e.getAttribute('width') === w);
+			if (cands.length !== 2) return null;
+			const top = cands.sort((a, b) => parseFloat(a.getAttribute('y')) - parseFloat(b.getAttribute('y')))[0];
+			const c = top.centre();
+			return { x: c.x, y: c.y };
+		}, target.x, target.w);
+		expect(pt !== null, 'not two slivers at x=' + target.x);
+		await page.mouse.move(pt.x, pt.y);
+		await drv.sleep(50);
+		const d = await page.evaluate(() => document.getElementById('details').textContent);
+		const nt = (await page.evaluate(() => document.documentElement.getAttribute('data-uf-nametype'))) + ' ';
+		expect(d.startsWith(nt + target.name + ' (1 sample'), 'details on the sliver: ' + JSON.stringify(d) + ', want ' + target.name);
+		const tip = await page.evaluate((x, y) => {
+			const e = document.elementFromPoint(x, y);
+			const t = e && e.querySelector('title');
+			return [e ? e.localName + '.' + e.getAttribute('class') : null, t ? t.textContent : null];
+		}, pt.x, pt.y);
+		expect(tip[0] === 'path.sliver' && tip[1] !== null && tip[1].startsWith(target.name + ' (1 sample'),
+			'tooltip under the pointer: ' + JSON.stringify(tip));
+		await page.mouse.click(pt.x, pt.y);
+		await waitView(page);
+		const z = (await viewFrames(page)).filter((f) => !f.anc && f.w === '1180.0');
+		expect(z.length === 1 && z[0].name === target.name && z[0].count === '1', 'zoomed into ' + JSON.stringify(z));
+	});
+	await group('sub-pixel frames: a search colours the matched one only, clearing restores every colour', async () => {
+		await toHot();
+		const before = await slivers();
+		const pick = want.find((f) => f.name === 'a7');
+		const search = (term) => page.evaluate((t) => {
+			window.prompt = () => t;
+			document.getElementById('search').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+		}, term);
+		await search('^a7$');
+		const on = await slivers();
+		const sc = await page.evaluate(() => document.documentElement.getAttribute('data-uf-searchcolor') || 'rgb(230,0,230)');
+		const changed = Object.keys(on.fills).filter((k) => on.fills[k] !== before.fills[k]);
+		expect(changed.length === 1 && changed[0].startsWith(pick.x + '|') && on.fills[changed[0]] === sc,
+			'recoloured: ' + changed.slice(0, 3).map((k) => k + ' ' + on.fills[k]).join(', ') + ' (want a7 at x=' + pick.x + ' in ' + sc + ')');
+		expect(new Set(on.pathFills).size === on.pathFills.length, 'two paths of one fill after the search');
+		await search('');
+		const off = await slivers();
+		const diff = Object.keys(before.fills).filter((k) => off.fills[k] !== before.fills[k]);
+		expect(diff.length === 0 && Object.keys(off.fills).length === 2 * N, diff.length + ' slivers not restored');
+		expect(off.pathFills.length === before.pathFills.length, off.pathFills.length + ' sliver paths after clearing, ' +
+			before.pathFills.length + ' before');
+	});
+	expect(errors.length === 0, errors.join('; '));
+	await page.close();
+}
+
 async function main() {
 	let browser;
 	try {
 		browser = await drv.launch(browserName, { width: 1280, height: 900 });
 		await testDrill(browser);
+		await testSlivers(browser);
 		await testColors(browser);
 		await testPrunedBoxes(browser);
 		await testChainColors(browser);

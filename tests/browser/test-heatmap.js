@@ -68,10 +68,11 @@ function reference(svg, range, out) {
 }
 
 async function viewFrames(page) {
+	await drv.viewShapes(page);
 	const fr = await page.evaluate(() => {
 		const v = document.getElementById('uf-view');
 		if (!v) return [];
-		return Array.from(v.querySelectorAll('rect.f')).map((r) => {
+		return window.ufShapes('rect.f').map((r) => {   /* slivers too (driver.js) */
 			r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
 			const t = r.querySelector('title');
 			return { t: t ? t.textContent : '', x: r.getAttribute('x'), w: r.getAttribute('width'), y: parseFloat(r.getAttribute('y')) };

@@ -68,10 +68,10 @@ function reference(svg, half, name, out) {
 /* The view's frames with their tooltips (made on hover: a synthetic
  * mouseover makes each), as "depth|name|count|x|w" per half. */
 async function viewFrames(page, name) {
+	await drv.viewShapes(page);
 	return page.evaluate((nm) => {
-		const v = document.getElementById('uf-view');
 		const out = [];
-		for (const r of v.querySelectorAll('rect.f')) {
+		for (const r of window.ufShapes('rect.f')) {   /* slivers too (driver.js) */
 			r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
 			const t = r.querySelector('title');
 			out.push({ t: t ? t.textContent : '', x: r.getAttribute('x'), w: r.getAttribute('width'),
@@ -110,7 +110,7 @@ function sameList(got, want, what) {
 function firstShapes() {
 	const v = document.getElementById('uf-view');
 	const list = [];
-	for (const r of v.querySelectorAll('rect.f')) {
+	for (const r of window.ufShapes('rect.f')) {   /* slivers too (driver.js) */
 		r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
 		const t = r.querySelector('title');
 		list.push([r.getAttribute('x'), r.getAttribute('y'), r.getAttribute('width'), r.getAttribute('fill'),
@@ -124,6 +124,7 @@ function firstShapes() {
  * (want null: the widest frame narrower than NAME in the first frame),
  * or once settled (the frame whose tooltip is `want`). */
 async function zoomInto(page, name, want) {
+	await drv.viewShapes(page);
 	await page.evaluate(() => document.getElementById('unzoom').dispatchEvent(new MouseEvent('click', { bubbles: true })));
 	const r = await page.evaluate(async (nm, w) => {
 		const g = Array.from(document.getElementById('frames').children).find((x) => {
@@ -138,7 +139,7 @@ async function zoomInto(page, name, want) {
 		}
 		const v = document.getElementById('uf-view'), pending = v.hasAttribute('data-pending');
 		let best = null, title = null;
-		for (const x of v.querySelectorAll('rect.f')) {
+		for (const x of window.ufShapes('rect.f')) {
 			x.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
 			const t = x.querySelector('title').textContent, wd = parseFloat(x.getAttribute('width'));
 			if (w === null ? wd < 1180 && (!best || wd > parseFloat(best.getAttribute('width'))) : t === w) {
@@ -254,6 +255,7 @@ async function main() {
 				}), c.name);
 				expect(i >= 0, 'no drawn frame ' + c.name);
 				await drv.sleep(300);   /* idle time reads the block */
+				await drv.viewShapes(page);
 				const first = await page.evaluate(async (k, src) => {
 					const firstShapes = (new Function('return ' + src))();
 					const t0 = performance.now();

@@ -31,9 +31,10 @@ async function view(browser, file) {
 		const v = document.getElementById('uf-view');
 		return v && !v.hasAttribute('data-pending');
 	}, { timeout: 20000 });
-	const frames = await page.evaluate(() => Array.from(document.getElementById('uf-view').querySelectorAll('rect.f'),
+	await drv.viewShapes(page);
+	const frames = await page.evaluate(() => window.ufShapes('rect.f').map(   /* slivers too (driver.js) */
 		(e) => [e.nextElementSibling && e.nextElementSibling.localName === 'text' ? e.nextElementSibling.textContent : '',
-			e.getAttribute('x'), e.getAttribute('width')].join('|')));
+			e.getAttribute('x'), e.getAttribute('width'), e.getAttribute('fill')].join('|')));
 	const widest = await page.evaluate(() => Array.from(document.getElementById('uf-view').querySelectorAll('rect.f'), (e, i) =>
 		[parseFloat(e.getAttribute('width')), i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, 6).map((p) => p[1]));
 	const titles = [];
