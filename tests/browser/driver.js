@@ -110,15 +110,45 @@ function expect(cond, why) {
  * tooltip, which the script rewrites for the sliver last hovered) and
  * dispatchEvent: the event goes to the path at the client point of the
  * subpath's centre, so the script's own hit test by coordinates picks the
- * frame; a misplaced subpath gets another frame's title, or none. */
+ * frame; a misplaced subpath gets another frame's title, or none.
+ * Browsers give a mouse event's client point in whole CSS pixels, so to
+ * aim inside a 0.1-px frame the stand-in first scales the image 16 times
+ * (the root's currentScale, which Firefox caps at 16: 0.1 px -> 1.6 px;
+ * no layout of the frames changes, only the screen matrix), aims at the
+ * first whole pixel right of the frame's left edge (inside it, off the
+ * edge it shares with its neighbour) and the middle row, and restores
+ * the scale once the caller's synchronous code is done (a microtask:
+ * before puppeteer gets the result, so the next command sees the page at
+ * its own scale). */
 function pageShapes() {
+	const SCALE = 16;
+	let aimed = false;
+	const aim = () => {
+		if (aimed) return;
+		const svg = document.documentElement, s0 = svg.currentScale;
+		aimed = true;
+		svg.currentScale = SCALE;
+		queueMicrotask(() => {
+			svg.currentScale = s0;
+			aimed = false;
+		});
+	};
 	const sliver = (p, m) => {
 		const a = { x: m[1], y: m[2], width: m[3], height: m[4], fill: p.getAttribute('fill'), class: 'f sliver' };
+		/* the client point of the subpath's centre at the current scale */
 		const centre = () => {
 			const pt = document.documentElement.createSVGPoint();
 			pt.x = parseFloat(a.x) + parseFloat(a.width) / 2;
 			pt.y = parseFloat(a.y) + parseFloat(a.height) / 2;
 			return pt.matrixTransform(p.getScreenCTM());
+		};
+		/* a whole client pixel inside the subpath (at SCALE) */
+		const target = () => {
+			const pt = document.documentElement.createSVGPoint();
+			pt.x = parseFloat(a.x);
+			pt.y = parseFloat(a.y) + parseFloat(a.height) / 2;
+			const c = pt.matrixTransform(p.getScreenCTM());
+			return { x: Math.floor(c.x) + 1, y: Math.round(c.y) };
 		};
 		return {
 			sliver: true, path: p, ufItem: -1, localName: 'rect', nextElementSibling: null,
@@ -127,7 +157,8 @@ function pageShapes() {
 			querySelector: (q) => p.querySelector(q),
 			centre: centre,
 			dispatchEvent: (ev) => {
-				const c = centre();
+				aim();
+				const c = target();
 				return p.dispatchEvent(new MouseEvent(ev.type, { bubbles: true, cancelable: true, view: window,
 					clientX: c.x, clientY: c.y, shiftKey: ev.shiftKey, relatedTarget: ev.relatedTarget }));
 			},

@@ -815,17 +815,27 @@ async function testSlivers(browser) {
 	});
 	await group('sub-pixel frames: a real pointer on one shows its details and tooltip, a click zooms into it', async () => {
 		await drv.viewShapes(page);
-		/* the 700th b-row sliver, by its geometry from the renderer */
-		const target = want.filter((f) => /^b\d+$/.test(f.name)).sort((a, b) => parseFloat(a.x) - parseFloat(b.x))[700];
-		/* a_i and b_i share x and width; b_i is the row above (smaller y) */
-		const pt = await page.evaluate((x, w) => {
-			const cands = window.ufShapes().filter((e) => e.sliver && e.getAttribute('x') === x && e.getAttribute('width') === w);
-			if (cands.length !== 2) return null;
-			const top = cands.sort((a, b) => parseFloat(a.getAttribute('y')) - parseFloat(b.getAttribute('y')))[0];
-			const c = top.centre();
-			return { x: c.x, y: c.y };
-		}, target.x, target.w);
-		expect(pt !== null, 'not two slivers at x=' + target.x);
+		/* a b-row sliver (b_i is the row above a_i: same x and width, a
+		 * smaller y) that holds a whole client pixel 0.2 px off its edges
+		 * (a pointer's position is in whole pixels), the first from the
+		 * 700th on; its name from the renderer's frame at that x */
+		const pt = await page.evaluate(() => {
+			const s = window.ufShapes().filter((e) => e.sliver);
+			const ys = s.map((e) => parseFloat(e.getAttribute('y')));
+			const top = Math.min.apply(null, ys);
+			const row = s.filter((e, i) => ys[i] === top).sort((a, b) => parseFloat(a.getAttribute('x')) - parseFloat(b.getAttribute('x')));
+			for (let i = 700; i < row.length; i++) {
+				const e = row[i], m = e.path.getScreenCTM();
+				const lo = m.a * parseFloat(e.getAttribute('x')) + m.e;
+				const hi = lo + m.a * parseFloat(e.getAttribute('width'));
+				const k = Math.ceil(lo + 0.2);
+				if (k <= hi - 0.2) return { x: k, y: Math.round(e.centre().y), fx: e.getAttribute('x'), fw: e.getAttribute('width') };
+			}
+			return null;
+		});
+		expect(pt !== null, 'no b-row sliver holds a whole pixel');
+		const target = want.find((f) => /^b\d+$/.test(f.name) && f.x === pt.fx && f.w === pt.fw);
+		expect(target !== undefined, 'the renderer has no b frame at x=' + pt.fx + ' width ' + pt.fw);
 		await page.mouse.move(pt.x, pt.y);
 		await drv.sleep(50);
 		const d = await page.evaluate(() => document.getElementById('details').textContent);
