@@ -261,9 +261,9 @@ int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outle
 	*out = NULL;
 	if (len >= FOLD_EMBED_MAX_UNPACKED)
 		return -ENOMEM; /* the reader refuses it: never written */
-	size_t zlen = compressBound(len), bound = libdeflate_zlib_compress_bound(NULL, len);
-	if (bound > zlen)
-		zlen = bound; /* either compressor fits, whatever the input */
+	/* the bound of the compressor used: a small block never touches
+	 * libdeflate's code, so no page of it is mapped (peak RSS) */
+	size_t zlen = len < SMALL_DEFLATE ? compressBound(len) : libdeflate_zlib_compress_bound(NULL, len);
 	uint8_t *z = malloc(zlen);
 	if (!z)
 		return -ENOMEM;
