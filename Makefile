@@ -39,7 +39,7 @@ PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out libxml-2.0,$(PKGS)) 2>/d
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -g $(WARN) -I. -Ibuild/gen $(PKG_CFLAGS) -D_GNU_SOURCE
 CFLAGS  ?= -O2
-LDLIBS  := $(PKG_LIBS) -lprotobuf-c -lz -lm -lpthread
+LDLIBS  := $(PKG_LIBS) -lprotobuf-c -ldeflate -lz -lm -lpthread
 
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -96,15 +96,20 @@ Q := $(if $(V),,@)
 # 7): ldd, dpkg-shlibdeps and a dom0 copied by its ldd list all see them.
 # Opening them on first use saved 0.28 ms of start-up but hid the
 # dependency (a binary copied by its ldd list exited 127 at its first -x).
+# libdeflate (the embedded block's deflater, fold/embed/embed-pack.c) is
+# linked from its static archive: it only compresses our own columns, never
+# reads untrusted bytes (inflating a block is zlib's), so no security update
+# of it matters to us, and a shared object would add its load to every
+# run's start-up.  The ASan, unit and fuzz builds link it shared (LDLIBS).
 REL_LIBS = $(shell $(PKG_CONFIG) --libs libdw libelf) -ldl \
 	   -Wl,-Bstatic $(if $(filter 1,$(HAVE_XEN)),$(shell $(PKG_CONFIG) --static --libs $(XEN_PC) xencall xentoollog)) \
-	   -lprotobuf-c -Wl,-Bdynamic -lz -lm -lpthread
+	   -lprotobuf-c -ldeflate -Wl,-Bdynamic -lz -lm -lpthread
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(REL_LIBS)
 
 # Fully static binary for a Xen dom0 without our shared libraries (tests/xen).
-STATIC_LIBS = $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -lprotobuf-c -lz -ldl -lm -lpthread
+STATIC_LIBS = $(shell $(PKG_CONFIG) --static --libs $(filter-out libxml-2.0,$(PKGS))) -lprotobuf-c -ldeflate -lz -ldl -lm -lpthread
 build/uniprof-flame-static: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
 

@@ -10,17 +10,18 @@
  * thread; a small one makes it inline (a thread costs more than it
  * saves).  A differential's BEFORE totals per subtree are summed first
  * on that thread and handed to the drawing thread (embed_sums), which
- * needs them for its colours.  Deflating a pass's columns is half the
- * thread's time: from FOLD_EMBED_SPLIT bytes this thread deflates the
- * second half (the slower: deflate_shared) and posts the first for
- * whichever thread is free first (the drawing thread helps in embed_join
- * once its frames are out), with the same bytes as one deflate
- * (fold_embed_encode_parts).  Past the budget the block is redone
- * smaller, at most EMBED_TRIES passes.
+ * needs them for its colours.  The block is deflated here too, in one
+ * libdeflate call (fold_embed_encode: tree-64k's 1.09 MB of columns in
+ * ~7 ms, where zlib's two halves took ~8 ms on each thread), so the
+ * drawing thread, once its frames are out, only waits for it.  Past the
+ * budget the block is redone smaller, at most EMBED_TRIES passes.
  *
  * Trade-off: a mutex and a condition variable on a job struct the
- * caller owns, rather than a general work queue: there are exactly two
- * hand-overs (the sums, the first deflate half).
+ * caller owns, rather than a general work queue: there is exactly one
+ * hand-over (the sums).  One deflating thread rather than zlib's
+ * pigz-style halves on both: libdeflate cannot end a part on a sync
+ * flush, and at twice zlib's speed one call ends about when the two
+ * halves did while the drawing thread keeps its core for the frames.
  *
  * Invariants:
  *  1. embed_join() is called exactly once after embed_start(), on every
@@ -28,7 +29,7 @@
  *     caller) holds the block when it returned 0.
  *  2. The sums are freed exactly once: by the caller after embed_sums()
  *     handed them over, else by embed_join().
- *  3. The block's bytes do not depend on which thread deflated which half.
+ *  3. The block's bytes do not depend on the threads: one deflater.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -53,55 +54,6 @@ double *embed_subtree_base(const fold_trie *t)
 	for (uint32_t i = t->nnodes - 1; i > 0; i--)
 		s[t->parent[i]] += s[i];
 	return s;
-}
-
-/* The first half of the posted columns, deflated by the caller (who
- * took it under mu); mu is held on return. */
-static void deflate_posted(struct embed_job *j)
-{
-	const char *cols = j->zcols;
-	size_t n = j->zlen;
-	pthread_mutex_unlock(&j->mu);
-	fold_embed_deflate_part(cols, 0, n / 2, 0, &j->za);
-	pthread_mutex_lock(&j->mu);
-	j->zdone = 1;
-	pthread_cond_broadcast(&j->cv);
-}
-
-/* fold_embed_encode's bytes, the first half offered to the drawing
- * thread while this one deflates the second.  The second half is the
- * slower (the name lines lead the columns and compress quickly; the
- * numbers after them do not): 1.2-2x the first's time on the bench's
- * shapes (tree-64k 11.6 vs 8.5 ms, tree-100k 12.9 vs 6.2).  When this
- * thread took the first and posted the second, the drawing thread took
- * the second after its frames and the block waited for it: started here
- * as soon as the columns are out, it ends sooner (tree-64k's render
- * tail, layout to the written block, 31 -> 26 ms in a quiet run). */
-static int deflate_shared(struct embed_job *j, const char *cols, size_t n, char **out, size_t *outlen)
-{
-	pthread_mutex_lock(&j->mu);
-	j->zcols = cols;
-	j->zlen = n;
-	j->zposted = 1;
-	j->ztaken = j->zdone = 0;
-	pthread_cond_broadcast(&j->cv);
-	pthread_mutex_unlock(&j->mu);
-	struct fold_zpart b;
-	fold_embed_deflate_part(cols, n / 2, n, 1, &b);
-	pthread_mutex_lock(&j->mu);
-	if (!j->ztaken) {
-		j->ztaken = 1;
-		deflate_posted(j);
-	}
-	while (!j->zdone)
-		pthread_cond_wait(&j->cv, &j->mu);
-	j->zposted = 0;
-	pthread_mutex_unlock(&j->mu);
-	int rc = fold_embed_encode_parts(&j->za, &b, n - n / 2, out, outlen);
-	free(b.z);
-	free(j->za.z);
-	j->za.z = NULL;
-	return rc;
 }
 
 /* The bytes to reserve for a pass's columns: the whole trie's (its
@@ -130,9 +82,7 @@ static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget
 		rc = -ENOMEM;
 	char *cols = m.buf;
 	size_t n = m.len;
-	if (rc == 0 && j->locking && n >= FOLD_EMBED_SPLIT && n < FOLD_EMBED_MAX_UNPACKED)
-		rc = deflate_shared(j, cols, n, &packed, &n);
-	else if (rc == 0)
+	if (rc == 0)
 		rc = fold_embed_encode(cols, n, &packed, &n);
 	free(cols);
 	if (rc == 0) {
@@ -167,12 +117,6 @@ static void *embed_run(void *arg)
 	for (int tries = 1; j->rc == 0 && j->budget && j->len > j->budget && tries < EMBED_TRIES; tries++) {
 		col_budget = (size_t)((double)col_budget * (double)j->budget / (double)j->len * 0.95);
 		j->rc = embed_pass(j, sums, col_budget < 1024 ? 1024 : col_budget);
-	}
-	if (j->locking) {
-		pthread_mutex_lock(&j->mu);
-		j->finished = 1;
-		pthread_cond_broadcast(&j->cv);
-		pthread_mutex_unlock(&j->mu);
 	}
 	return NULL;
 }
@@ -219,19 +163,8 @@ double *embed_sums(struct embed_job *j)
 /* Waits for the block; frees the sums nobody took. */
 int embed_join(struct embed_job *j)
 {
-	if (j->running) { /* help with the deflating until the thread is done */
-		pthread_mutex_lock(&j->mu);
-		while (!j->finished) {
-			if (j->zposted && !j->ztaken) {
-				j->ztaken = 1;
-				deflate_posted(j);
-			} else {
-				pthread_cond_wait(&j->cv, &j->mu);
-			}
-		}
-		pthread_mutex_unlock(&j->mu);
+	if (j->running)
 		pthread_join(j->th, NULL);
-	}
 	if (j->locking) {
 		pthread_cond_destroy(&j->cv);
 		pthread_mutex_destroy(&j->mu);

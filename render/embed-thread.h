@@ -35,16 +35,6 @@ struct embed_job {
 	int rc;
 	pthread_t th;
 	int running;         /* th is to be joined */
-	/* Deflating a pass's columns is half the thread's time: from
-	 * FOLD_EMBED_SPLIT bytes the first half is posted (under mu) for
-	 * whichever thread is free first, the drawing thread once its
-	 * frames are out (embed_join) or this one after the second half,
-	 * which it deflates itself first (the slower one: embed-thread.c). */
-	const char *zcols;   /* the posted columns */
-	size_t zlen;
-	int zposted, ztaken, zdone;
-	struct fold_zpart za; /* the first half, deflated */
-	int finished;        /* embed_run is done: nothing more is posted */
 };
 
 /* Starts the block: on a thread for a big trie, else now. */

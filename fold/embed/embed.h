@@ -62,25 +62,12 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
  * bytes without the NUL).  0, -ENOMEM, or -EINVAL for text that is not
  * a block fold_embed_write wrote. */
 int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen);
-/* Columns (fold_embed_write_columns) -> deflated, base64 (as above).
- * From FOLD_EMBED_SPLIT bytes on, deflated as two halves (embed-pack.c):
- * a caller with two threads deflates one half each with
- * fold_embed_deflate_part and joins them with fold_embed_encode_parts,
- * and gets the same bytes as fold_embed_encode. */
-#define FOLD_EMBED_SPLIT ((size_t)256 << 10)
+/* Columns (fold_embed_write_columns) -> deflated, base64 (as above):
+ * one zlib stream, by zlib below 64 KiB of columns, by libdeflate's one
+ * call from there (embed-pack.c).  Keeps no state: two threads may
+ * encode at once.  0 or -ENOMEM (also for FOLD_EMBED_MAX_UNPACKED bytes
+ * or more, which no reader takes). */
 int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outlen);
-struct fold_zpart {
-	uint8_t *z;      /* raw deflate, malloc'd */
-	size_t len;
-	uint32_t adler;  /* Adler-32 of the part's input */
-	int rc;          /* 0 or -ENOMEM */
-};
-/* Raw-deflates columns[lo..hi), primed with what precedes lo; `last`
- * finishes the stream, else it ends on a byte boundary. */
-void fold_embed_deflate_part(const void *columns, size_t lo, size_t hi, int last, struct fold_zpart *p);
-/* Parts a and b (b's input lenb bytes) -> the block, as fold_embed_encode. */
-int fold_embed_encode_parts(const struct fold_zpart *a, const struct fold_zpart *b, size_t lenb, char **out,
-			    size_t *outlen);
 /* The packed block -> the text it came from (malloc'd, NUL-ended); 0 or
  * -EINVAL (not base64, not a whole deflate stream, columns out of
  * bounds), -EFBIG (inflates past FOLD_EMBED_MAX_UNPACKED), -ENOMEM. */

@@ -100,6 +100,8 @@ static int read_mem(fold_trie *t, const char *buf, size_t len, int mapped,
 		if (rc != 1)
 			return rc;
 	}
+	if (mapped && len >= FOLD_SORTED_SPLIT && len < FOLD_MAP_POPULATE_MAX)
+		fold_populate(buf, len); /* as map_flags left it to the reader */
 	struct reader r;
 	if (reader_init(&r, t, o, st, len)) {
 		uf_err_set(err, UF_EINPUT, o->label, "out of memory");
@@ -169,13 +171,15 @@ int fold_read_folded_fd_prefixed(fold_trie *t, int fd, const struct fold_gz *gz,
 	return read_stream(t, &src, prefix, plen, o, st, err);
 }
 
-/* A file is mapped populated (one call maps every page) unless it is big:
- * then its pages come in as the sorted reader's index reaches them and
- * leave behind it (sorted.c drops what it has indexed), so the whole file
- * is never resident at once. */
+/* A small file is mapped populated (one call maps every page); from
+ * FOLD_SORTED_SPLIT the reader populates it (internal.h: each index lane
+ * its own part, the streaming reader the whole); a big one's pages come in
+ * as the sorted reader's index reaches them and leave behind it (sorted.c
+ * drops what it has indexed), so the whole file is never resident at
+ * once. */
 static int map_flags(size_t size)
 {
-	return size < FOLD_MAP_POPULATE_MAX ? MAP_POPULATE : 0;
+	return size < FOLD_SORTED_SPLIT ? MAP_POPULATE : 0;
 }
 
 /* How much of a stream may be held: FOLD_SLURP_MAX, and for a gzip stream

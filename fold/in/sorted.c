@@ -22,7 +22,9 @@
  *    names looked up in t on two threads, fold_trie_lookup_names; only
  *    those t lacks interned, in order), and the lanes' lines gathered on
  *    two threads too.  A line sharing frames with the previous good one
- *    (sorted input) copies their ids instead of cutting them again.  The input is not read
+ *    (sorted input) copies their ids instead of cutting them again.  A
+ *    mapped input from FOLD_SORTED_SPLIT bytes is populated by each part
+ *    for itself (fold_populate), both halves at once.  The input is not read
  *    again: a mapped input is dropped from memory here, a big one (not
  *    populated by read-folded.c) every FOLD_MAP_RELEASE bytes as the
  *    index passes.
@@ -89,6 +91,7 @@ struct index_job {
 	size_t len;
 	uint16_t src;
 	int mapped;          /* buf is in a big mapping the index drops behind it */
+	int populate;        /* buf is in a mapping left for the index to populate */
 	const char *kept;    /* the mapped bytes from here on are not dropped yet */
 	struct sline *l;
 	size_t n, cap;
@@ -170,10 +173,12 @@ static int index_all(fold_trie *t, struct fold_src *src, int nsrc, struct index_
 				cut = (size_t)(nl + 1 - buf);
 		}
 		int drop = src[i].mapped && len >= FOLD_MAP_POPULATE_MAX; /* not populated */
-		job[n++] = (struct index_job){ .buf = buf, .len = cut, .src = (uint16_t)i, .mapped = drop };
+		int pop = src[i].mapped && len >= FOLD_SORTED_SPLIT && !drop; /* internal.h */
+		job[n++] = (struct index_job){ .buf = buf, .len = cut, .src = (uint16_t)i, .mapped = drop,
+					       .populate = pop };
 		if (cut < len)
 			job[n++] = (struct index_job){ .buf = buf + cut, .len = len - cut, .src = (uint16_t)i,
-						       .mapped = drop };
+						       .mapped = drop, .populate = pop };
 	}
 	*njob = n;
 	struct lane a = { job, 0, n }, b = { job, 1, n };
@@ -273,6 +278,20 @@ static int gather(struct fold_src *src, struct index_job *job, int njob, struct 
 	*out = l;
 	*nout = total;
 	return 0;
+}
+
+void fold_populate(const char *p, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	if (pg <= 1 || len == 0)
+		return;
+	uintptr_t a = (uintptr_t)p & ~(pg - 1), e = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
+#ifdef MADV_POPULATE_READ
+	(void)madvise((void *)a, e - a, MADV_POPULATE_READ); /* a hint: EINVAL before Linux 5.14 */
+#else
+	(void)a;
+	(void)e;
+#endif
 }
 
 /* A mapped input is not read again once indexed: its pages leave memory
@@ -619,6 +638,8 @@ static void *index_part(void *arg)
 {
 	struct index_job *j = arg;
 	const char *p = j->buf, *end = j->buf + j->len;
+	if (j->populate)
+		fold_populate(p, j->len); /* this lane's part, beside the other's */
 	if ((j->backslash = memchr(p, '\\', j->len) != NULL))
 		return NULL; /* the caller declines: see prepare */
 	if ((j->rc = index_scratch(j)) == 0)
