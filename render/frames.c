@@ -183,9 +183,9 @@ static void count_text(const struct svg *S, double samples, char *txt, size_t ts
 {
 	char num[64];
 	double v = samples * S->factor;
-	/* nearbyint() rounds half to even like printf's %.0f; below 2^53
+	/* uf_round_even() rounds half to even like printf's %.0f; below 2^53
 	 * the integer is exact, so this equals flamegraph.pl's sprintf */
-	double r = nearbyint(v);
+	double r = uf_round_even(v);
 	if (r >= 0 && r < 9e15)
 		num[uf_fmt_u64(num, (uint64_t)r)] = 0;
 	else

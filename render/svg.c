@@ -33,6 +33,7 @@
 #include "render/embed-thread.h"
 #include "render/svg.h"
 #include "templates.h"
+#include "util/fmt.h"
 
 #define EMBED_CHUNK (1u << 20)
 
@@ -266,8 +267,8 @@ static void diff_hint(struct svg *S)
 	if (!(a > 0 && b > 0) || fabs(a / b - 1) <= 0.1)
 		return;
 	char bs[64], as[64];
-	fold_format_count(bs, sizeof bs, nearbyint(b * S->factor));
-	fold_format_count(as, sizeof as, nearbyint(a * S->factor));
+	fold_format_count(bs, sizeof bs, uf_round_even(b * S->factor));
+	fold_format_count(as, sizeof as, uf_round_even(a * S->factor));
 	snprintf(S->diff_hint, sizeof S->diff_hint, "totals differ (%s \xe2\x86\x92 %s, \xc3\x97%.2f): "
 		 "diff --normalize compares shares", bs, as, a / b);
 }

@@ -59,6 +59,23 @@ static inline size_t uf_fmt_u64(char *buf, uint64_t v)
 	return n;
 }
 
+/* nearbyint(v) in the default rounding mode (to nearest, ties to even),
+ * without libm: the release binary links libm statically and glibc's
+ * static nearbyint is an ifunc that needs ld.so's CPU data (it does not
+ * link beside a shared libc).  Below 2^52 adding 2^52 leaves no fraction
+ * bits, so the addition rounds |v| to an integer as the FPU rounds, ties
+ * to even, and subtracting 2^52 again is exact; at 2^52 and above (and
+ * for inf and NaN) v is its own integer.  The sign is put back, so
+ * -0.4 gives -0.0 as nearbyint does.  Needs strict IEEE arithmetic: the
+ * build never uses -ffast-math. */
+static inline double uf_round_even(double v)
+{
+	double a = fabs(v);
+	if (!(a < 0x1p52))
+		return v;
+	return copysign((a + 0x1p52) - 0x1p52, v);
+}
+
 /* printf("%.*f", decimals, v) into buf (>= 32 bytes); returns the length. */
 static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 {

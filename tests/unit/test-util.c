@@ -217,6 +217,37 @@ static void fmt_fixed_bounded(void **state)
 	assert_memory_equal(buf, "-4.60e+45", n);
 }
 
+/* uf_round_even is libm's nearbyint (the default rounding mode): ties
+ * to even on both sides of 0, the sign of a zero result kept, values past
+ * 2^52 and inf/NaN unchanged, and pseudo-random values of every scale,
+ * with their neighbours one ulp away. */
+static void round_even_matches_nearbyint(void **state)
+{
+	(void)state;
+	static const double fixed[] = { 0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999999999999994,
+					0.5000000000000001, -0.4, 4503599627370495.5, 4503599627370496.0,
+					9007199254740993.0, 1e300, -1e300, 5e-324, INFINITY, -INFINITY };
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		double want = nearbyint(fixed[i]), got = uf_round_even(fixed[i]);
+		assert_true(got == want);
+		assert_int_equal(!!signbit(got), !!signbit(want));
+	}
+	assert_true(isnan(uf_round_even(NAN)));
+	uint64_t r = 88172645463325252ull;
+	for (int i = 0; i < 200000; i++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		double v = ldexp((double)(r >> 11) / 0x1p53, (int)(r % 70) - 10) * ((r >> 3) & 1 ? -1 : 1);
+		double vs[3] = { v, nextafter(v, INFINITY), nextafter(v, -INFINITY) };
+		for (int k = 0; k < 3; k++) {
+			double want = nearbyint(vs[k]), got = uf_round_even(vs[k]);
+			assert_true(got == want);
+			assert_int_equal(!!signbit(got), !!signbit(want));
+		}
+		double tie = floor(v) + 0.5; /* an exact tie of the same scale */
+		assert_true(uf_round_even(tie) == nearbyint(tie));
+	}
+}
+
 /* uf_dec_digits and uf_fmt_u64 against printf's %llu: around every power
  * of two and of ten, and pseudo-random values of every bit length. */
 static void fmt_u64_matches_printf(void **state)
@@ -750,6 +781,7 @@ int main(void)
 		cmocka_unit_test(outfile_replaces_file),
 		cmocka_unit_test(outfile_fifo_slow_reader),
 		cmocka_unit_test(fmt_fixed_bounded),
+		cmocka_unit_test(round_even_matches_nearbyint),
 		cmocka_unit_test(fmt_u64_matches_printf),
 		cmocka_unit_test(fmt_fixed_matches_printf),
 		cmocka_unit_test(memfile_keeps_every_byte),
