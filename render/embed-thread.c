@@ -83,7 +83,7 @@ static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget
 	char *cols = m.buf;
 	size_t n = m.len;
 	if (rc == 0)
-		rc = fold_embed_encode(cols, n, &packed, &n);
+		rc = fold_embed_encode(cols, n, j->budget, &packed, &n);
 	free(cols);
 	if (rc == 0) {
 		free(j->buf);

@@ -110,6 +110,10 @@ int render_svg(const fold_trie *t, const struct render_opts *o, FILE *out,
 	else if (rc == -ERANGE)
 		uf_err_set(err, UF_EINPUT, "render", "a count is too large to embed exactly (more than 95 "
 			   "digits); use --embed=none");
+	else if (rc == -EFBIG)
+		uf_err_set(err, UF_EINPUT, "render", "the embedded profile would pack to 1 GiB of columns or "
+			   "more, past what a reader takes; use --embed=auto with a smaller --embed-budget, "
+			   "or --embed=none");
 	else if (rc == 0 && ferror(out)) {
 		uf_err_set(err, UF_EINPUT, "output", "write failed");
 		rc = -EIO;

@@ -16,13 +16,13 @@
  *      counts, as text: counts may be decimals of up to 95 digits);
  *   5. the rest of the text ("end" and the optional sections), verbatim;
  *
- * then deflates it into one zlib stream (RFC 1950, what the browser's
- * DecompressionStream("deflate") and our reader's zlib inflate) at the
- * fastest level, by zlib below SMALL_DEFLATE bytes of columns and by
- * libdeflate from there (twice zlib's speed on a large block, and 4 %
- * smaller; the choice changes the deflated bytes, never what they
- * inflate to), and writes it as base64 broken into lines of
- * FOLD_EMBED_PACK_LINE characters.
+ * then makes it one zlib stream (RFC 1950, what the browser's
+ * DecompressionStream("deflate") and our reader's zlib inflate): stored
+ * (zlib, level 0) below STORE_BELOW bytes of columns when that fits the
+ * block's budget, else deflated by libdeflate at its fastest level
+ * (twice zlib's speed on a large block, and 4 % smaller; the choice
+ * changes the stream's bytes, never what they inflate to), and writes it
+ * as base64 broken into lines of FOLD_EMBED_PACK_LINE characters.
  * On the s100k bench input (271,501 call paths) that is 1.25 MB in place
  * of 3.18 MB of text; on tree100k 0.60 MB in place of 1.87 MB.
  *
@@ -199,27 +199,38 @@ int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen)
 	struct bytes cols = { 0 };
 	int rc = pack_columns(text, len, &cols);
 	if (rc == 0)
-		rc = fold_embed_encode(cols.p, cols.len, out, outlen);
+		rc = fold_embed_encode(cols.p, cols.len, 0, out, outlen);
 	else
 		*out = NULL;
 	free(cols.p);
 	return rc;
 }
 
-/* Columns below this are deflated by zlib with a 16 KiB window and a
- * 2^13-entry hash: zlib's default tables (256 KiB, cleared at every
- * start) cost more than deflating a small profile's block (20 KB of
- * columns: 165 -> 97 us, 8027 -> 7813 bytes).  From here on, libdeflate
- * (see encode_large). */
-#define SMALL_DEFLATE (64u << 10)
+/* Columns below this are stored, not deflated, when the stored block
+ * fits the budget: deflate costs ~20 ns a byte here (the small capture's
+ * 19,850 bytes of columns: zlib level 1 380-400 us, libdeflate level 1
+ * 180 us warm, stored 9 us), a tenth of a small render's CPU, to save
+ * bytes that a browser parses in ~0.3 ms (16 KB on that capture: its SVG
+ * 289,060 -> 305,128 bytes).  From here on, libdeflate (deflate_large). */
+#define STORE_BELOW (64u << 10)
 
 static int base64_block(const uint8_t *z, size_t zlen, char **out, size_t *outlen);
 
-static int deflate_small(const void *in, size_t len, uint8_t *z, size_t *zlen)
+/* The zlib stream of len stored bytes: 2 header bytes, a 5-byte header
+ * per stored deflate block of at most 65,535 bytes (and one for an empty
+ * stream), the bytes, the 4-byte Adler-32. */
+static size_t stored_len(size_t len)
+{
+	return 2 + (len / 65535 + 1) * 5 + len + 4;
+}
+
+/* zlib at level 0 with its smallest window and hash (512 B + 1 KiB):
+ * the stream every inflater takes, without deflate's search. */
+static int store_small(const void *in, size_t len, uint8_t *z, size_t *zlen)
 {
 	z_stream s = { .next_in = (Bytef *)(uintptr_t)in, .avail_in = (uInt)len, .next_out = z,
 		       .avail_out = (uInt)*zlen };
-	if (deflateInit2(&s, Z_BEST_SPEED, Z_DEFLATED, 14, 6, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&s, Z_NO_COMPRESSION, Z_DEFLATED, 9, 1, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -ENOMEM;
 	int zr = deflate(&s, Z_FINISH);
 	*zlen = s.total_out;
@@ -256,18 +267,27 @@ static int base64_block(const uint8_t *z, size_t zlen, char **out, size_t *outle
 	return 0;
 }
 
-int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outlen)
+/* Whether the block is stored: small, and its base64 within max_out
+ * (0: no limit), so that storing never makes a budget prune more. */
+static int stores(size_t len, size_t max_out)
+{
+	return len < STORE_BELOW &&
+	       (max_out == 0 || uf_base64_encoded_len(stored_len(len), FOLD_EMBED_PACK_LINE) <= max_out);
+}
+
+int fold_embed_encode(const void *columns, size_t len, size_t max_out, char **out, size_t *outlen)
 {
 	*out = NULL;
 	if (len >= FOLD_EMBED_MAX_UNPACKED)
-		return -ENOMEM; /* the reader refuses it: never written */
-	/* the bound of the compressor used: a small block never touches
+		return -EFBIG; /* the reader refuses it: never written */
+	/* the bound of the encoder used: a stored block never touches
 	 * libdeflate's code, so no page of it is mapped (peak RSS) */
-	size_t zlen = len < SMALL_DEFLATE ? compressBound(len) : libdeflate_zlib_compress_bound(NULL, len);
+	int store = stores(len, max_out);
+	size_t zlen = store ? stored_len(len) + 64 : libdeflate_zlib_compress_bound(NULL, len);
 	uint8_t *z = malloc(zlen);
 	if (!z)
 		return -ENOMEM;
-	int rc = len < SMALL_DEFLATE ? deflate_small(columns, len, z, &zlen) : deflate_large(columns, len, z, &zlen);
+	int rc = store ? store_small(columns, len, z, &zlen) : deflate_large(columns, len, z, &zlen);
 	if (rc == 0)
 		rc = base64_block(z, zlen, out, outlen);
 	free(z);

@@ -62,12 +62,13 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
  * bytes without the NUL).  0, -ENOMEM, or -EINVAL for text that is not
  * a block fold_embed_write wrote. */
 int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen);
-/* Columns (fold_embed_write_columns) -> deflated, base64 (as above):
- * one zlib stream, by zlib below 64 KiB of columns, by libdeflate's one
- * call from there (embed-pack.c).  Keeps no state: two threads may
- * encode at once.  0 or -ENOMEM (also for FOLD_EMBED_MAX_UNPACKED bytes
- * or more, which no reader takes). */
-int fold_embed_encode(const void *columns, size_t len, char **out, size_t *outlen);
+/* Columns (fold_embed_write_columns) -> one zlib stream, base64 (as
+ * above): stored below 64 KiB of columns when its base64 is within
+ * max_out bytes (0: no limit), else deflated by libdeflate's one call
+ * (embed-pack.c).  Keeps no state: two threads may encode at once.
+ * 0, -ENOMEM, or -EFBIG for FOLD_EMBED_MAX_UNPACKED bytes or more,
+ * which no reader takes (never written). */
+int fold_embed_encode(const void *columns, size_t len, size_t max_out, char **out, size_t *outlen);
 /* The packed block -> the text it came from (malloc'd, NUL-ended); 0 or
  * -EINVAL (not base64, not a whole deflate stream, columns out of
  * bounds), -EFBIG (inflates past FOLD_EMBED_MAX_UNPACKED), -ENOMEM. */

@@ -71,7 +71,7 @@ static void check_writers_agree(const fold_trie *t)
 	char *packed = NULL, *back = NULL;
 	size_t plen, blen;
 	struct uf_err err = { 0 };
-	if (a == 0 && fold_embed_encode(cols.buf, cols.len, &packed, &plen) == 0) {
+	if (a == 0 && fold_embed_encode(cols.buf, cols.len, 0, &packed, &plen) == 0) {
 		if (fold_embed_unpack(packed, plen, &back, &blen, &err) != 0)
 			fuzz_fail("the column writer's block does not unpack: %s", err.why);
 		if (blen != text.len || memcmp(back, text.buf, blen) != 0)

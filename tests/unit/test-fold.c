@@ -297,7 +297,7 @@ static void fold_embed_pack_round_trip(void **state)
 		struct fold_embed_info info;
 		assert_int_equal(fold_embed_write_columns(t, f, 0, &info), 0);
 		fclose(f);
-		assert_int_equal(fold_embed_encode(cols, clen, &packed, &plen), 0);
+		assert_int_equal(fold_embed_encode(cols, clen, 0, &packed, &plen), 0);
 		assert_int_equal(fold_embed_unpack(packed, plen, &back, &ulen, &err), 0);
 		assert_int_equal(ulen, len);
 		assert_memory_equal(back, text, len);
@@ -346,8 +346,8 @@ static void fold_embed_large_is_one_zlib_stream(void **state)
 	assert_true(clen >= (1u << 20)); /* well past the small (zlib) path */
 	char *packed, *other, *back;
 	size_t plen, olen, ulen;
-	assert_int_equal(fold_embed_encode(cols, clen, &packed, &plen), 0);
-	assert_int_equal(fold_embed_encode(cols, clen, &other, &olen), 0);
+	assert_int_equal(fold_embed_encode(cols, clen, 0, &packed, &plen), 0);
+	assert_int_equal(fold_embed_encode(cols, clen, 0, &other, &olen), 0);
 	assert_int_equal(olen, plen);
 	assert_memory_equal(other, packed, plen);
 	assert_int_equal(fold_embed_unpack(packed, plen, &back, &ulen, &err), 0);
@@ -1082,7 +1082,7 @@ static void embed_encode_odd_length(void **state)
 	}
 	char *packed;
 	size_t plen;
-	assert_int_equal(fold_embed_encode(cols, n, &packed, &plen), 0);
+	assert_int_equal(fold_embed_encode(cols, n, 0, &packed, &plen), 0);
 	uint8_t *z = malloc(plen);
 	long long zl = uf_base64_decode(packed, plen, z);
 	assert_true(zl > 0);
@@ -1095,6 +1095,61 @@ static void embed_encode_odd_length(void **state)
 	free(z);
 	free(packed);
 	free(cols);
+}
+
+/* Below 64 KiB of columns the block is stored, not deflated (a small
+ * render's deflate cost more than its parse saves): the zlib stream is
+ * the columns plus 11 bytes (header, one stored block's 5, Adler-32), and
+ * zlib's uncompress gives them back, checksum checked.  With a budget the
+ * stored block would pass, it is deflated instead, within it. */
+static void embed_encode_small_is_stored(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 0, 1, 4095, 19850, (64u << 10) - 1 };
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		size_t n = sizes[i];
+		char *cols = malloc(n + 1);
+		assert_non_null(cols);
+		for (size_t k = 0; k < n; k++)
+			cols[k] = (char)("0123 fn;\n"[k % 10]);
+		char *packed;
+		size_t plen;
+		assert_int_equal(fold_embed_encode(cols, n, 0, &packed, &plen), 0);
+		uint8_t *z = malloc(plen + 1);
+		long long zl = uf_base64_decode(packed, plen, z);
+		assert_int_equal(zl, (long long)n + 11);
+		uLongf ulen = n + 1;
+		uint8_t *raw = malloc(n + 1);
+		assert_int_equal(uncompress(raw, &ulen, z, (uLong)zl), Z_OK);
+		assert_int_equal(ulen, n);
+		assert_memory_equal(raw, cols, n);
+		free(packed);
+		if (n >= 4095) { /* a budget of half the columns: deflated, within it */
+			assert_int_equal(fold_embed_encode(cols, n, n / 2, &packed, &plen), 0);
+			assert_true(plen <= n / 2);
+			zl = uf_base64_decode(packed, plen, z);
+			ulen = n + 1;
+			assert_int_equal(uncompress(raw, &ulen, z, (uLong)zl), Z_OK);
+			assert_int_equal(ulen, n);
+			assert_memory_equal(raw, cols, n);
+			free(packed);
+		}
+		free(raw);
+		free(z);
+		free(cols);
+	}
+}
+
+/* Columns of 1 GiB or more are refused before any work (no reader takes
+ * them): -EFBIG, which render words as a clear error, and no block. */
+static void embed_encode_refuses_past_reader_cap(void **state)
+{
+	(void)state;
+	char one = 'x';
+	char *packed = (char *)&one;
+	size_t plen = 7;
+	assert_int_equal(fold_embed_encode(&one, FOLD_EMBED_MAX_UNPACKED, 0, &packed, &plen), -EFBIG);
+	assert_null(packed);
 }
 
 /* fold_sort_names against the plain definition: rank[2*id + t] is the
@@ -1271,6 +1326,8 @@ int main(void)
 		cmocka_unit_test(fold_lib_shares_count_each_sample_once),
 		cmocka_unit_test(fold_lib_shares_give_state_frames_to_their_parent),
 		cmocka_unit_test(embed_encode_odd_length),
+		cmocka_unit_test(embed_encode_small_is_stored),
+		cmocka_unit_test(embed_encode_refuses_past_reader_cap),
 		cmocka_unit_test(sort_names_matches_definition),
 		cmocka_unit_test(sort_keys_matches_qsort),
 	};
