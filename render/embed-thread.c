@@ -10,18 +10,22 @@
  * thread; a small one makes it inline (a thread costs more than it
  * saves).  A differential's BEFORE totals per subtree are summed first
  * on that thread and handed to the drawing thread (embed_sums), which
- * needs them for its colours.  The block is deflated here too, in one
- * libdeflate call (fold_embed_encode: tree-64k's 1.09 MB of columns in
- * ~7 ms, where zlib's two halves took ~8 ms on each thread), so the
- * drawing thread, once its frames are out, only waits for it.  Past the
- * budget the block is redone smaller, at most EMBED_TRIES passes.
+ * needs them for its colours.  The block is deflated here too, by
+ * libdeflate; from FOLD_EMBED_SPLIT_FROM bytes of columns in two parts
+ * (fold/embed/embed.h, embed_encode): this thread makes part 0 and
+ * publishes part 1, which the drawing thread takes once its frames are
+ * out (embed_join: on the call-tree shapes it is idle there for the
+ * whole deflate, tree-100k's 1.09 MB of columns 7-10 ms -> ~5 ms), and
+ * which this thread makes itself after part 0 when nobody took it (the
+ * diff: its drawing thread is the later one).  Past the budget the
+ * block is redone smaller, at most EMBED_TRIES passes.
  *
  * Trade-off: a mutex and a condition variable on a job struct the
- * caller owns, rather than a general work queue: there is exactly one
- * hand-over (the sums).  One deflating thread rather than zlib's
- * pigz-style halves on both: libdeflate cannot end a part on a sync
- * flush, and at twice zlib's speed one call ends about when the two
- * halves did while the drawing thread keeps its core for the frames.
+ * caller owns, rather than a general work queue: there are exactly two
+ * hand-overs (the sums, a deflate's part 1).  The parts are joined by
+ * inflating part 0 to find its last block (libdeflate cannot end a part
+ * on a flush): ~2 ms of CPU more than one call, paid on a core that was
+ * idle, and the reason part 0 is the smaller.
  *
  * Invariants:
  *  1. embed_join() is called exactly once after embed_start(), on every
@@ -29,7 +33,11 @@
  *     caller) holds the block when it returned 0.
  *  2. The sums are freed exactly once: by the caller after embed_sums()
  *     handed them over, else by embed_join().
- *  3. The block's bytes do not depend on the threads: one deflater.
+ *  3. The block's bytes do not depend on the threads: the split is fixed
+ *     by the columns' length, and either thread makes part 1 alike.
+ *  4. A published part 1 is made exactly once (part1_taken, under mu),
+ *     and embed_encode returns only after it is done: the drawing thread
+ *     never reads the split after the pass that owns it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -69,6 +77,46 @@ static size_t columns_reserve(const fold_trie *t, size_t col_budget)
 	return all < cut ? all : cut;
 }
 
+/* The drawing thread's share of a split deflate (embed_join): part 1,
+ * when the embed thread has published one that nobody has taken. */
+static int take_part(struct embed_job *j)
+{
+	struct fold_embed_split *s = j->split;
+	if (!s || j->part1_taken)
+		return 0;
+	j->part1_taken = 1;
+	pthread_mutex_unlock(&j->mu);
+	fold_embed_split_part(s, 1);
+	pthread_mutex_lock(&j->mu);
+	j->part1_done = 1;
+	pthread_cond_broadcast(&j->cv);
+	return 1;
+}
+
+/* Columns -> the block: a large one's deflate in two parts (embed.h),
+ * the second published for the drawing thread, which takes it once its
+ * frames are out (embed_join), else made here after the first.  The
+ * bytes are the same either way (invariant 3). */
+static int embed_encode(struct embed_job *j, const char *cols, size_t n, char **out, size_t *outlen)
+{
+	struct fold_embed_split s;
+	if (!j->locking || !fold_embed_split_init(&s, cols, n, j->budget))
+		return fold_embed_encode(cols, n, j->budget, out, outlen);
+	pthread_mutex_lock(&j->mu);
+	j->split = &s;
+	j->part1_taken = j->part1_done = 0;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	fold_embed_split_part(&s, 0);
+	pthread_mutex_lock(&j->mu);
+	take_part(j); /* nobody came for it: made here */
+	while (!j->part1_done)
+		pthread_cond_wait(&j->cv, &j->mu);
+	j->split = NULL;
+	pthread_mutex_unlock(&j->mu);
+	return fold_embed_split_finish(&s, out, outlen);
+}
+
 /* One try at the block: its columns within col_budget (0: all), encoded. */
 static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget)
 {
@@ -83,7 +131,7 @@ static int embed_pass(struct embed_job *j, const double *sums, size_t col_budget
 	char *cols = m.buf;
 	size_t n = m.len;
 	if (rc == 0)
-		rc = fold_embed_encode(cols, n, j->budget, &packed, &n);
+		rc = embed_encode(j, cols, n, &packed, &n);
 	free(cols);
 	if (rc == 0) {
 		free(j->buf);
@@ -117,6 +165,12 @@ static void *embed_run(void *arg)
 	for (int tries = 1; j->rc == 0 && j->budget && j->len > j->budget && tries < EMBED_TRIES; tries++) {
 		col_budget = (size_t)((double)col_budget * (double)j->budget / (double)j->len * 0.95);
 		j->rc = embed_pass(j, sums, col_budget < 1024 ? 1024 : col_budget);
+	}
+	if (j->locking) { /* the drawing thread stops waiting for parts */
+		pthread_mutex_lock(&j->mu);
+		j->done = 1;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
 	}
 	return NULL;
 }
@@ -163,8 +217,14 @@ double *embed_sums(struct embed_job *j)
 /* Waits for the block; frees the sums nobody took. */
 int embed_join(struct embed_job *j)
 {
-	if (j->running)
+	if (j->running) { /* helps with the deflate until the block is done */
+		pthread_mutex_lock(&j->mu);
+		while (!j->done)
+			if (!take_part(j))
+				pthread_cond_wait(&j->cv, &j->mu);
+		pthread_mutex_unlock(&j->mu);
 		pthread_join(j->th, NULL);
+	}
 	if (j->locking) {
 		pthread_cond_destroy(&j->cv);
 		pthread_mutex_destroy(&j->mu);

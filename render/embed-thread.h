@@ -35,6 +35,10 @@ struct embed_job {
 	int rc;
 	pthread_t th;
 	int running;         /* th is to be joined */
+	/* under mu: a split deflate's part 1 for whichever thread comes
+	 * first (embed-thread.c, embed_encode), and the end of the block */
+	struct fold_embed_split *split;
+	int part1_taken, part1_done, done;
 };
 
 /* Starts the block: on a thread for a big trie, else now. */

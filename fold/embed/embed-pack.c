@@ -21,8 +21,13 @@
  * (zlib, level 0) below STORE_BELOW bytes of columns when that fits the
  * block's budget, else deflated by libdeflate at its fastest level
  * (twice zlib's speed on a large block, and 4 % smaller; the choice
- * changes the stream's bytes, never what they inflate to), and writes it
- * as base64 broken into lines of FOLD_EMBED_PACK_LINE characters.
+ * changes the stream's bytes, never what they inflate to): in one call
+ * below FOLD_EMBED_SPLIT_FROM bytes, from there in two raw-deflate parts
+ * that two threads can make at once (fold_embed_split_*, joined by
+ * join_parts: part 0's last block, found by inflating it, made
+ * non-final, an empty stored block to reach a byte, part 1, the
+ * Adler-32s combined), and writes it as base64 broken into lines of
+ * FOLD_EMBED_PACK_LINE characters.
  * On the s100k bench input (271,501 call paths) that is 1.25 MB in place
  * of 3.18 MB of text; on tree100k 0.60 MB in place of 1.87 MB.
  *
@@ -46,7 +51,10 @@
  * s100k): deflate finds little to share between a depth, a name index
  * and a count on one line, and much within a column.  Level 1: level 6
  * is 5% smaller and 3x slower, and the block is made beside the layout
- * of every large render.  libdeflate compresses only our own columns
+ * of every large render.  Two parts joined rather than one call from
+ * 256 KiB: the stream is a few hundred bytes longer either way (tree-100k
+ * -1.5 KB, the diff +2.3 KB of SVG) and the extra inflate costs ~2 ms of
+ * CPU, but the drawing thread, idle by then, makes half the deflate.  libdeflate compresses only our own columns
  * (nothing untrusted goes through it: inflating an SVG's block is
  * zlib's), which is why the release binary links it statically.
  */
@@ -215,6 +223,7 @@ int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen)
 #define STORE_BELOW (64u << 10)
 
 static int base64_block(const uint8_t *z, size_t zlen, char **out, size_t *outlen);
+static int stores(size_t len, size_t max_out);
 
 /* The zlib stream of len stored bytes: 2 header bytes, a 5-byte header
  * per stored deflate block of at most 65,535 bytes (and one for an empty
@@ -238,11 +247,11 @@ static int store_small(const void *in, size_t len, uint8_t *z, size_t *zlen)
 	return zr == Z_STREAM_END ? 0 : -ENOMEM;
 }
 
-/* A large block in one libdeflate call at its fastest level: one zlib
- * stream (RFC 1950, as zlib's), on tree-64k's 1.09 MB of columns in 6.9
- * ms where zlib's level 1 took 15.2, and 4 % smaller.  libdeflate keeps
- * no state between calls and cannot flush mid-stream, so the block is one
- * call on one thread (render/embed-thread.c), not zlib's two halves. */
+/* A block of 64-256 KiB of columns in one libdeflate call at its
+ * fastest level: one zlib stream (RFC 1950, as zlib's), twice zlib's
+ * level 1 speed and 4 % smaller.  Larger blocks are two parts
+ * (fold_embed_split_*): libdeflate cannot flush mid-stream, so the
+ * parts are joined after the fact. */
 static int deflate_large(const void *in, size_t len, uint8_t *z, size_t *zlen)
 {
 	struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
@@ -252,6 +261,128 @@ static int deflate_large(const void *in, size_t len, uint8_t *z, size_t *zlen)
 	libdeflate_free_compressor(c);
 	*zlen = n;
 	return n ? 0 : -ENOMEM;
+}
+
+/* The split (embed.h, FOLD_EMBED_SPLIT_FROM): part 0 is the first
+ * SPLIT_NUM/SPLIT_DEN of the columns.  Part 0's thread also inflates its
+ * part to find the last block (~0.4 of its deflate's time on tree-100k's
+ * columns), so part 0 is the smaller: 2/5 ends the two parts within
+ * ~0.3 ms of each other there. */
+#define SPLIT_NUM 2
+#define SPLIT_DEN 5
+/* Output room for the inflate that finds part 0's blocks: its bytes are
+ * not kept (they are the columns), only where each block starts. */
+#define FIND_OUT ((size_t)64 << 10)
+
+int fold_embed_split_init(struct fold_embed_split *s, const void *columns, size_t len, size_t max_out)
+{
+	memset(s, 0, sizeof *s);
+	if (len < FOLD_EMBED_SPLIT_FROM || len >= FOLD_EMBED_MAX_UNPACKED || stores(len, max_out))
+		return 0;
+	s->in = columns;
+	s->len = len;
+	s->mid = len / SPLIT_DEN * SPLIT_NUM;
+	return 1;
+}
+
+/* Where part 0's last block starts (its BFINAL bit) and how many bits
+ * of its last byte are left unused: zlib's inflate stops at each block's
+ * end when asked (Z_BLOCK) and says (data_type) how many bits of the
+ * last byte it took are unused and whether the stream has ended.
+ * libdeflate reports no block boundaries, so this costs an inflate of
+ * the part (into a scratch window: the bytes are the columns). */
+static int find_last_block(struct fold_embed_split *s)
+{
+	uint8_t *scratch = malloc(FIND_OUT);
+	z_stream zs = { .next_in = s->z[0], .avail_in = (uInt)s->zlen[0] };
+	if (!scratch || inflateInit2(&zs, -15) != Z_OK) {
+		free(scratch);
+		return -ENOMEM;
+	}
+	size_t last = SIZE_MAX;
+	int zr = Z_OK, unused = -1;
+	while (zr == Z_OK) {
+		zs.next_out = scratch;
+		zs.avail_out = (uInt)FIND_OUT;
+		zr = inflate(&zs, Z_BLOCK);
+		if (zr != Z_OK || !(zs.data_type & 128))
+			continue; /* not at a block's end */
+		if (zs.data_type & 64) /* after the last block: the ending's Z_STREAM_END drops these bits */
+			unused = zs.data_type & 7;
+		else /* before a block's header, which may be the last */
+			last = (s->zlen[0] - zs.avail_in) * 8 - (size_t)(zs.data_type & 7);
+	}
+	inflateEnd(&zs);
+	free(scratch);
+	if (zr != Z_STREAM_END || zs.avail_in != 0 || last == SIZE_MAX || unused < 0 ||
+	    !((s->z[0][last / 8] >> (last % 8)) & 1))
+		return -EIO; /* never for libdeflate's own stream */
+	s->final_bit = last;
+	s->unused_bits = unused;
+	return 0;
+}
+
+void fold_embed_split_part(struct fold_embed_split *s, int k)
+{
+	size_t lo = k ? s->mid : 0, n = k ? s->len - s->mid : s->mid;
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
+	size_t cap = c ? libdeflate_deflate_compress_bound(c, n) : 0;
+	s->rc[k] = -ENOMEM;
+	if (c && (s->z[k] = malloc(cap)) && (s->zlen[k] = libdeflate_deflate_compress(c, s->in + lo, n, s->z[k], cap))) {
+		s->adler[k] = libdeflate_adler32(1, s->in + lo, n);
+		s->rc[k] = k == 0 ? find_last_block(s) : 0;
+	}
+	libdeflate_free_compressor(c);
+}
+
+/* The zlib stream of the two parts: header, part 0 with its last block
+ * made non-final, an empty stored block (3 zero bits, zeros to the byte,
+ * 00 00 FF FF) so part 1 starts on a byte, part 1, the Adler-32 of all. */
+static uint8_t *join_parts(const struct fold_embed_split *s, size_t *zlen)
+{
+	uint8_t *z = malloc(2 + s->zlen[0] + 5 + s->zlen[1] + 4);
+	if (!z)
+		return NULL;
+	size_t n = 0;
+	z[n++] = 0x78; /* deflate, 32 KiB window, fastest: as libdeflate's level 1 */
+	z[n++] = 0x01;
+	memcpy(z + n, s->z[0], s->zlen[0]);
+	z[n + s->final_bit / 8] &= (uint8_t)~(1u << (s->final_bit % 8));
+	n += s->zlen[0];
+	if (s->unused_bits >= 3) /* the stored header fits in the last byte */
+		z[n - 1] &= (uint8_t)((1u << (8 - s->unused_bits)) - 1);
+	else
+		z[n++] = 0;
+	memcpy(z + n, "\x00\x00\xff\xff", 4);
+	n += 4;
+	memcpy(z + n, s->z[1], s->zlen[1]);
+	n += s->zlen[1];
+	uLong a = adler32_combine(s->adler[0], s->adler[1], (z_off_t)(s->len - s->mid));
+	for (int sh = 24; sh >= 0; sh -= 8)
+		z[n++] = (uint8_t)(a >> sh);
+	*zlen = n;
+	return z;
+}
+
+int fold_embed_split_finish(struct fold_embed_split *s, char **out, size_t *outlen)
+{
+	*out = NULL;
+	int rc = s->rc[0] ? s->rc[0] : s->rc[1];
+	uint8_t *z = NULL;
+	size_t zlen = 0;
+	if (rc == -EIO) { /* part 0's blocks not found (never seen): one call, a valid stream still */
+		zlen = libdeflate_zlib_compress_bound(NULL, s->len);
+		rc = (z = malloc(zlen)) ? deflate_large(s->in, s->len, z, &zlen) : -ENOMEM;
+	} else if (rc == 0 && !(z = join_parts(s, &zlen))) {
+		rc = -ENOMEM;
+	}
+	free(s->z[0]);
+	free(s->z[1]);
+	s->z[0] = s->z[1] = NULL;
+	if (rc == 0)
+		rc = base64_block(z, zlen, out, outlen);
+	free(z);
+	return rc;
 }
 
 /* Deflated bytes -> the block's base64 lines (malloc'd, NUL-ended). */
@@ -280,6 +411,12 @@ int fold_embed_encode(const void *columns, size_t len, size_t max_out, char **ou
 	*out = NULL;
 	if (len >= FOLD_EMBED_MAX_UNPACKED)
 		return -EFBIG; /* the reader refuses it: never written */
+	struct fold_embed_split s;
+	if (fold_embed_split_init(&s, columns, len, max_out)) { /* the bytes two threads make */
+		fold_embed_split_part(&s, 0);
+		fold_embed_split_part(&s, 1);
+		return fold_embed_split_finish(&s, out, outlen);
+	}
 	/* the bound of the encoder used: a stored block never touches
 	 * libdeflate's code, so no page of it is mapped (peak RSS) */
 	int store = stores(len, max_out);

@@ -64,11 +64,41 @@ int fold_embed_read(fold_trie *t, const char *text, size_t len, struct uf_err *e
 int fold_embed_pack(const char *text, size_t len, char **out, size_t *outlen);
 /* Columns (fold_embed_write_columns) -> one zlib stream, base64 (as
  * above): stored below 64 KiB of columns when its base64 is within
- * max_out bytes (0: no limit), else deflated by libdeflate's one call
- * (embed-pack.c).  Keeps no state: two threads may encode at once.
+ * max_out bytes (0: no limit), else deflated by libdeflate: one call
+ * below FOLD_EMBED_SPLIT_FROM, from there two parts joined (below), made
+ * one after the other here (embed-pack.c).  Keeps no state: two threads may encode at once.
  * 0, -ENOMEM, or -EFBIG for FOLD_EMBED_MAX_UNPACKED bytes or more,
  * which no reader takes (never written). */
 int fold_embed_encode(const void *columns, size_t len, size_t max_out, char **out, size_t *outlen);
+/* A large block's deflate in two parts that two threads may make at once
+ * (render/embed-thread.c): columns of FOLD_EMBED_SPLIT_FROM bytes or more
+ * are deflated as their first SPLIT_NUM/SPLIT_DEN and the rest, each by
+ * one libdeflate call, and the parts joined into one zlib stream (the
+ * first part's last block made non-final, an empty stored block to align
+ * it).  The split is fixed by the length alone, so the stream is the same
+ * bytes whichever thread made which part, and fold_embed_encode() makes
+ * exactly these bytes on one thread.  Use: fold_embed_split_init(), both
+ * fold_embed_split_part() calls (any threads, each once), then
+ * fold_embed_split_finish(), which frees the parts. */
+#define FOLD_EMBED_SPLIT_FROM ((size_t)256 << 10)
+struct fold_embed_split {
+	const uint8_t *in;  /* the columns, borrowed */
+	size_t len, mid;    /* part 0 is in[0 .. mid), part 1 in[mid .. len) */
+	uint8_t *z[2];      /* each part's raw deflate (owned) */
+	size_t zlen[2];
+	uint32_t adler[2];  /* each part's Adler-32 */
+	size_t final_bit;   /* part 0: the bit holding its last block's BFINAL */
+	int unused_bits;    /* part 0: bits after its end in its last byte */
+	int rc[2];
+};
+/* 1: columns[0..len) (borrowed until finish) are split into s; 0: the
+ * block is not split (small, or stored: use fold_embed_encode). */
+int fold_embed_split_init(struct fold_embed_split *s, const void *columns, size_t len, size_t max_out);
+/* Deflates part k (0 or 1) of s; reads only s->in and writes only part k. */
+void fold_embed_split_part(struct fold_embed_split *s, int k);
+/* Both parts -> the block as fold_embed_encode writes it; frees the
+ * parts (on every path).  0 or -ENOMEM. */
+int fold_embed_split_finish(struct fold_embed_split *s, char **out, size_t *outlen);
 /* The packed block -> the text it came from (malloc'd, NUL-ended); 0 or
  * -EINVAL (not base64, not a whole deflate stream, columns out of
  * bounds), -EFBIG (inflates past FOLD_EMBED_MAX_UNPACKED), -ENOMEM. */

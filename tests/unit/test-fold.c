@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <zlib.h>
 
 #include "fold/fold.h"
@@ -1140,6 +1141,63 @@ static void embed_encode_small_is_stored(void **state)
 	}
 }
 
+static void *split_part1(void *s)
+{
+	fold_embed_split_part(s, 1);
+	return NULL;
+}
+
+/* From FOLD_EMBED_SPLIT_FROM the deflate is two parts joined (part 0's
+ * last block made non-final, an empty stored block to align it): the
+ * stream inflates to the columns with zlib's uncompress (Adler-32
+ * checked), and part 1 made on a second thread, at once with part 0,
+ * gives the same bytes as fold_embed_encode on one.  Lengths are tried
+ * until both ways of aligning have been seen: the stored header in part
+ * 0's last byte (3 unused bits or more) and in a byte of its own. */
+static void embed_encode_split_is_one_stream(void **state)
+{
+	(void)state;
+	size_t max = (512u << 10) + 4096;
+	char *cols = malloc(max);
+	assert_non_null(cols);
+	uint64_t r = 7;
+	for (size_t i = 0; i < max; i++) { /* text-like: runs deflate finds and literals it codes */
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		cols[i] = (r >> 60) < 3 ? (char)('a' + (r >> 40) % 26) : cols[i >= 40 ? i - 40 + (r >> 56) % 7 : i / 2];
+	}
+	uint8_t *z = malloc(max * 2), *raw = malloc(max);
+	int seen[2] = { 0, 0 };
+	for (size_t n = FOLD_EMBED_SPLIT_FROM; n <= max && !(seen[0] && seen[1]); n += 1531) {
+		char *one, *two;
+		size_t olen, tlen;
+		assert_int_equal(fold_embed_encode(cols, n, 0, &one, &olen), 0);
+		struct fold_embed_split s;
+		assert_int_equal(fold_embed_split_init(&s, cols, n, 0), 1);
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, split_part1, &s), 0);
+		fold_embed_split_part(&s, 0);
+		pthread_join(th, NULL);
+		seen[s.unused_bits >= 3]++;
+		assert_int_equal(fold_embed_split_finish(&s, &two, &tlen), 0);
+		assert_int_equal(tlen, olen);
+		assert_memory_equal(two, one, olen);
+		long long zl = uf_base64_decode(one, olen, z);
+		assert_true(zl > 0);
+		uLongf ulen = max;
+		assert_int_equal(uncompress(raw, &ulen, z, (uLong)zl), Z_OK);
+		assert_int_equal(ulen, n);
+		assert_memory_equal(raw, cols, n);
+		free(one);
+		free(two);
+	}
+	assert_true(seen[0] && seen[1]);
+	struct fold_embed_split s; /* below the split: one libdeflate call */
+	assert_int_equal(fold_embed_split_init(&s, cols, FOLD_EMBED_SPLIT_FROM - 1, 0), 0);
+	free(raw);
+	free(z);
+	free(cols);
+}
+
 /* Columns of 1 GiB or more are refused before any work (no reader takes
  * them): -EFBIG, which render words as a clear error, and no block. */
 static void embed_encode_refuses_past_reader_cap(void **state)
@@ -1327,6 +1385,7 @@ int main(void)
 		cmocka_unit_test(fold_lib_shares_give_state_frames_to_their_parent),
 		cmocka_unit_test(embed_encode_odd_length),
 		cmocka_unit_test(embed_encode_small_is_stored),
+		cmocka_unit_test(embed_encode_split_is_one_stream),
 		cmocka_unit_test(embed_encode_refuses_past_reader_cap),
 		cmocka_unit_test(sort_names_matches_definition),
 		cmocka_unit_test(sort_keys_matches_qsort),
