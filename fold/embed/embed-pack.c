@@ -349,9 +349,10 @@ static uint8_t *join_parts(const struct fold_embed_split *s, size_t *zlen)
 	memcpy(z + n, s->z[0], s->zlen[0]);
 	z[n + s->final_bit / 8] &= (uint8_t)~(1u << (s->final_bit % 8));
 	n += s->zlen[0];
-	if (s->unused_bits >= 3) /* the stored header fits in the last byte */
-		z[n - 1] &= (uint8_t)((1u << (8 - s->unused_bits)) - 1);
-	else
+	/* the stored header's zero bits start in part 0's unused bits: clear
+	 * them (libdeflate pads with zeros, but that is not promised) */
+	z[n - 1] &= (uint8_t)((1u << (8 - s->unused_bits)) - 1);
+	if (s->unused_bits < 3) /* the rest of the header spills into a byte */
 		z[n++] = 0;
 	memcpy(z + n, "\x00\x00\xff\xff", 4);
 	n += 4;
