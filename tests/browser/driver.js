@@ -70,6 +70,16 @@ async function forward(page) {
 	await sleep(150);
 }
 
+/* The page's query once the URL the last action made is in history:
+ * the script hands it over a frame after the action (templates/js/84-url.js,
+ * after two animation frames and a timer; this waits as long, then a timer
+ * more). */
+async function urlQuery(page) {
+	return page.evaluate(() => new Promise((res) => {
+		requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(() => res(location.search), 0), 0)));
+	}));
+}
+
 /* PASS/FAIL lines for one test file: group(NAME, FN) runs FN and reports
  * it under "LABEL: [BROWSER: ]NAME"; fail(WHY) reports an error outside a
  * group; failed() counts the failures (the exit status). */
@@ -187,4 +197,4 @@ async function viewShapes(page) {
 	await page.evaluate(pageShapes);
 }
 
-module.exports = { launch, press, answerPrompt, back, forward, sleep, reporter, expect, viewShapes };
+module.exports = { launch, press, answerPrompt, back, forward, sleep, reporter, expect, viewShapes, urlQuery };

@@ -123,10 +123,11 @@ async function keySelect(page, c1, c2) {
 
 /* The range outline's x and width, and the URL's query. */
 async function outline(page) {
-	return page.evaluate(() => {
+	const q = await drv.urlQuery(page);
+	return page.evaluate((q) => {
 		const r = document.getElementById('uf-heatmap').querySelector('rect[stroke]:not([stroke-dasharray])');
-		return [r.getAttribute('display'), r.getAttribute('x'), r.getAttribute('width'), location.search];
-	});
+		return [r.getAttribute('display'), r.getAttribute('x'), r.getAttribute('width'), q];
+	}, q);
 }
 
 /* Drags from the first cell of column c1 to the last of c2; ms to the next frame. */
@@ -222,7 +223,7 @@ async function main() {
 					const others = c.phases.map((p) => p[0]).filter((n) => n !== name && names.has(n));
 					expect(names.has(name) && !others.length, 'drawn: ' + [...names].filter((n) => /^phase/.test(n)).join(', '));
 				});
-				const search = await page.evaluate(() => location.search);
+				const search = await drv.urlQuery(page);
 				const m = /[?&]t=([\d.]+)-([\d.]+)/.exec(search);
 				await group(label + ': ' + name + ': the range is render --time of it, frame for frame', async () => {
 					expect(m, 'no t= in ' + search);
@@ -237,7 +238,7 @@ async function main() {
 				});
 				await page.bringToFront();
 				await drv.press(page, 'Escape');   /* the drag's range cleared: Enter must draw it again */
-				const cleared = await page.evaluate(() => !document.getElementById('uf-view') && !/[?&]t=/.test(location.search));
+				const cleared = await page.evaluate(() => !document.getElementById('uf-view')) && !/[?&]t=/.test(await drv.urlQuery(page));
 				const atC1 = await keySelect(page, c1, c2);
 				await group(label + ': ' + name + ': the key cursor names its column\'s samples, the trace\'s', async () => {
 					let r = 0, w = 0;
@@ -254,7 +255,7 @@ async function main() {
 				await page.keyboard.press('Enter');
 				await settle(page);
 				const kgot = await viewFrames(page);
-				const ksearch = await page.evaluate(() => location.search);
+				const ksearch = await drv.urlQuery(page);
 				await group(label + ': ' + name + ': Shift+arrows and Enter over the same columns draw the drag\'s frames and t=', async () => {
 					const km = /[?&]t=([\d.]+)-([\d.]+)/.exec(ksearch);
 					expect(cleared, 'Escape did not clear the drag\'s range first');
@@ -276,7 +277,7 @@ async function main() {
 			}
 			await group(label + ': Escape returns to the whole profile and drops t=', async () => {
 				await drv.press(page, 'Escape');
-				const st = await page.evaluate(() => [!!document.getElementById('uf-view'), location.search]);
+				const st = [await page.evaluate(() => !!document.getElementById('uf-view')), await drv.urlQuery(page)];
 				expect(!st[0] && !/[?&]t=/.test(st[1]), 'view ' + st[0] + ', url ' + st[1]);
 			});
 			await group(label + ': no script errors', async () => {

@@ -243,7 +243,7 @@ async function main() {
 				expect(full >= 1, 'no frame at full width after the zoom');
 				const ms2 = await timed(page, 'document.getElementById("unzoom").dispatchEvent(new MouseEvent("click", {bubbles: true}));');
 				times.push(['reset', ms2]);
-				const gone = await page.evaluate(() => !document.getElementById('uf-view') && !/[?&]f=/.test(location.search));
+				const gone = await page.evaluate(() => !document.getElementById('uf-view')) && !/[?&]f=/.test(await drv.urlQuery(page));
 				expect(gone, 'Reset Zoom left the view or f= in the URL');
 			});
 			await group(label + ': Shift-click on a frame of the file opens its sandwich', async () => {
@@ -277,7 +277,7 @@ async function main() {
 						'no quick first frame (pending ' + first.shapes.pending + ', ' + first.shapes.list.length + ' shapes)');
 					expect(!odd.length, odd.length + ' of ' + first.shapes.list.length + ' first-frame shapes not in the full view, e.g. ' + odd[0]);
 				}
-				const url = await page.evaluate(() => location.search);
+				const url = await drv.urlQuery(page);
 				expect(url.includes('f='), 'URL ' + url);
 				const fr2 = await viewFrames(page, c.name);
 				const H2 = halves(fr2, c.name);
