@@ -139,6 +139,6 @@ int cmd_diff(int argc, char **argv)
 		rc = cli_sandwich_apply(&t, ro.callers, ro.callees, &err);
 	if (rc == 0)
 		rc = cli_write_profile(t, &ro, &io, CLI_OUT_SVG, out, &err);
-	fold_trie_free(t);
+	cli_trie_done(t);
 	return rc ? cli_fail(&err) : 0;
 }

@@ -25,6 +25,24 @@ int cli_cut_check(fold_trie *t, const char *what, struct uf_err *err);
  * FILE:LINE) and stacks cut at FOLD_MAX_DEPTH. */
 void cli_warn_read_stats(const struct fold_read_stats *st);
 
+/* The end of render's and diff's trie, the SVG already renamed into
+ * place.  The release build (UF_EXIT_FREES=0, which the Makefile sets for
+ * build/rel only) leaves it to the exit, which drops the pages anyway:
+ * freeing it trimmed the heap top, splitting and unmapping the huge pages
+ * of util/bigalloc.h's uf_heap_thp just before exit_mmap would drop them
+ * whole.  Every other build (ASan, unit, fuzz) frees it, so leak checks
+ * still see every allocation released. */
+#ifndef UF_EXIT_FREES
+#define UF_EXIT_FREES 1
+#endif
+static inline void cli_trie_done(fold_trie *t)
+{
+	if (UF_EXIT_FREES)
+		fold_trie_free(t);
+	else
+		(void)t;
+}
+
 
 
 /* Reads BEFORE and AFTER (in parallel: two cores, two files) and returns

@@ -21,7 +21,8 @@
  * reuses the pages: tree-64k's faults 6,850 -> 4,980, CPU -8 %; peak RSS
  * +2.2 MiB (held free blocks), little-100k +1.3 MiB, little-1m +0.3 %.
  * Blocks from UF_KEEP_FREED_MAX up are still mapped and unmapped alone, so
- * what is held is bounded by what a phase allocates below it.
+ * what is held is bounded by what a phase allocates below it.  It also
+ * puts the heap on huge pages (uf_heap_thp).
  */
 #ifndef UF_UTIL_BIGALLOC_H
 #define UF_UTIL_BIGALLOC_H
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define UF_BIG_MIN (4u << 20)
 
@@ -92,6 +94,37 @@ static inline void uf_thp_hint(void *p, size_t bytes)
 
 #define UF_KEEP_FREED_MAX (4u << 20)
 
+#define UF_HEAP_PAD (64u << 20)
+
+/* Huge pages for the heap, where the arrays below UF_KEEP_FREED_MAX live
+ * (uf_thp_hint reaches only the bigger ones): malloc is told to grow the
+ * heap UF_HEAP_PAD at a time, made to grow it once, and the new, untouched
+ * part is marked MADV_HUGEPAGE.  Fewer faults while a render writes it
+ * and, at exit, 2 MiB pages the kernel drops whole instead of 512 entries
+ * each (35 MB of 4 KiB pages cost ~1.1 ms of exit here, of huge pages
+ * ~0.2 ms).  tree-100k, 41 interleaved runs: best 71.4 -> 63.5 ms, median
+ * 90.9 -> 85.3; diff-tree-64k 109.1 -> 98.5, 131.5 -> 126.3.  The cost is
+ * peak RSS (partly used 2 MiB pages; the pad keeps up to UF_HEAP_PAD of
+ * freed top-of-heap pages instead of trimming them): +3-5 MiB, 35.5 ->
+ * 39.3 and 39.5 -> 44.5 (inferno 44.1 and 50.0), hence only for big
+ * inputs, through uf_alloc_keep_freed.  Virtual space until written; a
+ * hint: a refusal changes nothing. */
+static inline void uf_heap_thp(void)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	(void)mallopt(M_TOP_PAD, (int)UF_HEAP_PAD);
+	uintptr_t from = (uintptr_t)sbrk(0);
+	void *grow = malloc(UF_KEEP_FREED_MAX - 4096); /* below the mmap threshold: from the heap */
+	uintptr_t to = (uintptr_t)sbrk(0);
+	free(grow);
+	from = (from + huge - 1) & ~(huge - 1);
+	to &= ~(huge - 1);
+	if (grow && to > from)
+		(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+#endif
+}
+
 /* Called by the CLI before it reads inputs of 1 MiB and more
  * (cli/inputs.c: a small render keeps the defaults, and its peak RSS);
  * a hint: fine if refused, harmless if called twice. */
@@ -99,6 +132,7 @@ static inline void uf_alloc_keep_freed(void)
 {
 	(void)mallopt(M_MMAP_THRESHOLD, (int)UF_KEEP_FREED_MAX);
 	(void)mallopt(M_TRIM_THRESHOLD, (int)(2 * UF_KEEP_FREED_MAX));
+	uf_heap_thp();
 }
 
 static inline void uf_big_free(void *p, size_t bytes)
