@@ -228,6 +228,7 @@ main() {
 	bench_diff "$r100" "${r1m:-}"
 	bench_shapes
 	fold_phases
+	thread_start
 	[ "${BENCH_OTHERS:-1}" = 0 ] || other_benches
 	case ${BENCH_PROFILE:-0} in
 	1 | perf) profile_1m ;;
@@ -348,6 +349,18 @@ fold_phases() {
 		printf '%-14s %s\n' "$(basename "$f" .folded)" \
 			"$("$OUT/fold-phases" "$f" 2>&1 | head -n 1)"
 	done
+}
+
+# thread_start: a fresh process's second thread, util/thread.c's start
+# beside a plain pthread_create (bench/thread-start.c, util/thread.h).
+thread_start() {
+	if ! $CC -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP" -D_GNU_SOURCE -o "$OUT/thread-start" \
+		"$TOP/bench/thread-start.c" "$TOP/util/thread.c" -lpthread 2>"$OUT/logs/thread-start.build"; then
+		note "thread start skipped: bench/thread-start.c does not build (see $OUT/logs/thread-start.build)"
+		return 0
+	fi
+	echo
+	"$OUT/thread-start" "${BENCH_THREAD_RUNS:-20}" || note "bench/thread-start exited with status $?"
 }
 
 # bench_diff RENDER_100K_WALL RENDER_1M_WALL: diff rows, target = that render time

@@ -185,7 +185,7 @@ void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
 	if (t->nnodes >= EMBED_THREAD_NODES && pthread_mutex_init(&j->mu, NULL) == 0) {
 		if (pthread_cond_init(&j->cv, NULL) == 0) {
 			j->locking = 1;
-			if (pthread_create(&j->th, NULL, embed_run, j) == 0) {
+			if (uf_thread_start(&j->th, embed_run, j) == 0) {
 				j->running = 1;
 				return;
 			}
@@ -223,7 +223,7 @@ int embed_join(struct embed_job *j)
 			if (!take_part(j))
 				pthread_cond_wait(&j->cv, &j->mu);
 		pthread_mutex_unlock(&j->mu);
-		pthread_join(j->th, NULL);
+		uf_thread_join(&j->th);
 	}
 	if (j->locking) {
 		pthread_cond_destroy(&j->cv);

@@ -12,6 +12,7 @@
 #include "fold/embed/embed.h"
 #include "fold/model/model.h"
 #include "render/render.h"
+#include "util/thread.h"
 
 /* The embedded block, made beside layout and frames (it reads only the
  * trie, as they do), written after them.  A differential's BEFORE totals
@@ -33,7 +34,7 @@ struct embed_job {
 	size_t len;
 	struct fold_embed_info info;
 	int rc;
-	pthread_t th;
+	struct uf_thread th;
 	int running;         /* th is to be joined */
 	/* under mu: a split deflate's part 1 for whichever thread comes
 	 * first (embed-thread.c, embed_encode), and the end of the block */

@@ -43,12 +43,13 @@
 
 #include "fold/in/in.h"
 #include "fold/in/internal.h"
+#include "util/thread.h"
 
 #define IN_CHUNK (128u << 10)
 #define OUT_CHUNK (256u << 10)
 
 struct fold_gz {
-	pthread_t th;
+	struct uf_thread th;
 	int src;             /* compressed input (borrowed) */
 	int wfd, rfd;        /* socket pair: thread writes, reader reads */
 	char *prefix;        /* bytes already read from src */
@@ -100,7 +101,7 @@ static int fold_gz_start_mode(int src, const char *prefix, size_t plen, int plai
 	}
 	g->rfd = sv[0];
 	g->wfd = sv[1];
-	int e = pthread_create(&g->th, NULL, gz_thread, g);
+	int e = uf_thread_start(&g->th, gz_thread, g);
 	if (e) {
 		close(sv[0]);
 		close(sv[1]);
@@ -135,7 +136,7 @@ int fold_gz_finish(struct fold_gz *g, struct uf_err *err, const char *label)
 	if (!g)
 		return 0;
 	close(g->rfd); /* invariant 3 */
-	pthread_join(g->th, NULL);
+	uf_thread_join(&g->th);
 	int rc = g->rc;
 	if (rc)
 		uf_err_set(err, UF_EINPUT, label, "%s", g->why);

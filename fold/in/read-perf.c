@@ -66,6 +66,7 @@
 #include "fold/in/in.h"
 #include "fold/in/internal.h"
 #include "util/hash.h"
+#include "util/thread.h"
 #include "util/vec.h"
 
 #define CHUNK (256u << 10)
@@ -1195,11 +1196,11 @@ static int share_first_event(struct half *a, struct half *b, int fd, uint64_t si
 static int run_halves(struct half *a, struct half *b, fold_trie *t, fold_trie *tb,
 		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
 {
-	pthread_t th;
-	int threaded = pthread_create(&th, NULL, read_half, b) == 0;
+	struct uf_thread th;
+	int threaded = uf_thread_start(&th, read_half, b) == 0;
 	read_half(a);
 	if (threaded)
-		pthread_join(th, NULL);
+		uf_thread_join(&th);
 	else
 		read_half(b);
 	int rc = a->rc ? a->rc : b->rc;

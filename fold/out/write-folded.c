@@ -54,6 +54,7 @@
 
 #include "fold/out/out.h"
 #include "util/fmt.h"
+#include "util/thread.h"
 #include "util/vec.h"
 
 #define FW_BLOCK (64u << 10)    /* bytes of text per block (and per write) */
@@ -152,13 +153,13 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 	int rc = fw_init(&fw, t, out), nth = 1;
 	if (rc == 0 && t->preorder && t->nnodes >= FW_SPLIT_MIN && plan(&fw) == 0 && fw.ntask > 1)
 		nth = 2;
-	pthread_t tid;
-	if (rc == 0 && nth == 2 && pthread_create(&tid, NULL, work, &fw.th[1]) != 0)
+	struct uf_thread tid;
+	if (rc == 0 && nth == 2 && uf_thread_start(&tid, work, &fw.th[1]) != 0)
 		nth = 1; /* the same bytes, on one thread */
 	if (rc == 0) {
 		work(&fw.th[0]);
 		if (nth == 2)
-			pthread_join(tid, NULL);
+			uf_thread_join(&tid);
 		pthread_mutex_lock(&fw.mu);
 		drain(&fw);
 		pthread_mutex_unlock(&fw.mu);

@@ -8,7 +8,8 @@
  * are opened only when regular, a FIFO or device never reaching open.
  * The id map (util/map) finds every id put, through growth and through
  * one long probe run; util/split2 runs both parts, the second on a thread
- * only when asked; util/fmt.h's digit count and integers are printf's;
+ * only when asked; util/thread starts a thread off its creator's CPU, then
+ * gives it its creator's CPUs back; util/fmt.h's digit count and integers are printf's;
  * util/memfile keeps every byte written, in order, through growth.  Run
  * under ASan: an allocation that overran its block
  * is a failure here, not a silent corruption.
@@ -40,6 +41,7 @@
 #include "util/map.h"
 #include "util/memfile.h"
 #include "util/split2.h"
+#include "util/thread.h"
 #include "util/err.h"
 #include "util/outfile.h"
 #include "util/safe-open.h"
@@ -676,6 +678,60 @@ static void split2_runs_both_parts(void **state)
 	assert_false(uf_split2_worth(UF_SPLIT2_MIN_ITEMS - 1, UF_SPLIT2_MIN_ITEMS));
 }
 
+/* ---- thread (util/thread.h) ---- */
+
+struct thread_probe {
+	cpu_set_t mask; /* the thread's own affinity, read inside it */
+	int got;
+};
+
+static void *thread_probe(void *arg)
+{
+	struct thread_probe *p = arg;
+	p->got = sched_getaffinity(0, sizeof p->mask, &p->mask) == 0;
+	return p;
+}
+
+/* Starts a thread with the calling thread's affinity `home`; checks where
+ * it started and that it runs with home as its own. */
+static void thread_start_within(const cpu_set_t *home)
+{
+	struct uf_thread t;
+	struct thread_probe p = { .got = 0 };
+	assert_int_equal(uf_thread_start(&t, thread_probe, &p), 0);
+	assert_ptr_equal(uf_thread_join(&t), &p);
+	assert_true(p.got);
+	assert_true(CPU_EQUAL(&p.mask, home)); /* its creator's CPUs, all of them */
+	assert_true(t.first_cpu >= 0 && CPU_ISSET(t.first_cpu, home));
+	if (CPU_COUNT(home) == 1) {
+		assert_false(t.steered); /* nowhere else to go */
+		assert_int_equal(t.from_cpu, -1);
+	} else {
+		assert_true(t.steered);
+		assert_true(t.from_cpu >= 0 && CPU_ISSET(t.from_cpu, home));
+		assert_int_not_equal(t.first_cpu, t.from_cpu); /* placed elsewhere */
+	}
+}
+
+/* Invariant 1 of util/thread.h: with two CPUs or more the thread starts
+ * on another than its creator's and then has the creator's set back;
+ * with one, it starts plainly there. */
+static void thread_starts_off_creator_cpu(void **state)
+{
+	(void)state;
+	cpu_set_t all, one;
+	assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+	for (int i = 0; i < 20; i++)
+		thread_start_within(&all);
+	int cpu = sched_getcpu();
+	assert_true(cpu >= 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+	thread_start_within(&one);
+	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+}
+
 /* err.h invariant 3: out of memory gets UF_ENOMEM whatever class the
  * site passed (the words "out of memory" or libc's ENOMEM text at the
  * end of why); a cap an input exceeds stays the site's class; the first
@@ -792,6 +848,7 @@ int main(void)
 		cmocka_unit_test(strerror_lowercase_own_buffer),
 		cmocka_unit_test(map_finds_each_id_and_misses_others),
 		cmocka_unit_test(split2_runs_both_parts),
+		cmocka_unit_test(thread_starts_off_creator_cpu),
 		cmocka_unit_test(err_out_of_memory_class),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
