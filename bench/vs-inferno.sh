@@ -127,7 +127,7 @@ peers_main() {
 	build_tool rusage && build_tool gen-shapes || { note "cannot build bench tools"; return 0; }
 	gen_shapes || { note "shape generation failed"; return 0; }
 	read -r load _ </proc/loadavg
-	echo "uniprof-flame $(git -C "$TOP" describe --always --dirty 2>/dev/null) beside $(head -n 1 "$PEERS/inferno/BUILD-INFO.txt" 2>/dev/null || echo "inferno (no BUILD-INFO.txt)")"
+	echo "uniprof-flame ${BENCH_BIN:-$(git -C "$TOP" describe --always --dirty 2>/dev/null)} beside $(head -n 1 "$PEERS/inferno/BUILD-INFO.txt" 2>/dev/null || echo "inferno (no BUILD-INFO.txt)")"
 	echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load average before: $load; best of $N interleaved runs each"
 	printf '%-14s %8s %7s %6s %7s | %8s %7s %6s %7s | %6s  %s\n' shape "ours s" cpu sys "RSS MiB" \
 		"inferno s" cpu sys "RSS MiB" ratio "goal >=3x, <= RSS"
