@@ -84,12 +84,18 @@ done
 # the inputs are real floods: with the key fixed to the old seed (the name
 # hash's old start is key 0; perf's, K0 ^ the line length, is key 0x1c)
 # 20k of them cost far more than under the random key (measured: 1.0 s
-# against 0.05 s, 5.1 s against 0.04 s), so the checks above can fail
+# against 0.05 s, 5.1 s against 0.04 s), so the checks above can fail.
+# The keyed time is the best of three: a run slowed by other work on the
+# machine must not make the control look like a flood.
 head -n 20000 "$TMP/flood.folded" > "$TMP/f20k"
 { head -n 20200 "$TMP/flood.perf"; echo; } > "$TMP/p20k"
 for f in f20k:0 p20k:1c; do
 	k=${f#*:} f=${f%%:*}
-	measure "$UF_REL" fold "$TMP/$f"; keyed=$secs
+	keyed=
+	for _ in 1 2 3; do
+		measure "$UF_REL" fold "$TMP/$f"
+		keyed=$(awk -v a="$secs" -v b="$keyed" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }')
+	done
 	measure env UF_HASH_KEY="$k" "$UF_REL" fold "$TMP/$f"
 	under "$(awk -v k="$keyed" 'BEGIN { print 5 * k + 0.2 }')" "$secs" &&
 		pass "flood input $f collides under the old fixed seed: ${secs} s against ${keyed} s keyed" ||
