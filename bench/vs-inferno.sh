@@ -18,8 +18,10 @@
 #   diff-tree-64k `diff A B` beside `inferno-diff-folded A B | inferno-flamegraph`
 # Every run writes a new output file (see pair).
 # Columns: best wall s, CPU s (user+sys) and its sys part, peak RSS MiB,
-# for each tool; then inferno's wall / ours ("x faster") and the goal's
-# verdict (>= 3x at <= inferno's RSS).  Under each row, when the CPU has
+# for each tool; then inferno's best wall / ours ("x faster"), "paired":
+# the median over the runs of inferno's wall / ours in the same iteration
+# (steadier when the host slows the VM for a while), and the goal's
+# verdict on the first (>= 3x at <= inferno's RSS).  Under each row, when the CPU has
 # counters perf can read, user-space instructions of one run of each
 # (`perf stat -e instructions:u`) and their ratio: a figure that other
 # work on the machine barely moves (BENCH_INSTR=0 leaves it out).
@@ -61,6 +63,15 @@ once() {
 best() { awk -v c="$2" 'NR == 1 || $c + 0 < m { m = $c + 0 } END { print m }' "$1"; }
 worst() { awk -v c="$2" '$c + 0 > m { m = $c + 0 } END { print m + 0 }' "$1"; }
 
+# paired A B: the median over the runs of B's wall / A's, run i with run i.
+# The two runs of one iteration are adjacent in time, so a stretch when
+# the whole machine ran slower (this VM's host) moves both: steadier than
+# a ratio of bests taken minutes apart.
+paired() {
+	paste -d' ' "$1" "$2" | awk '$1 > 0 { print $6 / $1 }' | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # pair LABEL -- OURS_ARGV -- PEER_ARGV: N interleaved runs of each (stdout
 # to a scratch file); one table row.
 pair() {
@@ -88,11 +99,11 @@ pair() {
 	fi
 	awk -v l="$label" -v aw="$(best "$TMP/a" 1)" -v ac="$(best "$TMP/a" 4)" -v as="$(best "$TMP/a" 5)" \
 		-v ar="$(worst "$TMP/a" 2)" -v bw="$(best "$TMP/b" 1)" -v bc="$(best "$TMP/b" 4)" \
-		-v bs="$(best "$TMP/b" 5)" -v br="$(worst "$TMP/b" 2)" 'BEGIN {
+		-v bs="$(best "$TMP/b" 5)" -v br="$(worst "$TMP/b" 2)" -v pr="$(paired "$TMP/a" "$TMP/b")" 'BEGIN {
 		ratio = bw / aw
 		v = (ratio >= 3 && ar <= br) ? "met" : "MISSED"
-		printf "%-14s %8.4f %7.3f %6.3f %7.1f | %8.4f %7.3f %6.3f %7.1f | %5.2fx  %s\n",
-			l, aw, ac, as, ar / 1024, bw, bc, bs, br / 1024, ratio, v }'
+		printf "%-14s %8.4f %7.3f %6.3f %7.1f | %8.4f %7.3f %6.3f %7.1f | %5.2fx %6.2fx  %s\n",
+			l, aw, ac, as, ar / 1024, bw, bc, bs, br / 1024, ratio, pr, v }'
 	instr_line "${ours[@]}" -- "${peer[@]}"
 }
 
@@ -128,12 +139,13 @@ peers_main() {
 	gen_shapes || { note "shape generation failed"; return 0; }
 	read -r load _ </proc/loadavg
 	echo "uniprof-flame ${BENCH_BIN:-$(git -C "$TOP" describe --always --dirty 2>/dev/null)} beside $(head -n 1 "$PEERS/inferno/BUILD-INFO.txt" 2>/dev/null || echo "inferno (no BUILD-INFO.txt)")"
-	echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load average before: $load; best of $N interleaved runs each"
-	printf '%-14s %8s %7s %6s %7s | %8s %7s %6s %7s | %6s  %s\n' shape "ours s" cpu sys "RSS MiB" \
-		"inferno s" cpu sys "RSS MiB" ratio "goal >=3x, <= RSS"
+	echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load average before: $load; best of $N interleaved runs each; ratio = best / best, paired = median of inferno / ours run by run"
+	printf '%-14s %8s %7s %6s %7s | %8s %7s %6s %7s | %6s %7s  %s\n' shape "ours s" cpu sys "RSS MiB" \
+		"inferno s" cpu sys "RSS MiB" ratio paired "goal >=3x, <= RSS"
 	[ -s "$ex" ] && warm "$ex" && pair example-perf -- "$BIN" render "$ex" -o "$TMP/o.svg" -- "$inf" "$ex"
 	for s in tree-100k tree-64k little-100k little-1m; do
 		[ -s "$OUT/$s.folded" ] || continue
+		[ "${BENCH_QUICK:-0}" = 1 ] && [ "$s" = little-1m ] && continue
 		warm "$OUT/$s.folded"
 		pair "$s" -- "$BIN" render "$OUT/$s.folded" -o "$TMP/o.svg" -- "$inf" "$OUT/$s.folded"
 	done
