@@ -16,7 +16,7 @@ mkdir -p "$W/bin" "$W/guest" "$W/obj"
 make -s -C "$TOP/examples/xen-guest" O="$W/obj/guest"
 cp "$W"/obj/guest/xen-guest{,-pvh}.{elf,map} "$W/guest/"
 # the truths dom0 judges its share profiles by (a second recording when off)
-cp "$TOP"/examples/workloads/app-test-{1,2}.truth "$W/guest/"
+cp "$TOP"/examples/workloads/{app-test-1,app-test-2,uklibs-xen}.truth "$W/guest/"
 # the same guest with frame pointers, for the frame-pointer-vs-CFI figures
 make -s -C "$TOP/examples/xen-guest" O="$W/obj/guest-fp" FPFLAGS=1 "$W/obj/guest-fp/xen-guest.elf"
 cp "$W/obj/guest-fp/xen-guest.elf" "$W/guest/xen-guest-fp.elf"

@@ -82,18 +82,21 @@ busy() {
 # points from /guest/TRUTH.truth's?  The host's judgement (tests/xen/
 # check-shares.pl: the waiting leaf dropped, self and total shares) in
 # busybox awk, for uniprof-flame's folded output (names, not addresses).
+# FRAME0 "-": every stack, whole (tests/record/lib-record.sh's share, for
+# fold --by=lib).
 # CI once saw vCPU 1's shares 3.6 points off with the host not busy; a
 # profile that is off is recorded a second time, as on a busy host.
 off() {
   awk -v sel="$2" '
     FNR == NR { if ($0 !~ /^#/ && split($0, t, "\t") >= 3) { fn[++k] = t[1]; want[k] = t[2]; kind[k] = t[3] }; next }
+    /^#/ { next }
     { c = $NF; n = split(substr($0, 1, length($0) - length(c) - 1), f, ";")
-      if (f[1] != sel) next
+      if (sel != "-" && f[1] != sel) next
       if (f[n] ~ /^\[(runnable|blocked|offline)\]$/) n--
-      total += c
+      total += c; lo = sel == "-" ? 1 : 2
       for (i = 1; i <= k; i++) {
-        hit = kind[i] == "self" && n > 1 && f[n] == fn[i]
-        for (j = 2; kind[i] != "self" && j <= n && !hit; j++) hit = f[j] == fn[i]
+        hit = kind[i] == "self" && n >= lo && f[n] == fn[i]
+        for (j = lo; kind[i] != "self" && j <= n && !hit; j++) hit = f[j] == fn[i]
         if (hit) got[i] += c
       } }
     END { for (i = 1; i <= k; i++) { d = (total ? 100 * got[i] / total : 0) - want[i]; if (d > 3 || d < -3) exit 0 }
@@ -223,7 +226,7 @@ xl destroy uf-smp
 # At most 50 Hz: its round (20 units) is twice app-test-1's, and at 100 Hz
 # half the deadlines were missed (a late sample follows the last at once,
 # the guest barely run: the same stack twice), a share 2.1 points off
-# A second recording on a busy host (see busy).
+# A second recording on a busy host, or when its library shares are off (see busy, off).
 uklibs_rec() {  # SUFFIX -> /out/uklibsSUFFIX.{svg,log}
   calibrate uf-uklibs 3300 120 50
   # --on-cpu: a vCPU waiting for a pCPU (Xen under TCG: a third to a half
@@ -235,7 +238,8 @@ uklibs_rec() {  # SUFFIX -> /out/uklibsSUFFIX.{svg,log}
 if [ -x $UF ]; then
   create uf-uklibs create-uklibs
   uklibs_rec ""
-  busy /out/uklibs.log && uklibs_rec -2
+  $UF fold --by=lib /out/uklibs.svg > /tmp/uklibs.folded 2>/dev/null
+  { busy /out/uklibs.log || off /tmp/uklibs.folded - uklibs-xen; } && uklibs_rec -2
   xl destroy uf-uklibs
 fi
 
