@@ -21,8 +21,11 @@
  * afterwards.  Nothing is steered when the creator may run on one CPU
  * only, or its CPU or set cannot be read: the thread starts plainly.
  *
- * Trade-off: one sched_getaffinity and one sched_setaffinity a thread (a
- * few microseconds), against milliseconds.  The caller owns the struct
+ * Trade-off: a start costs ~30-40 us more than a plain one (the affinity
+ * read, set by pthread_create and set back by the thread, which waits for
+ * its creator to finish setting it up: 14-22 -> 46-57 us a start in a
+ * loop, bench/README.md; a render makes about 13), against milliseconds.
+ * The caller owns the struct
  * uf_thread, which must stay in place until uf_thread_join (the thread
  * reads it when it starts).
  *
