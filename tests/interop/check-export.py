@@ -6,16 +6,19 @@ real tools read it, with the folded stacks it came from.
   check-export.py pprof-raw FOLDED RAW_TXT    `go tool pprof -raw` output
   check-export.py pprof-top FOLDED TOP_TXT    `go tool pprof -top -nodecount=...`
   check-export.py speedscope FOLDED JSON SCHEMA [--ns PERIOD]
+  check-export.py pprof-mappings PB_GZ        the file's mappings, in its order
 
 pprof-raw rebuilds every sample's stack from the Locations table and
 compares the multiset of (stack, count) with FOLDED exactly.  pprof-top
 compares the total and every function's flat count (pprof shortens C++
 names by dropping template arguments; the same is done to ours).
 speedscope validates against speedscope's published JSON schema, then
-rebuilds stacks from samples/weights.  Exit 0 when equal; else prints
+rebuilds stacks from samples/weights.  pprof-mappings prints each Mapping
+message's file name in the order the file holds them.  Exit 0 when equal; else prints
 the first differences and exits 1.
 """
 import collections
+import gzip
 import json
 import re
 import sys
@@ -134,12 +137,59 @@ def speedscope(folded, path, schema_path, ns=None):
     return rc
 
 
+def proto_fields(buf):
+    """(field number, wire type, value) of one protobuf message's fields:
+    an int for varints, bytes for length-delimited ones."""
+    def varint(i):
+        v = shift = 0
+        while True:
+            b = buf[i]
+            v |= (b & 0x7F) << shift
+            i += 1
+            if b < 0x80:
+                return v, i
+            shift += 7
+    i = 0
+    while i < len(buf):
+        key, i = varint(i)
+        num, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = varint(i)
+        elif wt == 2:
+            n, i = varint(i)
+            v, i = buf[i:i + n], i + n
+        elif wt in (1, 5):
+            n = 8 if wt == 1 else 4
+            v, i = buf[i:i + n], i + n
+        else:
+            raise ValueError(f"wire type {wt}")
+        yield num, wt, v
+
+
+def pprof_mappings(path):
+    """Profile.mapping is field 3, string_table field 6; a Mapping's
+    filename is field 5 (an index into string_table)."""
+    with gzip.open(path, "rb") as f:
+        prof = f.read()
+    strings, maps = [], []
+    for num, wt, v in proto_fields(prof):
+        if num == 6 and wt == 2:
+            strings.append(v.decode("utf-8", "surrogateescape"))
+        elif num == 3 and wt == 2:
+            maps.append(dict((n, x) for n, w, x in proto_fields(v) if w == 0))
+    for m in maps:
+        print(strings[m.get(5, 0)])
+    return 0
+
+
 def main(argv):
     mode = argv[1]
     if mode == "pprof-raw":
         return pprof_raw(argv[2], argv[3])
     if mode == "pprof-top":
         return pprof_top(argv[2], argv[3])
+    if mode == "pprof-mappings":
+        return pprof_mappings(argv[2])
     if mode == "speedscope":
         ns = argv[6] if len(argv) > 6 and argv[5] == "--ns" else None
         return speedscope(argv[2], argv[3], argv[4], ns)

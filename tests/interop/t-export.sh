@@ -71,6 +71,17 @@ else
 			grep -qE '^ +[0-9]+: 0x[0-9a-f]+ M=1 function_3 workloads/workloads\.c:[0-9]+ s=0$' "$TMP/xraw.txt" &&
 			pass "record -x -o .pb.gz: addresses and file:line (go tool pprof -lines)" ||
 			fail "record pprof lines" "$(grep function_3 "$TMP/xraw.txt" | head -2)"
+		# mapping 1 is the program (profile.proto: mapping[0] is the main
+		# binary): with the work in a shared library most stacks start
+		# there, and a writer in sample-table order put the library first
+		appso="$UF_TOP/build/examples/app-test-1-so"
+		timeout 60 "$UF" record -q -F 200 -x "$appso" -o "$TMP/recso.pb.gz" -- "$appso" 1 >/dev/null 2>&1
+		python3 "$check" pprof-mappings "$TMP/recso.pb.gz" >"$TMP/somaps.txt" 2>&1
+		python3 "$check" pprof-mappings "$TMP/recx.pb.gz" >"$TMP/xmaps.txt" 2>&1
+		[ "$(sed -n 1p "$TMP/somaps.txt")" = "$appso" ] && grep -qx "$UF_TOP/build/examples/libufwork.so" "$TMP/somaps.txt" &&
+			[ "$(sed -n 1p "$TMP/xmaps.txt")" = "$app" ] &&
+			pass "record -x -o .pb.gz: mapping 1 is the program, before the library that holds the work" ||
+			fail "record pprof mapping order" "$(cat "$TMP/somaps.txt" "$TMP/xmaps.txt" | tr '\n' ' ')"
 	else
 		skip "record pprof" "examples not built (make examples)"
 	fi
