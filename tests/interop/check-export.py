@@ -13,9 +13,9 @@ compares the multiset of (stack, count) with FOLDED exactly.  pprof-top
 compares the total and every function's flat count (pprof shortens C++
 names by dropping template arguments; the same is done to ours).
 speedscope validates against speedscope's published JSON schema, then
-rebuilds stacks from samples/weights.  pprof-mappings prints each Mapping
-message's file name in the order the file holds them.  Exit 0 when equal; else prints
-the first differences and exits 1.
+rebuilds stacks from samples/weights.  Exit 0 when equal; else prints
+the first differences and exits 1.  pprof-mappings prints each Mapping
+message's file name, in the order the file holds them (exit 0).
 """
 import collections
 import gzip
