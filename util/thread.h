@@ -25,9 +25,8 @@
  * read, set by pthread_create and set back by the thread, which waits for
  * its creator to finish setting it up: 14-22 -> 46-57 us a start in a
  * loop, bench/README.md; a render makes about 13), against milliseconds.
- * The caller owns the struct
- * uf_thread, which must stay in place until uf_thread_join (the thread
- * reads it when it starts).
+ * The caller owns the struct uf_thread, which must stay in place until
+ * uf_thread_join (the thread reads it when it starts).
  *
  * Invariants:
  *  1. fn(arg) runs on the new thread with its creator's affinity mask as
