@@ -185,7 +185,7 @@ void embed_start(struct embed_job *j, const fold_trie *t, int want_sums,
 	if (t->nnodes >= EMBED_THREAD_NODES && pthread_mutex_init(&j->mu, NULL) == 0) {
 		if (pthread_cond_init(&j->cv, NULL) == 0) {
 			j->locking = 1;
-			if (uf_thread_start(&j->th, embed_run, j) == 0) {
+			if (uf_thread_start_part(&j->th, embed_run, j) == 0) {
 				j->running = 1;
 				return;
 			}

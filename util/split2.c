@@ -10,7 +10,7 @@
 int uf_split2_run(uf_split2_fn fa, void *a, uf_split2_fn fb, void *b, int worth)
 {
 	struct uf_thread th;
-	int threaded = worth && uf_thread_start(&th, fb, b) == 0;
+	int threaded = worth && uf_thread_start_part(&th, fb, b) == 0;
 	fa(a);
 	if (threaded)
 		uf_thread_join(&th);

@@ -19,9 +19,14 @@
  * (lines, frames, nodes) of per-item work; a phase whose items are
  * cheaper may ask for more, never for less.
  *
+ * The second part's thread is a part in util/thread.h's sense
+ * (uf_thread_start_part): on a two-CPU machine, a thread that already
+ * has a part beside it on the other CPU runs both halves itself rather
+ * than put a third thread on two CPUs.
+ *
  * Invariants:
  *  1. Both parts have run when uf_split2_run() returns, whatever happened
- *     (a failed pthread_create runs the second part here).
+ *     (a failed or declined thread start runs the second part here).
  *  2. The parts must not touch the same bytes: the caller splits its data;
  *     which thread ran which part never changes a result.
  *  3. Never prints, never exits; no allocation of its own.

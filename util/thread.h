@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * util/thread.h — the one way a thread is started: on a CPU other than
- * its creator's, then free to go anywhere its creator may.
+ * its creator's, then free to go anywhere its creator may; and a part of
+ * a job on a two-CPU machine, kept on the CPU its creator is not on.
  *
  * Why: a render's second thread must run at once, beside the first, or it
  * gains nothing.  Linux places a new thread with its creator's CPU among
@@ -15,26 +16,53 @@
  * (bench/thread-start.c).  In a render of the bench's 64k-stack call tree
  * the index's two lanes started up to 4.6 ms apart.
  *
+ * Why parts are kept apart on two CPUs: a thread that wakes (from a
+ * malloc arena lock the other holds, or a join) is queued on its waker's
+ * CPU, and the other CPU idles until a tick pulls it back.  Scheduler
+ * traces of 10 renders of tree-64k: the index lanes lived 15.6-28.8 ms,
+ * one of them off its CPU up to 12 ms of that; 5.4 ms a render runnable
+ * but waiting, with the other CPU idle for much of it.  And a render's
+ * parts overlap (the embed thread beside the drawing thread, each then
+ * splitting its own work): four threads on two CPUs, each pair crossing
+ * onto the other's CPU.  Interleaved runs (bench/README.md, session 18):
+ * tree-64k median 52.6 -> 47.2 ms, tree-100k 71.7 -> 68.4, the diff
+ * 100.2 -> 97.3, little-100k 128.4 -> 123.2; best times 1-2 ms lower.
+ *
  * How: the new thread's affinity is its creator's CPUs less the one the
  * creator runs on, so the kernel must place it elsewhere; its first act is
  * to take back the creator's full set, so it can move as the load asks
  * afterwards.  Nothing is steered when the creator may run on one CPU
  * only, or its CPU or set cannot be read: the thread starts plainly.
+ * A part (uf_thread_start_part) when the creator may run on exactly two
+ * CPUs keeps to the other one for life, and the creator keeps to its own
+ * until it joins the part; meanwhile neither starts another part (EAGAIN:
+ * its caller runs that half itself, so there is never more than one
+ * thread a CPU), and a thread either starts plainly stays on its
+ * starter's CPU.  With three CPUs or more a part starts as any thread.
  *
  * Trade-off: a start costs ~30-40 us more than a plain one (the affinity
  * read, set by pthread_create and set back by the thread, which waits for
  * its creator to finish setting it up: 14-22 -> 46-57 us a start in a
- * loop, bench/README.md; a render makes about 13), against milliseconds.
+ * loop, bench/README.md; a render makes about 13), against milliseconds;
+ * a pairing adds two affinity calls of the creator's.  While paired, a
+ * thread cannot flee its CPU: on two CPUs there is nowhere to flee that
+ * the other part does not hold, which is why pairing stops at two.  An
+ * affinity set from outside while paired is replaced at the join.
  * The caller owns the struct uf_thread, which must stay in place until
  * uf_thread_join (the thread reads it when it starts).
  *
  * Invariants:
  *  1. fn(arg) runs on the new thread with its creator's affinity mask as
  *     its own (unless sched_setaffinity failed: it then stays on the CPUs
- *     it was placed on, a hint lost, never a failure).
+ *     it was placed on, a hint lost, never a failure), except as 4 says.
  *  2. Returns pthread_create's error, 0 when the thread runs; a failed
  *     start leaves nothing to join.
  *  3. Never prints, never exits; no allocation of its own.
+ *  4. A part started where the creator may run on two CPUs has the one
+ *     the creator is not on as its mask; the creator's mask is its own
+ *     CPU until uf_thread_join, then the two again.  A part asked for by
+ *     either meanwhile returns EAGAIN; a plain thread started by either
+ *     inherits its one CPU.  Elsewhere a part is a thread as in 1.
  */
 #ifndef UF_UTIL_THREAD_H
 #define UF_UTIL_THREAD_H
@@ -50,10 +78,16 @@ struct uf_thread {
 	int steered;     /* placed away from the creator's CPU, from_cpu */
 	int from_cpu;    /* the creator's CPU at the start, -1 when not steered */
 	int first_cpu;   /* the CPU the thread started on, -1 when unknown */
+	int paired;      /* a part on two CPUs: keeps to the other CPU for life */
+	int pinned_creator; /* the creator keeps to from_cpu until the join */
 };
 
 /* Starts fn(arg) on a new thread (see above); 0 or pthread_create's error. */
 int uf_thread_start(struct uf_thread *t, void *(*fn)(void *), void *arg);
+/* The same for a part of a job the caller could run itself; on two CPUs
+ * the part and its creator keep one each (see above).  EAGAIN, nothing
+ * started, when this thread already has a part beside it there. */
+int uf_thread_start_part(struct uf_thread *t, void *(*fn)(void *), void *arg);
 
 /* Waits for the thread; fn's return value. */
 void *uf_thread_join(struct uf_thread *t);

@@ -1197,7 +1197,7 @@ static int run_halves(struct half *a, struct half *b, fold_trie *t, fold_trie *t
 		      const struct fold_read_opts *o, struct fold_read_stats *st, struct uf_err *err)
 {
 	struct uf_thread th;
-	int threaded = uf_thread_start(&th, read_half, b) == 0;
+	int threaded = uf_thread_start_part(&th, read_half, b) == 0;
 	read_half(a);
 	if (threaded)
 		uf_thread_join(&th);

@@ -154,7 +154,7 @@ int fold_write_folded(const fold_trie *t, FILE *out)
 	if (rc == 0 && t->preorder && t->nnodes >= FW_SPLIT_MIN && plan(&fw) == 0 && fw.ntask > 1)
 		nth = 2;
 	struct uf_thread tid;
-	if (rc == 0 && nth == 2 && uf_thread_start(&tid, work, &fw.th[1]) != 0)
+	if (rc == 0 && nth == 2 && uf_thread_start_part(&tid, work, &fw.th[1]) != 0)
 		nth = 1; /* the same bytes, on one thread */
 	if (rc == 0) {
 		work(&fw.th[0]);

@@ -732,6 +732,105 @@ static void thread_starts_off_creator_cpu(void **state)
 	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
 }
 
+/* What a part saw of the affinities: its own, and its attempts to start
+ * a part and a plain thread of its own. */
+struct part_probe {
+	cpu_set_t mask;
+	int got, nested_part, nested_plain;
+	cpu_set_t plain_mask; /* the plain thread's own affinity */
+};
+
+static void *part_probe(void *arg)
+{
+	struct part_probe *p = arg;
+	p->got = sched_getaffinity(0, sizeof p->mask, &p->mask) == 0;
+	struct uf_thread t;
+	struct thread_probe q = { .got = 0 };
+	p->nested_part = uf_thread_start_part(&t, thread_probe, &q);
+	if (p->nested_part == 0)
+		uf_thread_join(&t);
+	struct thread_probe r = { .got = 0 };
+	if ((p->nested_plain = uf_thread_start(&t, thread_probe, &r)) == 0) {
+		uf_thread_join(&t);
+		p->plain_mask = r.mask;
+	}
+	return p;
+}
+
+/* Invariant 4 of util/thread.h: on two CPUs a part keeps to the one its
+ * creator is not on, the creator keeps to its own until the join and then
+ * has both back; neither starts another part meanwhile (EAGAIN), and a
+ * thread either starts plainly stays on its starter's CPU. */
+static void thread_part_pairs_on_two_cpus(void **state)
+{
+	(void)state;
+	cpu_set_t all, two;
+	assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+	if (CPU_COUNT(&all) < 2)
+		skip();
+	CPU_ZERO(&two);
+	for (int c = 0, n = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &two);
+			n++;
+		}
+	assert_int_equal(sched_setaffinity(0, sizeof two, &two), 0);
+	for (int i = 0; i < 10; i++) {
+		struct uf_thread t;
+		struct part_probe p = { .got = 0 };
+		assert_int_equal(uf_thread_start_part(&t, part_probe, &p), 0);
+		cpu_set_t during, other;
+		assert_int_equal(sched_getaffinity(0, sizeof during, &during), 0);
+		struct thread_probe q;
+		struct uf_thread u;
+		assert_int_equal(uf_thread_start_part(&u, thread_probe, &q), EAGAIN);
+		assert_ptr_equal(uf_thread_join(&t), &p);
+		assert_true(t.paired && t.steered && t.pinned_creator);
+		assert_int_equal(CPU_COUNT(&during), 1); /* the creator: its own CPU */
+		assert_true(CPU_ISSET(t.from_cpu, &during));
+		assert_true(p.got);
+		other = two;
+		CPU_CLR(t.from_cpu, &other);
+		assert_true(CPU_EQUAL(&p.mask, &other)); /* the part: the other one */
+		assert_int_not_equal(t.first_cpu, t.from_cpu);
+		assert_int_equal(p.nested_part, EAGAIN);
+		assert_int_equal(p.nested_plain, 0);
+		assert_true(CPU_EQUAL(&p.plain_mask, &other)); /* stays on the part's CPU */
+		cpu_set_t after;
+		assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+		assert_true(CPU_EQUAL(&after, &two)); /* both back after the join */
+	}
+	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+}
+
+/* Invariant 4's other side: with one CPU, or three or more, a part
+ * starts as uf_thread_start starts a thread and nothing is pinned. */
+static void thread_part_is_plain_elsewhere(void **state)
+{
+	(void)state;
+	cpu_set_t all, one;
+	assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+	int cpu = sched_getcpu();
+	assert_true(cpu >= 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+	struct uf_thread t;
+	struct thread_probe p = { .got = 0 };
+	assert_int_equal(uf_thread_start_part(&t, thread_probe, &p), 0);
+	uf_thread_join(&t);
+	assert_false(t.paired || t.steered || t.pinned_creator);
+	assert_true(p.got && CPU_EQUAL(&p.mask, &one));
+	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+	if (CPU_COUNT(&all) >= 3) { /* not on this project's 2-CPU machines */
+		assert_int_equal(uf_thread_start_part(&t, thread_probe, &p), 0);
+		uf_thread_join(&t);
+		assert_true(t.steered);
+		assert_false(t.paired || t.pinned_creator);
+		assert_true(CPU_EQUAL(&p.mask, &all));
+	}
+}
+
 /* err.h invariant 3: out of memory gets UF_ENOMEM whatever class the
  * site passed (the words "out of memory" or libc's ENOMEM text at the
  * end of why); a cap an input exceeds stays the site's class; the first
@@ -849,6 +948,8 @@ int main(void)
 		cmocka_unit_test(map_finds_each_id_and_misses_others),
 		cmocka_unit_test(split2_runs_both_parts),
 		cmocka_unit_test(thread_starts_off_creator_cpu),
+		cmocka_unit_test(thread_part_pairs_on_two_cpus),
+		cmocka_unit_test(thread_part_is_plain_elsewhere),
 		cmocka_unit_test(err_out_of_memory_class),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
