@@ -10,11 +10,14 @@
 
 #include "util/thread.h"
 
-/* This thread's pairing: while `paired`, it keeps to one of two CPUs
- * (a part for its life; a creator until it joins its part) and `home` is
- * the set it may use when free. */
+/* This thread's pairing.  `home`: the set it may use when free, kept
+ * while it is pinned.  `is_part`: it is a paired part, on its one CPU for
+ * life.  `open_parts`: paired parts it started and has not joined (it
+ * keeps to its CPU while there are any); `running_parts`: those of them
+ * still in their function (each takes itself off when it returns, from
+ * its own thread, hence atomic). */
 static __thread cpu_set_t home;
-static __thread int paired;
+static __thread int is_part, open_parts, running_parts;
 
 static void *thread_main(void *p)
 {
@@ -22,20 +25,28 @@ static void *thread_main(void *p)
 	t->first_cpu = sched_getcpu();
 	if (t->paired) { /* keeps to the other CPU: the creator has this one */
 		home = t->home;
-		paired = 1;
+		is_part = 1;
 	} else if (t->steered) { /* a hint: on failure the thread stays where it was put */
 		(void)sched_setaffinity(0, sizeof t->home, &t->home);
 	}
-	return t->fn(t->arg);
+	void *ret = t->fn(t->arg);
+	if (t->paired) /* its CPU is free for the creator's next part */
+		__atomic_sub_fetch(t->running, 1, __ATOMIC_RELEASE);
+	return ret;
 }
 
 /* The creator's CPUs less the one it is on, into *away; 1 when that
- * leaves a CPU to start on. */
+ * leaves a CPU to start on.  A pinned creator's CPUs are its home. */
 static int other_cpus(struct uf_thread *t, cpu_set_t *away)
 {
 	int me = sched_getcpu();
-	if (me < 0 || me >= CPU_SETSIZE || sched_getaffinity(0, sizeof t->home, &t->home) != 0 ||
-	    !CPU_ISSET(me, &t->home))
+	if (me < 0 || me >= CPU_SETSIZE)
+		return 0;
+	if (open_parts)
+		t->home = home;
+	else if (sched_getaffinity(0, sizeof t->home, &t->home) != 0)
+		return 0;
+	if (!CPU_ISSET(me, &t->home))
 		return 0;
 	*away = t->home;
 	CPU_CLR(me, away);
@@ -57,18 +68,26 @@ static int start_steered(struct uf_thread *t, const cpu_set_t *away)
 	return e;
 }
 
-/* The creator of a paired part keeps to its CPU until the join (a hint:
- * if that fails it stays free, and the part still keeps away). */
+/* The creator of a paired part keeps to its CPU until it has joined
+ * every part (the first pins it: a hint, if that fails it stays free and
+ * the parts still keep away). */
 static void pin_creator(struct uf_thread *t)
 {
+	t->pinned_creator = 1;
+	if (open_parts++ > 0)
+		return;
 	cpu_set_t here;
 	CPU_ZERO(&here);
 	CPU_SET(t->from_cpu, &here);
-	if (sched_setaffinity(0, sizeof here, &here) == 0) {
-		home = t->home;
-		paired = 1;
-		t->pinned_creator = 1;
-	}
+	home = t->home;
+	(void)sched_setaffinity(0, sizeof here, &here);
+}
+
+/* A part started now would share a CPU with one of this job's: this
+ * thread is a part itself, or one of its parts is still running. */
+static int both_cpus_taken(void)
+{
+	return is_part || __atomic_load_n(&running_parts, __ATOMIC_ACQUIRE) > 0;
 }
 
 static int start(struct uf_thread *t, void *(*fn)(void *), void *arg, int part)
@@ -77,18 +96,23 @@ static int start(struct uf_thread *t, void *(*fn)(void *), void *arg, int part)
 	t->arg = arg;
 	t->first_cpu = t->from_cpu = -1;
 	t->steered = t->paired = t->pinned_creator = 0;
-	if (part && paired)
-		return EAGAIN; /* both CPUs have a part of this job: run it here */
+	t->running = &running_parts;
+	if (part && both_cpus_taken())
+		return EAGAIN; /* the caller runs it here */
 	cpu_set_t away;
-	if (!paired && other_cpus(t, &away)) {
+	if (!is_part && other_cpus(t, &away)) {
 		t->paired = part && CPU_COUNT(&t->home) == 2; /* read by the thread */
+		if (t->paired)
+			__atomic_add_fetch(&running_parts, 1, __ATOMIC_RELAXED);
 		if (start_steered(t, &away) == 0) {
 			if (t->paired)
 				pin_creator(t);
 			return 0;
 		}
+		if (t->paired)
+			__atomic_sub_fetch(&running_parts, 1, __ATOMIC_RELAXED);
 	}
-	/* plainly: on a paired creator's CPU, or wherever the kernel puts it */
+	/* plainly: on a pinned thread's one CPU, or wherever the kernel puts it */
 	t->steered = t->paired = 0;
 	t->from_cpu = -1;
 	return pthread_create(&t->th, NULL, thread_main, t);
@@ -108,9 +132,7 @@ void *uf_thread_join(struct uf_thread *t)
 {
 	void *ret = NULL;
 	pthread_join(t->th, &ret);
-	if (t->pinned_creator) { /* free again: the whole set */
-		paired = 0;
+	if (t->pinned_creator && --open_parts == 0) /* free again: the whole set */
 		(void)sched_setaffinity(0, sizeof home, &home);
-	}
 	return ret;
 }

@@ -35,10 +35,14 @@
  * only, or its CPU or set cannot be read: the thread starts plainly.
  * A part (uf_thread_start_part) when the creator may run on exactly two
  * CPUs keeps to the other one for life, and the creator keeps to its own
- * until it joins the part; meanwhile neither starts another part (EAGAIN:
- * its caller runs that half itself, so there is never more than one
- * thread a CPU), and a thread either starts plainly stays on its
- * starter's CPU.  With three CPUs or more a part starts as any thread.
+ * until it has joined every part it started.  While a part is running,
+ * neither it nor its creator starts another part (EAGAIN: the caller runs
+ * that half itself, so there is never more than one thread a CPU); once
+ * the part's function has returned, its CPU takes the creator's next part
+ * even before the join (the embed thread is joined only after the
+ * frames: the drawing thread's splits still get the other CPU once the
+ * block is done).  A thread either starts plainly stays on its starter's
+ * CPU.  With three CPUs or more a part starts as any thread.
  *
  * Trade-off: a start costs ~30-40 us more than a plain one (the affinity
  * read, set by pthread_create and set back by the thread, which waits for
@@ -60,9 +64,11 @@
  *  3. Never prints, never exits; no allocation of its own.
  *  4. A part started where the creator may run on two CPUs has the one
  *     the creator is not on as its mask; the creator's mask is its own
- *     CPU until uf_thread_join, then the two again.  A part asked for by
- *     either meanwhile returns EAGAIN; a plain thread started by either
- *     inherits its one CPU.  Elsewhere a part is a thread as in 1.
+ *     CPU until it has joined all its parts, then the two again.  A part
+ *     asked for by a part, or by a creator whose part's function has not
+ *     returned, returns EAGAIN and starts nothing; a plain thread started
+ *     by either inherits its one CPU.  Elsewhere a part is a thread as
+ *     in 1.
  */
 #ifndef UF_UTIL_THREAD_H
 #define UF_UTIL_THREAD_H
@@ -80,6 +86,7 @@ struct uf_thread {
 	int first_cpu;   /* the CPU the thread started on, -1 when unknown */
 	int paired;      /* a part on two CPUs: keeps to the other CPU for life */
 	int pinned_creator; /* the creator keeps to from_cpu until the join */
+	int *running;    /* the creator's count of its parts still running */
 };
 
 /* Starts fn(arg) on a new thread (see above); 0 or pthread_create's error. */

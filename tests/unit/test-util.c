@@ -733,10 +733,10 @@ static void thread_starts_off_creator_cpu(void **state)
 }
 
 /* What a part saw of the affinities: its own, and its attempts to start
- * a part and a plain thread of its own. */
+ * a part and a plain thread of its own.  It returns once `go` is set. */
 struct part_probe {
 	cpu_set_t mask;
-	int got, nested_part, nested_plain;
+	int got, nested_part, nested_plain, go;
 	cpu_set_t plain_mask; /* the plain thread's own affinity */
 };
 
@@ -754,13 +754,24 @@ static void *part_probe(void *arg)
 		uf_thread_join(&t);
 		p->plain_mask = r.mask;
 	}
+	while (!__atomic_load_n(&p->go, __ATOMIC_ACQUIRE))
+		sched_yield();
 	return p;
 }
 
+static void assert_own_mask(const cpu_set_t *want)
+{
+	cpu_set_t m;
+	assert_int_equal(sched_getaffinity(0, sizeof m, &m), 0);
+	assert_true(CPU_EQUAL(&m, want));
+}
+
 /* Invariant 4 of util/thread.h: on two CPUs a part keeps to the one its
- * creator is not on, the creator keeps to its own until the join and then
- * has both back; neither starts another part meanwhile (EAGAIN), and a
- * thread either starts plainly stays on its starter's CPU. */
+ * creator is not on, the creator keeps to its own until it has joined
+ * every part and then has both back; while a part runs neither starts
+ * another (EAGAIN), once it has returned the creator may start the next
+ * before joining it; a thread either starts plainly stays on its
+ * starter's CPU. */
 static void thread_part_pairs_on_two_cpus(void **state)
 {
 	(void)state;
@@ -776,29 +787,34 @@ static void thread_part_pairs_on_two_cpus(void **state)
 		}
 	assert_int_equal(sched_setaffinity(0, sizeof two, &two), 0);
 	for (int i = 0; i < 10; i++) {
-		struct uf_thread t;
+		struct uf_thread t, u;
 		struct part_probe p = { .got = 0 };
+		struct thread_probe q = { .got = 0 };
 		assert_int_equal(uf_thread_start_part(&t, part_probe, &p), 0);
-		cpu_set_t during, other;
-		assert_int_equal(sched_getaffinity(0, sizeof during, &during), 0);
-		struct thread_probe q;
-		struct uf_thread u;
-		assert_int_equal(uf_thread_start_part(&u, thread_probe, &q), EAGAIN);
-		assert_ptr_equal(uf_thread_join(&t), &p);
 		assert_true(t.paired && t.steered && t.pinned_creator);
-		assert_int_equal(CPU_COUNT(&during), 1); /* the creator: its own CPU */
-		assert_true(CPU_ISSET(t.from_cpu, &during));
-		assert_true(p.got);
-		other = two;
+		cpu_set_t here, other = two;
+		CPU_ZERO(&here);
+		CPU_SET(t.from_cpu, &here);
 		CPU_CLR(t.from_cpu, &other);
-		assert_true(CPU_EQUAL(&p.mask, &other)); /* the part: the other one */
+		assert_own_mask(&here); /* the creator: its own CPU */
+		assert_int_equal(uf_thread_start_part(&u, thread_probe, &q), EAGAIN);
+		__atomic_store_n(&p.go, 1, __ATOMIC_RELEASE);
+		int e = EAGAIN; /* once p has returned, its CPU takes the next part */
+		for (int k = 0; k < 100000 && e == EAGAIN; k++)
+			if ((e = uf_thread_start_part(&u, thread_probe, &q)) == EAGAIN)
+				sched_yield();
+		assert_int_equal(e, 0);
+		assert_true(u.paired && u.from_cpu == t.from_cpu);
+		uf_thread_join(&u);
+		assert_true(q.got && CPU_EQUAL(&q.mask, &other));
+		assert_own_mask(&here); /* t is not joined yet */
+		assert_ptr_equal(uf_thread_join(&t), &p);
+		assert_own_mask(&two); /* both back after the last join */
+		assert_true(p.got && CPU_EQUAL(&p.mask, &other)); /* the part: the other one */
 		assert_int_not_equal(t.first_cpu, t.from_cpu);
 		assert_int_equal(p.nested_part, EAGAIN);
 		assert_int_equal(p.nested_plain, 0);
 		assert_true(CPU_EQUAL(&p.plain_mask, &other)); /* stays on the part's CPU */
-		cpu_set_t after;
-		assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
-		assert_true(CPU_EQUAL(&after, &two)); /* both back after the join */
 	}
 	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
 }
