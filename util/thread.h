@@ -41,8 +41,9 @@
  * the part's function has returned, its CPU takes the creator's next part
  * even before the join (the embed thread is joined only after the
  * frames: the drawing thread's splits still get the other CPU once the
- * block is done).  A thread either starts plainly stays on its starter's
- * CPU.  With three CPUs or more a part starts as any thread.
+ * block is done).  A thread a part starts with uf_thread_start stays on
+ * the part's CPU; one a pinned creator starts is placed as any thread.
+ * With three CPUs or more a part starts as any thread.
  *
  * Trade-off: a start costs ~30-40 us more than a plain one (the affinity
  * read, set by pthread_create and set back by the thread, which waits for
@@ -66,9 +67,9 @@
  *     the creator is not on as its mask; the creator's mask is its own
  *     CPU until it has joined all its parts, then the two again.  A part
  *     asked for by a part, or by a creator whose part's function has not
- *     returned, returns EAGAIN and starts nothing; a plain thread started
- *     by either inherits its one CPU.  Elsewhere a part is a thread as
- *     in 1.
+ *     returned, returns EAGAIN and starts nothing; a thread a part starts
+ *     with uf_thread_start inherits the part's one CPU.  Elsewhere a part
+ *     is a thread as in 1.
  */
 #ifndef UF_UTIL_THREAD_H
 #define UF_UTIL_THREAD_H

@@ -770,8 +770,8 @@ static void assert_own_mask(const cpu_set_t *want)
  * creator is not on, the creator keeps to its own until it has joined
  * every part and then has both back; while a part runs neither starts
  * another (EAGAIN), once it has returned the creator may start the next
- * before joining it; a thread either starts plainly stays on its
- * starter's CPU. */
+ * before joining it; a thread the part starts plainly stays on the
+ * part's CPU. */
 static void thread_part_pairs_on_two_cpus(void **state)
 {
 	(void)state;
