@@ -2,7 +2,8 @@
 /*
  * util/thread.h — the one way a thread is started: on a CPU other than
  * its creator's, then free to go anywhere its creator may; and a part of
- * a job on a two-CPU machine, kept on the CPU its creator is not on.
+ * a job on a two-CPU machine, kept on the CPU its creator is not on and
+ * run there by one worker thread that lives until exit.
  *
  * Why: a render's second thread must run at once, beside the first, or it
  * gains nothing.  Linux places a new thread with its creator's CPU among
@@ -45,6 +46,25 @@
  * the part's CPU; one a pinned creator starts is placed as any thread.
  * With three CPUs or more a part starts as any thread.
  *
+ * Why one worker: on two CPUs the parts after the first are run by one
+ * thread that stays on the other CPU, not a thread each.  A render of
+ * tree-64k starts 14 parts, many of 0.2-0.6 ms with 0.1-0.4 ms between
+ * them.  A thread start, its wake-up of the idle CPU (a halted vCPU
+ * here), its exit and join cost 70-165 us a split over the work in a
+ * fresh process making 14 splits of 0.3 ms halves, 157-198 us with 2 ms
+ * halves; the worker's hand-off 10-14 us, because after a part it spins
+ * up to 0.5 ms for the next one before it sleeps on a futex (the spin-
+ * then-block wait of libgomp and other OpenMP runtimes), and so does a
+ * creator waiting in the join.  Interleaved
+ * renders (bench/README.md, session 19): tree-64k median 48.5 -> 46.7
+ * and 47.7 -> 46.2 ms, tree-100k 61.9 -> 57.9, the diff 84.9 -> 83.5.
+ * The cost: the spinning, ~5 ms of CPU in a 45 ms render, on a CPU the
+ * render would leave idle; and a thread that lives until exit, asleep.
+ * It blocks the signals sent to the process (SIGINT must interrupt the
+ * program's own thread) but not those a fault raises; a child of fork()
+ * has none and starts its own.  A part asked for while the worker holds
+ * another creator's gets a thread of its own, as before.
+ *
  * Trade-off: a start costs ~30-40 us more than a plain one (the affinity
  * read, set by pthread_create and set back by the thread, which waits for
  * its creator to finish setting it up: 14-22 -> 46-57 us a start in a
@@ -62,7 +82,8 @@
  *     it was placed on, a hint lost, never a failure), except as 4 says.
  *  2. Returns pthread_create's error, 0 when the thread runs; a failed
  *     start leaves nothing to join.
- *  3. Never prints, never exits; no allocation of its own.
+ *  3. Never prints, never exits; no allocation of its own (the worker's
+ *     stack is pthread's).
  *  4. A part started where the creator may run on two CPUs has the one
  *     the creator is not on as its mask; the creator's mask is its own
  *     CPU until it has joined all its parts, then the two again.  A part
@@ -70,6 +91,10 @@
  *     returned, returns EAGAIN and starts nothing; a thread a part starts
  *     with uf_thread_start inherits the part's one CPU.  Elsewhere a part
  *     is a thread as in 1.
+ *  5. On two CPUs a part is run by the one worker thread (t->pooled) when
+ *     the worker is free, else by a thread of its own; the worker runs
+ *     with the process's signals blocked, faults' unblocked.  Joining a
+ *     pooled part returns fn's value as pthread_join would.
  */
 #ifndef UF_UTIL_THREAD_H
 #define UF_UTIL_THREAD_H
@@ -88,6 +113,9 @@ struct uf_thread {
 	int paired;      /* a part on two CPUs: keeps to the other CPU for life */
 	int pinned_creator; /* the creator keeps to from_cpu until the join */
 	int *running;    /* the creator's count of its parts still running */
+	int pooled;      /* run by the other CPU's worker, not a thread of its own */
+	int done;        /* pooled: 0 running, 1 returned, 2 creator asleep in the join */
+	void *ret;       /* pooled: fn's return value */
 };
 
 /* Starts fn(arg) on a new thread (see above); 0 or pthread_create's error. */

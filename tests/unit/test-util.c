@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -819,6 +820,110 @@ static void thread_part_pairs_on_two_cpus(void **state)
 	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
 }
 
+/* Keeps the calling thread to its first two CPUs; skips with fewer. */
+static void keep_to_two_cpus(cpu_set_t *all, cpu_set_t *two)
+{
+	assert_int_equal(sched_getaffinity(0, sizeof *all, all), 0);
+	if (CPU_COUNT(all) < 2)
+		skip();
+	CPU_ZERO(two);
+	for (int c = 0, n = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, all)) {
+			CPU_SET(c, two);
+			n++;
+		}
+	assert_int_equal(sched_setaffinity(0, sizeof *two, two), 0);
+}
+
+/* What a part saw of the thread it ran on. */
+struct worker_probe {
+	pid_t tid;
+	sigset_t blocked;
+	cpu_set_t mask;
+	int go;
+};
+
+static void *worker_probe(void *arg)
+{
+	struct worker_probe *p = arg;
+	p->tid = (pid_t)syscall(SYS_gettid);
+	pthread_sigmask(SIG_BLOCK, NULL, &p->blocked);
+	(void)sched_getaffinity(0, sizeof p->mask, &p->mask);
+	while (!__atomic_load_n(&p->go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return p;
+}
+
+/* A plain thread that asks for a part while the worker is busy. */
+static void *ask_for_part(void *arg)
+{
+	struct uf_thread *u = arg;
+	static struct worker_probe q = { .go = 1 };
+	if (uf_thread_start_part(u, worker_probe, &q) != 0)
+		return NULL;
+	return uf_thread_join(u);
+}
+
+/* util/thread.h invariant 5: on two CPUs every part after the first runs
+ * on the same worker thread, on the CPU its creator is not on, with the
+ * process's signals blocked but a fault's not; a part asked for while
+ * the worker is busy (by another creator) gets a thread of its own; and
+ * a child of fork() starts its parts afresh. */
+static void thread_parts_share_one_worker(void **state)
+{
+	(void)state;
+	cpu_set_t all, two;
+	keep_to_two_cpus(&all, &two);
+	pid_t first = 0;
+	for (int i = 0; i < 5; i++) {
+		struct uf_thread t;
+		struct worker_probe p = { .go = 1 };
+		assert_int_equal(uf_thread_start_part(&t, worker_probe, &p), 0);
+		assert_ptr_equal(uf_thread_join(&t), &p);
+		assert_true(t.pooled && t.paired && t.steered);
+		cpu_set_t other = two;
+		CPU_CLR(t.from_cpu, &other);
+		assert_true(CPU_EQUAL(&p.mask, &other));
+		assert_int_not_equal(p.tid, (pid_t)syscall(SYS_gettid));
+		if (!first)
+			first = p.tid;
+		assert_int_equal(p.tid, first); /* the same thread each time */
+		assert_true(sigismember(&p.blocked, SIGINT) && sigismember(&p.blocked, SIGTERM) &&
+			    sigismember(&p.blocked, SIGCHLD));
+		assert_false(sigismember(&p.blocked, SIGSEGV) || sigismember(&p.blocked, SIGBUS) ||
+			     sigismember(&p.blocked, SIGABRT));
+	}
+	/* busy: this thread's part holds the worker; another creator's part
+	 * starts a thread of its own */
+	struct uf_thread t, u;
+	struct worker_probe p = { .go = 0 };
+	assert_int_equal(uf_thread_start_part(&t, worker_probe, &p), 0);
+	assert_true(t.pooled);
+	pthread_t other;
+	assert_int_equal(pthread_create(&other, NULL, ask_for_part, &u), 0);
+	void *got = NULL;
+	assert_int_equal(pthread_join(other, &got), 0);
+	assert_non_null(got);
+	assert_false(u.pooled);
+	__atomic_store_n(&p.go, 1, __ATOMIC_RELEASE);
+	assert_ptr_equal(uf_thread_join(&t), &p);
+	/* fork: the child has no worker; its parts still run, and return */
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		alarm(10); /* a part that waits on a worker not copied would hang */
+		struct worker_probe c = { .go = 1 };
+		struct uf_thread ct;
+		int ok = uf_thread_start_part(&ct, worker_probe, &c) == 0 && uf_thread_join(&ct) == &c &&
+			 c.tid != first && c.tid != getpid();
+		_exit(ok ? 0 : 1);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+}
+
 /* Invariant 4's other side: with one CPU, or three or more, a part
  * starts as uf_thread_start starts a thread and nothing is pinned. */
 static void thread_part_is_plain_elsewhere(void **state)
@@ -966,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(thread_starts_off_creator_cpu),
 		cmocka_unit_test(thread_part_pairs_on_two_cpus),
 		cmocka_unit_test(thread_part_is_plain_elsewhere),
+		cmocka_unit_test(thread_parts_share_one_worker),
 		cmocka_unit_test(err_out_of_memory_class),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
