@@ -116,8 +116,8 @@ static inline void uf_heap_thp(void)
 	(void)mallopt(M_TOP_PAD, (int)UF_HEAP_PAD);
 	uintptr_t from = (uintptr_t)sbrk(0);
 	void *grow = malloc(UF_KEEP_FREED_MAX - 4096); /* below the mmap threshold: from the heap */
+	free(grow); /* may trim the heap back to the pad: its end is read after */
 	uintptr_t to = (uintptr_t)sbrk(0);
-	free(grow);
 	from = (from + huge - 1) & ~(huge - 1);
 	to &= ~(huge - 1);
 	if (grow && to > from)
