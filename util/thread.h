@@ -58,7 +58,7 @@
  * creator waiting in the join.  Interleaved
  * renders (bench/README.md, session 19): tree-64k median 48.5 -> 46.7
  * and 47.7 -> 46.2 ms, tree-100k 61.9 -> 57.9, the diff 84.9 -> 83.5.
- * The cost: the spinning, ~5 ms of CPU in a 45 ms render, on a CPU the
+ * The cost: the spinning, ~4 ms of CPU in a 45 ms render, on a CPU the
  * render would leave idle; and a thread that lives until exit, asleep.
  * It blocks the signals sent to the process (SIGINT must interrupt the
  * program's own thread) but not those a fault raises; a child of fork()
