@@ -95,16 +95,15 @@ static void wait_while(int *word, int val)
 		(void)futex(word, FUTEX_WAIT_PRIVATE, val);
 }
 
-/* The worker: `ready` once it runs; `busy` while it holds a part (taken
- * by a compare-and-swap, so one creator at a time); `seq` counts the
+/* The worker: `tid` once it runs (0: none yet); `busy` while a creator
+ * hands it a part or it runs one (taken by a compare-and-swap: one
+ * creator at a time, which is also all that starts it); `seq` counts the
  * parts handed to it (its futex word); `cpu` the CPU it keeps to. */
 static struct {
-	pthread_t th;
 	pid_t tid;
-	int ready, busy, seq, cpu;
+	int busy, seq, cpu;
 	struct uf_thread *job;
 } worker;
-static pthread_mutex_t worker_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void run_part(struct uf_thread *t);
 
@@ -125,11 +124,9 @@ static void *worker_main(void *unused)
 /* A child of fork() has no worker (only the forking thread is copied). */
 static void forget_worker(void)
 {
-	worker.ready = worker.busy = worker.seq = 0;
-	worker.tid = 0;
+	worker.tid = worker.busy = worker.seq = 0;
 	worker.job = NULL;
 	running_parts = open_parts = 0;
-	pthread_mutex_init(&worker_lock, NULL);
 }
 
 /* The signals a worker blocks: all but those a fault raises on the thread
@@ -151,6 +148,7 @@ static int start_worker(int cpu)
 	cpu_set_t one;
 	sigset_t all, old;
 	pthread_attr_t at;
+	pthread_t th;
 	int e = pthread_attr_init(&at);
 	if (e)
 		return e;
@@ -159,8 +157,8 @@ static int start_worker(int cpu)
 	async_signals(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	if ((e = pthread_attr_setaffinity_np(&at, sizeof one, &one)) == 0 &&
-	    (e = pthread_create(&worker.th, &at, worker_main, NULL)) == 0)
-		(void)pthread_detach(worker.th);
+	    (e = pthread_create(&th, &at, worker_main, NULL)) == 0)
+		(void)pthread_detach(th);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&at);
 	if (e)
@@ -170,7 +168,6 @@ static int start_worker(int cpu)
 	while (!__atomic_load_n(&worker.tid, __ATOMIC_ACQUIRE))
 		cpu_relax(); /* its tid, to move it later: set at its first step */
 	worker.cpu = cpu;
-	__atomic_store_n(&worker.ready, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -181,14 +178,10 @@ static int hand_to_worker(struct uf_thread *t, int cpu)
 	int idle = 0;
 	if (!__atomic_compare_exchange_n(&worker.busy, &idle, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return EAGAIN;
-	if (!__atomic_load_n(&worker.ready, __ATOMIC_ACQUIRE)) {
-		pthread_mutex_lock(&worker_lock);
-		int e = worker.ready ? 0 : start_worker(cpu);
-		pthread_mutex_unlock(&worker_lock);
-		if (e) {
-			__atomic_store_n(&worker.busy, 0, __ATOMIC_RELEASE);
-			return e;
-		}
+	int e = worker.tid ? 0 : start_worker(cpu);
+	if (e) {
+		__atomic_store_n(&worker.busy, 0, __ATOMIC_RELEASE);
+		return e;
 	}
 	if (worker.cpu != cpu) { /* the creator is on the worker's CPU now */
 		cpu_set_t one;
