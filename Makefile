@@ -39,7 +39,7 @@ PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out libxml-2.0,$(PKGS)) 2>/d
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=gnu11 -g $(WARN) -I. -Ibuild/gen $(PKG_CFLAGS) -D_GNU_SOURCE
 CFLAGS  ?= -O2
-LDLIBS  := $(PKG_LIBS) -lprotobuf-c -ldeflate -lz -lm -lpthread
+LDLIBS  := $(PKG_LIBS) -lprotobuf-c -ldeflate -lz -llzma -lbz2 -lm -lpthread
 
 SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -86,29 +86,39 @@ deps-build:
 # V=1 shows the full commands
 Q := $(if $(V),,@)
 
-# The release binary links the Xen toolstack libraries and protobuf-c from
-# their static archives (Debian's libxen-dev and libprotobuf-c-dev ship
-# them): loading their 10 shared objects took 0.4 ms of every run (--version
-# 1.15 -> 0.75 ms of CPU, render of the 646 KB perf capture 3.5 -> 3.1 ms),
-# and libxenctrl.so.4.17 is tied to one Xen release anyway.  libdw, libelf
-# and zlib stay shared: they parse untrusted files and get security updates.
-# libdw and libelf are linked as ordinary DT_NEEDED entries (issue 31 item
-# 7): ldd, dpkg-shlibdeps and a dom0 copied by its ldd list all see them.
-# Opening them on first use saved 0.28 ms of start-up but hid the
-# dependency (a binary copied by its ldd list exited 127 at its first -x).
-# libdeflate (the embedded block's deflater, fold/embed/embed-pack.c) is
-# linked from its static archive: it only compresses our own columns, never
-# reads untrusted bytes (inflating a block is zlib's), so no security update
-# of it matters to us, and a shared object would add its load to every
-# run's start-up.  The ASan, unit and fuzz builds link it shared (LDLIBS).
-# libm too comes from its archive: we call five of its functions (fmax,
-# fmin, lround, llround, nextafter; nearbyint is util/fmt.h's
-# uf_round_even, as glibc's static one is an ifunc that needs ld.so), and
-# the shared libm put 344 KB of mapped pages into every run's peak RSS
-# (the 646 KB capture, 7 runs: 3.48-3.61 -> 2.96-3.34 MiB; inferno 3.4-3.5).
-REL_LIBS = $(shell $(PKG_CONFIG) --libs libdw libelf) -ldl \
-	   -Wl,-Bstatic $(if $(filter 1,$(HAVE_XEN)),$(shell $(PKG_CONFIG) --static --libs $(XEN_PC) xencall xentoollog)) \
-	   -lprotobuf-c -ldeflate -lm -Wl,-Bdynamic -lz -lpthread
+# The release binary links every library but glibc from its static archive
+# (Debian's -dev packages ship them), as a Rust or Go program links its
+# crates: each shared object costs every run its load and relocation, and
+# a render of the 646 KB perf capture is ~2.5 ms in all (issue 32).
+#  - The Xen toolstack's 10 objects: 0.4 ms (--version 1.15 -> 0.75 ms
+#    of CPU), and libxenctrl.so.4.17 is tied to one Xen release anyway.
+#  - libdw, libelf and what they pull (zlib, liblzma, libbz2): 0.23-0.27
+#    ms (session 20, interleaved, best: --version 1.22 -> 0.99 ms in 101
+#    runs, the capture's render 2.54 -> 2.27 ms in 61; its peak RSS
+#    3.1-3.4 -> 2.7 MiB), and a dom0 copy needs nothing but libc.  Issue 31 item 7 asked that no dependency be hidden: none
+#    is; there is none to find at run time, and `--version` names the
+#    version of each library linked in, for a security advisory's check.
+#    The cost: a fix in one of them reaches us by a rebuild (Debian's
+#    Built-Using), not by the library's own update.  UF_SHARED_LIBS=1
+#    links libdw, libelf, zlib, liblzma and libbz2 shared, for a
+#    distribution's package.
+#  - libdeflate and protobuf-c, likewise; libm because we call five of its
+#    functions (fmax, fmin, lround, llround, nextafter; nearbyint is
+#    util/fmt.h's uf_round_even, as glibc's static one is an ifunc that
+#    needs ld.so), and the shared libm put 344 KB of mapped pages into
+#    every run's peak RSS.
+# glibc stays shared: libxml2 is dlopen()ed on a foreign SVG (fold/in/xml.h)
+# and needs the process's libc to be a shared one.  The ASan, unit and
+# fuzz builds link everything shared (LDLIBS).
+DW_LIBS = $(filter-out -pthread -lpthread,$(shell $(PKG_CONFIG) --static --libs libdw libelf))
+ifeq ($(UF_SHARED_LIBS),1)
+REL_LINKED = -Wl,-Bdynamic $(shell $(PKG_CONFIG) --libs libdw libelf) -lz -llzma -lbz2 -Wl,-Bstatic
+else
+REL_LINKED = $(DW_LIBS)
+endif
+REL_LIBS = -ldl -Wl,-Bstatic $(REL_LINKED) \
+	   $(if $(filter 1,$(HAVE_XEN)),$(shell $(PKG_CONFIG) --static --libs $(XEN_PC) xencall xentoollog)) \
+	   -lprotobuf-c -ldeflate -lm -Wl,-Bdynamic -lpthread
 build/uniprof-flame: $(REL_OBJS) $(patsubst %.c,build/rel/%.o,$(CLI_SRCS))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(REL_LIBS)

@@ -7,8 +7,9 @@
  * `-d DOMAIN`, `-c CFG`, `--gdb ADDR`, `-- CMD`), the tool's headline use.
  * After the command returns, stdout is closed and checked so a full disk
  * or closed pipe on `-o -` is an error, not silent truncation.
- * `--version` prints the version and the targets this binary was built
- * with (xen only when libxen-dev was found at build time).
+ * `--version` prints the version, the targets this binary was built
+ * with (xen only when libxen-dev was found at build time) and the
+ * version of each library in it (cli/linked.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@ static int version(void)
 	record_backends_built(built, sizeof built, why, sizeof why, &missing);
 	printf("uniprof-flame %s\ntargets: %s%s%s%s\n", UF_VERSION, built, missing ? " (" : "",
 	       missing ? missing : "", missing ? ")" : "");
+	cli_linked_libraries(stdout);
 	return 0;
 }
 

@@ -49,6 +49,9 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
  * table), the first after `first`, the others after as many spaces:
  * "usage: uniprof-flame [record] [options] -o OUT.svg -p PID". */
 void cli_record_synopsis(FILE *to, const char *first, const char *prog);
+/* "libraries: elfutils 0.188, zlib 1.2.13, ...": each library's own
+ * version, for --version (cli/linked.c). */
+void cli_linked_libraries(FILE *to);
 /* Warning on stderr: "uniprof-flame: warning: ...". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

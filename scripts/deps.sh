@@ -13,7 +13,7 @@
 # the build goes on without Xen (the Makefile says so in one line,
 # `uniprof-flame --version` too).
 set -u
-want=(gcc make pkg-config libelf-dev libdw-dev libxml2-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev)
+want=(gcc make pkg-config libelf-dev libdw-dev libxml2-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev liblzma-dev libbz2-dev libdeflate-dev)
 optional=()
 arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
 case "$arch" in

@@ -14,6 +14,15 @@ for bin in "$UF" "${UF_REL:-$UF_TOP/build/uniprof-flame}"; do
 	targets=$(echo "$out" | sed -n 's/^targets: //p')
 	echo "$targets" | grep -qw gdb && echo "$targets" | grep -qw ptrace &&
 		pass "$name: gdb and ptrace listed" || fail "$name: targets" "'$targets'"
+	# the libraries line names each library's own version; elfutils' must be
+	# the one pkg-config says the build used (a security advisory is checked
+	# against this line: cli/linked.c)
+	libs=$(echo "$out" | sed -n 's/^libraries: //p')
+	echo "$libs" | grep -Eq '^elfutils [0-9.]+, zlib [0-9.]+, liblzma [0-9.]+, bzip2 [0-9.]+, libdeflate [0-9.]+, protobuf-c [0-9.]+$' &&
+		pass "$name: libraries line" || fail "$name: libraries line" "'$libs'"
+	dw=$(pkg-config --modversion libdw 2>/dev/null)
+	[ -z "$dw" ] || { echo "$libs" | grep -q "^elfutils $dw," && pass "$name: elfutils $dw as pkg-config says" ||
+		fail "$name: elfutils version" "pkg-config: $dw; --version: '$libs'"; }
 	if [ "$(uname -m)" = x86_64 ] && pkg-config --exists xencontrol xenforeignmemory xenstore 2>/dev/null; then
 		echo "$targets" | grep -q '^xen ' && pass "$name: xen listed (libxen-dev present)" ||
 			fail "$name: xen" "libxen-dev is installed but --version says '$targets'"
@@ -22,4 +31,16 @@ for bin in "$UF" "${UF_REL:-$UF_TOP/build/uniprof-flame}"; do
 			fail "$name: no xen" "libxen-dev absent but --version says '$targets'"
 	fi
 done
+# The release binary needs nothing but glibc at run time (Makefile, REL_LIBS:
+# the rest is linked from static archives): its NEEDED entries are libc's.
+rel=${UF_REL:-$UF_TOP/build/uniprof-flame}
+if [ ! -x "$rel" ]; then
+	skip "release needs only libc" "$rel not built"
+elif [ "${UF_SHARED_LIBS:-0}" = 1 ]; then
+	skip "release needs only libc" "built with UF_SHARED_LIBS=1"
+else
+	needed=$(readelf -d "$rel" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
+	[ "$needed" = "libc.so.6 " ] && pass "release needs only libc (NEEDED: $needed)" ||
+		fail "release needs only libc" "NEEDED: $needed"
+fi
 exit 0
