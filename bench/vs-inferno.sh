@@ -82,11 +82,13 @@ pair() {
 	peer=("$@")
 	: >"$TMP/a"; : >"$TMP/b"
 	for ((i = 0; i < N; i++)); do
-		# Each tool writes a new file.  Without the rm, the peer's old
-		# output is truncated by this shell's `>` before its clock starts
-		# while ours is replaced by our atomic rename inside our clock:
-		# ext4 frees the old file's blocks and starts writeback of the new
-		# one there (0.5-1 ms of a 4 ms run on the small capture).
+		# Both tools write the SVG to stdout, a new file this shell's `>`
+		# makes before the clock starts: inferno has no -o, and ours with
+		# -o made its file (and renamed it) inside its clock, 35-40 us of
+		# the small capture's 2.3 ms (session 20, 61 runs).  Without the
+		# rm, an old output would be truncated by `>` before the clock:
+		# ext4 frees its blocks and starts writeback of the new one (0.5-1
+		# ms of a 4 ms run when it happened inside one tool's clock only).
 		rm -f "$TMP/o.svg" "$TMP/o.out" "$TMP/p.out"
 		once "$TMP/o.out" "${ours[@]}" >>"$TMP/a"
 		rm -f "$TMP/o.svg" "$TMP/o.out" "$TMP/p.out"
@@ -142,16 +144,16 @@ peers_main() {
 	echo "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load average before: $load; best of $N interleaved runs each; ratio = best / best, paired = median of inferno / ours run by run"
 	printf '%-14s %8s %7s %6s %7s | %8s %7s %6s %7s | %6s %7s  %s\n' shape "ours s" cpu sys "RSS MiB" \
 		"inferno s" cpu sys "RSS MiB" ratio paired "goal >=3x, <= RSS"
-	[ -s "$ex" ] && warm "$ex" && pair example-perf -- "$BIN" render "$ex" -o "$TMP/o.svg" -- "$inf" "$ex"
+	[ -s "$ex" ] && warm "$ex" && pair example-perf -- "$BIN" render "$ex" -- "$inf" "$ex"
 	for s in tree-100k tree-64k little-100k little-1m; do
 		[ -s "$OUT/$s.folded" ] || continue
 		[ "${BENCH_QUICK:-0}" = 1 ] && [ "$s" = little-1m ] && continue
 		warm "$OUT/$s.folded"
-		pair "$s" -- "$BIN" render "$OUT/$s.folded" -o "$TMP/o.svg" -- "$inf" "$OUT/$s.folded"
+		pair "$s" -- "$BIN" render "$OUT/$s.folded" -- "$inf" "$OUT/$s.folded"
 	done
 	if [ -n "$dif" ]; then # inferno's diff is two programs: the pipe is its cost
 		warm "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded"
-		pair diff-tree-64k -- "$BIN" diff "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded" -o "$TMP/o.svg" \
+		pair diff-tree-64k -- "$BIN" diff "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded" \
 			-- sh -c '"$1" "$3" "$4" | "$2"' sh "$dif" "$inf" "$OUT/tree-64k.folded" "$OUT/tree-64k-b.folded"
 	fi
 	[ -n "$INSTR_NOTE" ] && echo "$INSTR_NOTE"

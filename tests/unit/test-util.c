@@ -566,6 +566,34 @@ static void base64_encode_matches_reference(void **state)
 			assert_int_equal(uf_base64_decode(got, a, back), (long long)n);
 			assert_memory_equal(back, in, n);
 		}
+	/* the embedded block's width (4096: whole lines of 6-byte groups,
+	 * util/base64.c encode_lines) and others that are multiples of 8,
+	 * over lengths around each line's end and several lines */
+	enum { BIG = 20000 };
+	uint8_t *bin = malloc(BIG), *bback = malloc(BIG);
+	char *bgot = malloc(2 * BIG), *bwant = malloc(2 * BIG);
+	assert_non_null(bin);
+	assert_non_null(bback);
+	assert_non_null(bgot);
+	assert_non_null(bwant);
+	for (size_t i = 0; i < BIG; i++)
+		bin[i] = (uint8_t)(i * 2654435761u >> 13);
+	static const size_t widths[] = { 0, 8, 24, 4096, 4104 };
+	for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+		for (size_t n = 0; n <= BIG; n++) {
+			if (n >= 64 && n % 3072 >= 8 && n % 3072 <= 3064 && n % 997 && n != BIG)
+				continue;
+			size_t a = uf_base64_encode(bin, n, bgot, widths[w]), b = base64_ref(bin, n, bwant, widths[w]);
+			assert_int_equal(a, b);
+			assert_int_equal(a, uf_base64_encoded_len(n, widths[w]));
+			assert_memory_equal(bgot, bwant, a);
+			assert_int_equal(uf_base64_decode(bgot, a, bback), (long long)n);
+			assert_memory_equal(bback, bin, n);
+		}
+	free(bin);
+	free(bback);
+	free(bgot);
+	free(bwant);
 }
 
 /* ---- map (util/map.h) ---- */
