@@ -102,6 +102,7 @@ static void ob_xml_any(struct outbuf *b, const char *s, size_t len)
 }
 
 static int write_frame(struct svg *S, const struct frame *f);
+static void text_put(void *c, const char *s, size_t n);
 static void write_pruned(struct svg *S, const struct frame *f);
 static void row_y(const struct svg *S, uint32_t depth, double *y1, double *y2);
 static void with_commas(char *out, size_t size, const char *digits);
@@ -125,7 +126,7 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 	size_t drawn = S->L.n < (size_t)S->t->nnames + 1 ? S->L.n : (size_t)S->t->nnames + 1;
 	S->names = (struct name_cache){ .slot = calloc((size_t)S->t->nnames + 1, sizeof *S->names.slot) };
 	if (S->names.slot && (uf_vec_grow(&S->names.e, &S->names.cap, drawn, sizeof *S->names.e) ||
-			      uf_vec_grow(&S->names.text, &S->names.tcap, drawn * 32, 1))) {
+			      uf_vec_grow(&S->names.text, &S->names.tcap, drawn * 32 + 7 * S->countname.len, 1))) {
 		free(S->names.e);
 		free(S->names.slot);
 		S->names.slot = NULL;
@@ -141,6 +142,9 @@ int svg_write_frames(struct svg *S, const char *id, int hidden)
 		free(S->names.text);
 		return -ENOMEM;
 	}
+	/* the count's name, in every tooltip, escaped once at the text's start */
+	escape_xml_put(text_put, &S->names, S->countname.buf, S->countname.len);
+	S->names.count_len = S->names.len;
 	fprintf(S->out, "<g id=\"%s\"%s>\n", id, hidden ? " class=\"hide\"" : "");
 	for (size_t i = 0; i < S->L.n && rc == 0; i++) {
 		rc = write_frame(S, &S->L.f[i]);
@@ -279,7 +283,7 @@ static int write_frame(struct svg *S, const struct frame *f)
 		OB_LIT(out, " (");
 		ob_puts(out, txt);
 		ob_putc(out, ' ');
-		ob_xml(out, S->countname.buf, S->countname.len);
+		ob_put(out, S->names.text, S->names.count_len);
 		OB_LIT(out, ", ");
 		ob_puts(out, pct);
 		ob_putc(out, '%');

@@ -40,6 +40,7 @@ struct name_cache {
 	size_t n, cap;
 	char *text;                   /* the entries' bytes */
 	size_t len, tcap;
+	size_t count_len;             /* text[0..count_len): the count's name (--countname), escaped */
 	int fill_by_name;             /* colours depend on the name alone */
 };
 
