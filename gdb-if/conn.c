@@ -281,22 +281,32 @@ static int fill(struct gdb_conn *c, int64_t deadline, struct uf_err *err)
 	return 0;
 }
 
-/* Owed acks first (one write when possible), then b. */
+/* Owed acks first (one write when possible), then b; but after the
+ * interrupt byte that starts b, never before it.  QEMU's stub stops a
+ * running guest on the first byte it reads and drops that byte, and from
+ * QEMU 8.1 it answers the stop only when that byte is 0x03: a `+` first
+ * would stop the guest without a stop reply, and the 0x03 after it,
+ * read by a stopped guest, is thrown away as garbage. */
 static int write_all(struct gdb_conn *c, const void *b, size_t n, struct uf_err *err)
 {
 	char buf[GDB_TX_MAX + 64];
 	const char *p = b;
 	if (c->acks > 0) {
-		size_t k = c->acks < 64 ? c->acks : 64;
-		memset(buf, '+', k);
+		size_t k = c->acks < 64 ? c->acks : 64, lead = n > 0 && p[0] == '\x03';
 		if (n <= GDB_TX_MAX) {
-			memcpy(buf + k, b, n);
+			memcpy(buf, p, lead);
+			memset(buf + lead, '+', k);
+			memcpy(buf + lead + k, p + lead, n - lead);
 			p = buf, n += k, c->acks = 0;
 		} else {
-			int rc = write_bytes(c, buf, k, err);
+			int rc = write_bytes(c, p, lead, err);
+			memset(buf, '+', k);
+			if (rc == 0)
+				rc = write_bytes(c, buf, k, err);
 			c->acks = 0;
 			if (rc != 0)
 				return rc;
+			p += lead, n -= lead;
 		}
 	}
 	return write_bytes(c, p, n, err);

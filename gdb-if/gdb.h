@@ -32,7 +32,11 @@
  *
  * Invariants:
  *  1. The guest is left running on detach (`D`), whatever state the
- *     protocol is in; detach is safe to call more than once.
+ *     protocol is in; detach is safe to call more than once.  QEMU stops
+ *     a running guest on any byte it reads and drops that byte (from 8.1
+ *     it answers only a 0x03), so nothing but 0x03 is ever the first
+ *     byte written to a running guest: detach interrupts it before `D`,
+ *     and owed acks follow the interrupt byte (conn.c write_all).
  *  2. Every read from the socket has a deadline (poll()); every reply is
  *     bounded (packet.h) and validated; a protocol error poisons the
  *     connection, later calls fail fast.

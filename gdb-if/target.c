@@ -13,7 +13,8 @@
  *              0x03, g, m, c in one write, stop_fused--> "STOPPED" (the
  *              replies describe one instant; gresume sends nothing)
  *     STOPPED --gresume: c (no reply)--> RUNNING
- *     any --gdetach: D (reply awaited briefly)--> (closed)
+ *     any --gdetach: (RUNNING: 0x03, wait for T/S) D (reply awaited
+ *              briefly)--> (closed)
  *
  * Invariants:
  *  1. The memory cache holds bytes of one stop and one thread only: it is
@@ -483,6 +484,17 @@ static void gdetach(struct uf_target *t)
 		g->c.poisoned = 0;
 		g->c.txlen = 0;
 		g->c.timeout_ms = g->c.timeout_ms < 500 ? g->c.timeout_ms : 500;
+		/* QEMU's stub stops a running guest on whatever byte it reads
+		 * and drops that byte: a `D` sent while the guest runs (after a
+		 * resume or a fused sample, which is how sampling ends) would be
+		 * lost, and the guest left paused for good (a launched QEMU then
+		 * never exits).  So stop it first (0x03, owed acks after it:
+		 * conn.c write_all), then `D`, which QEMU and gdbserver answer by
+		 * resuming the guest. */
+		if (!g->stopped) {
+			if (gdb_conn_raw(&g->c, "\x03", 1, &ignore) == 0)
+				(void)recv_stop(g, &ignore);
+		}
 		if (gdb_conn_call(&g->c, "D", &ignore) != 0 && g->stopped)
 			gdb_conn_raw(&g->c, "$c#63", 5, &ignore);
 	}

@@ -24,6 +24,16 @@ small memory image).  Every other mode misbehaves in one way:
   badstop    answers the interrupt with something that is no stop reply
   latestop   correct for 5 stops, then answers the interrupt with no stop reply
   lateregs   correct for 5 stops, then the `g` reply is not hex
+  runstate   good, in no-ack mode, with QEMU's rule for a running guest
+             (gdbstub.c gdb_read_byte): any byte that arrives while the
+             guest runs stops it and is dropped, and a stop reply is sent
+             (QEMU 7.2); a 0x03 that arrives while it is stopped is
+             garbage.  So a `D` sent to a running guest is lost and leaves
+             it paused.  At the end it writes SOCKET_PATH.state: "running"
+             or "paused", and "detached" when a `D` was read.
+  runstate-acks  the same in ack mode, with QEMU 8.1's rule: only a 0x03
+             that stops the running guest gets a stop reply (a `+` stops
+             it without one)
 """
 import os
 import socket
@@ -85,6 +95,7 @@ class Stub:
     def __init__(self, mode, conn):
         self.mode, self.c, self.buf, self.noack, self.stops = mode, conn, b"", False, 0
         self.last, self.sent_first = b"", False
+        self.running, self.detached = False, False   # runstate: QEMU stops on connect
 
     def send(self, data):
         if self.mode == "rle":
@@ -95,17 +106,26 @@ class Stub:
 
     def packets(self):
         while True:
+            if self.mode.startswith("runstate") and self.running and self.buf:
+                ch, self.buf = self.buf[:1], self.buf[1:]   # stops the guest, dropped
+                self.running = False
+                if self.mode == "runstate" or ch == b"\x03":
+                    self.send(b"T02thread:01;")
+                continue
             while self.buf[:1] in (b"+", b"-"):
                 if self.buf[:1] == b"-" and self.last:
                     self.c.sendall(self.last)   # resend on a negative ack
                 self.buf = self.buf[1:]
             if self.buf[:1] == b"\x03":
                 self.buf = self.buf[1:]
-                yield b"\x03"
+                if not self.mode.startswith("runstate"):   # stopped already: garbage
+                    yield b"\x03"
                 continue
             if b"#" in self.buf and len(self.buf.split(b"#", 1)[1]) >= 2:
                 head, rest = self.buf.split(b"#", 1)
                 self.buf = rest[2:]
+                if b"$" not in head:   # runstate: a packet whose `$` stopped the guest
+                    continue
                 if not self.noack:
                     self.c.sendall(b"+")
                 yield head[head.index(b"$") + 1:]
@@ -126,7 +146,7 @@ class Stub:
         elif p.startswith(b"qSupported"):
             self.sent_first = False
             self.send(b"PacketSize=1000;qXfer:features:read+" +
-                      (b";QStartNoAckMode+" if m == "noack" else b""))
+                      (b";QStartNoAckMode+" if m in ("noack", "runstate") else b""))
             if m == "noise":
                 while True:
                     self.c.sendall(b"noise " * 1000)
@@ -151,10 +171,13 @@ class Stub:
         elif p[:1] == b"m":
             a, n = p[1:].split(b",")
             self.send(memory(int(a, 16), int(n, 16)))
-        elif p[:2] == b"Hg" or p == b"D":
+        elif p == b"D":
+            self.send(b"OK")
+            self.detached, self.running = True, True   # QEMU resumes the guest on detach
+        elif p[:2] == b"Hg":
             self.send(b"OK")
         elif p in (b"c",) or p.startswith(b"vCont"):
-            pass
+            self.running = True
         else:
             self.send(b"")
 
@@ -187,6 +210,9 @@ def main():
     except (EOFError, BrokenPipeError, ConnectionResetError):
         pass
     conn.close()
+    if mode.startswith("runstate"):
+        with open(path + ".state", "w") as f:
+            f.write(("running" if stub.running else "paused") + (" detached" if stub.detached else "") + "\n")
 
 
 if __name__ == "__main__":

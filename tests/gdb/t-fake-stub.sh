@@ -95,6 +95,30 @@ if [ -x "$UF" ] && "$UF" record --help 2>&1 | grep -q -- '--gdb ADDR'; then
 	else
 		fail gdb-stub-malformed-cli "rc=$rc: $(tail -1 "$TMP/out")"
 	fi
+	# QEMU's stub stops a running guest on any byte it reads and drops
+	# that byte: a `D` sent while the guest runs is lost and the guest stays
+	# paused for good (a launched QEMU then never exits: t-launch.sh's
+	# "launch -T: wait" hung so once).  Sampling ends with the guest
+	# running, so detach must stop it first; the stub says how it was left.
+	# runstate-acks: QEMU 8.1's rule in ack mode, where an owed `+` written
+	# before the 0x03 stops the guest without a stop reply.
+	for mode in runstate runstate-acks; do
+		SOCK=$TMP/stub-$mode.sock
+		rm -f "$SOCK" "$SOCK.state" "$TMP/rs.folded"
+		python3 "$UF_TOP/tests/gdb/fake-stub.py" $mode "$SOCK" & spid=$!
+		for _ in $(seq 400); do [ -S "$SOCK" ] && break; sleep 0.05; done
+		timeout 30 "$UF" --gdb "$SOCK" --addrs -F 200 -T 1 -o "$TMP/rs.folded" >"$TMP/out" 2>&1; rc=$?
+		for _ in $(seq 100); do kill -0 $spid 2>/dev/null || break; sleep 0.05; done
+		kill $spid 2>/dev/null; wait $spid 2>/dev/null
+		state=$(cat "$SOCK.state" 2>/dev/null)
+		total=$(awk '!/^#/ {n += $NF} END {print n+0}' "$TMP/rs.folded" 2>/dev/null)
+		if [ $rc -eq 0 ] && [ "$state" = "running detached" ] && [ "$total" -ge 100 ]; then
+			pass "gdb-stub-$mode: $total samples, detach leaves the guest running"
+		else
+			fail "gdb-stub-$mode" "rc=$rc, $total samples (want 100+), stub left '$state' (want 'running detached'): $(tail -1 "$TMP/out")"
+		fi
+		rm -f "$SOCK" "$SOCK.state"
+	done
 	# The stub fails part-way (after 5 good stops): the 5 samples are
 	# written (exactly 5 in the folded profile), and the exit code is 3,
 	# not 0, so a script can tell the profile is incomplete.
