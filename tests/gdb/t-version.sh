@@ -31,16 +31,4 @@ for bin in "$UF" "${UF_REL:-$UF_TOP/build/uniprof-flame}"; do
 			fail "$name: no xen" "libxen-dev absent but --version says '$targets'"
 	fi
 done
-# The release binary needs nothing but glibc at run time (Makefile, REL_LIBS:
-# the rest is linked from static archives): its NEEDED entries are libc's.
-rel=${UF_REL:-$UF_TOP/build/uniprof-flame}
-if [ ! -x "$rel" ]; then
-	skip "release needs only libc" "$rel not built"
-elif [ "${UF_SHARED_LIBS:-0}" = 1 ]; then
-	skip "release needs only libc" "built with UF_SHARED_LIBS=1"
-else
-	needed=$(readelf -d "$rel" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
-	[ "$needed" = "libc.so.6 " ] && pass "release needs only libc (NEEDED: $needed)" ||
-		fail "release needs only libc" "NEEDED: $needed"
-fi
 exit 0
