@@ -44,6 +44,30 @@ struct name_cache {
 	int fill_by_name;             /* colours depend on the name alone */
 };
 
+/* render/frames.c's text that repeats across frames, made once per
+ * frames pass (see there): each row's numbers with the literals around
+ * them (they depend on the depth alone), and the tooltip's count text of
+ * the counts seen last, direct-mapped by the count's bits. */
+struct row_text {
+	uint8_t ready, a_len, b_len, c_len;
+	char a[48];                   /* `" y="Y1" width="` */
+	char b[56];                   /* `" height="H" fill="` */
+	char c[40];                   /* `" y="TY">`: the label's */
+};
+
+#define COUNT_SLOTS 128
+struct count_slot {
+	double samples;
+	uint8_t used, txt_len, pct_len;
+	char txt[32], pct[24];        /* a count whose text is longer is not kept */
+};
+
+struct frame_text {
+	struct row_text *row;         /* by depth, grown as rows are drawn */
+	size_t nrow;
+	struct count_slot *count;     /* COUNT_SLOTS */
+};
+
 struct svg {
 	const fold_trie *t;   /* what is drawn */
 	const fold_trie *data;/* what is embedded: the input (t differs for --colors chain) */
@@ -70,6 +94,7 @@ struct svg {
 	struct display countname; /* --countname, displayable */
 	struct outbuf ob;     /* frames.c's, while it writes the frames */
 	struct name_cache names; /* frames.c's, while it writes the frames */
+	struct frame_text ftext; /* frames.c's, while it writes the frames */
 	struct embed_job *ej; /* svg.c's embedded block, made on the side */
 	/* differentials */
 	double *base_total;   /* BEFORE count of each subtree; NULL unless differential */
