@@ -135,6 +135,8 @@ struct fold_read_stats {
 				 order (read back only into a trie keeping a sequence) */
 	char perf_event[64];  /* perf script: the event kept */
 	uint64_t perf_other;  /* perf script: samples of other events skipped */
+	int in_order;         /* folded text whose lines came in the sorted
+				 reader's order: it did not sort them */
 };
 
 /* Reads flamegraph.pl folded text from fd (borrowed) into t.  Invalid

@@ -657,6 +657,106 @@ static char *sorted_text(const char *text, size_t len)
 	return out;
 }
 
+/* The sorted reader's order of two stacks (no counts): frame by frame,
+ * each name as its bytes then ';', a stack that ends first before the
+ * longer (sort_lines); byte order differs ("b" before "b!" there, after
+ * it here). */
+static int frame_order_cmp(const void *pa, const void *pb)
+{
+	const char *x = *(char *const *)pa, *y = *(char *const *)pb;
+	for (;;) {
+		size_t nx = strcspn(x, ";"), ny = strcspn(y, ";"), m = nx < ny ? nx : ny;
+		int c = memcmp(x, y, m);
+		if (c)
+			return c;
+		if (nx != ny) {
+			unsigned cx = nx > m ? (unsigned char)x[m] : ';', cy = ny > m ? (unsigned char)y[m] : ';';
+			return cx < cy ? -1 : 1;
+		}
+		int ex = x[nx] == 0, ey = y[ny] == 0;
+		if (ex || ey)
+			return ex && ey ? 0 : ex ? -1 : 1;
+		x += nx + 1;
+		y += ny + 1;
+	}
+}
+
+/* Lines already in that order are not sorted again (a real capture's
+ * collapsed stacks come sorted): the trie is the streaming reader's all
+ * the same, and any line out of order, or one the check cannot judge (an
+ * empty stack after others, a line made bad by a long frame, a cut
+ * stack), sorts them. */
+static void fold_sorted_reader_keeps_lines_in_order(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		int in_order;
+	} cases[] = {
+		{ "a;b!;c 2\na;b 1\na;b;d 1\n", 1 },       /* "b!;" < "b;": not byte order */
+		{ "a;b 1\na;b!;c 2\na;b;d 1\n", 0 },       /* byte order */
+		{ "a;foo2 1\na;foo 1\na;foo;x 1\n", 1 },
+		{ "a;foo 1\na;foo2 1\n", 0 },
+		{ "a 1\na;b 2\na;b 3\na;c 1\nb 1\n", 1 }, /* equal stacks stay in order */
+		{ " 5\na 1\n", 1 },                          /* the empty stack first */
+		{ "a 1\n 5\n", 0 },
+		{ "a;b 1\nnot a line\na;c 2\n", 1 },        /* a bad line is skipped */
+		{ "a;\xff 1\na;b 1\n", 0 },                 /* bytes compare unsigned */
+		{ "a;b 1\na;\xff 1\n", 1 },
+		{ "a;b 1 2\na;c 3 1\n", 1 },                 /* two columns */
+		{ "x;y 1\na;b 1\n", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fold_read_stats st;
+		same_as_streaming(cases[i].text, strlen(cases[i].text), &st);
+		if (st.in_order != cases[i].in_order)
+			fail_msg("case %zu: in_order %d", i, st.in_order);
+	}
+	/* random stacks over names that are prefixes of each other, with
+	 * bytes below and above ';', 0xff and a space: every pair of lines in
+	 * the order above reads in order, and swapping one pair does not */
+	static const char *const names[] = { "b", "b!", "b2", "b:", "b.x", "b c", "b\xff", "c", "", "b<" };
+	enum { LINES = 400 };
+	char *line[LINES];
+	uint64_t r = 7;
+	for (int round = 0; round < 20; round++) {
+		for (int l = 0; l < LINES; l++) {
+			char buf[128];
+			size_t len = 0;
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			int depth = 1 + (int)((r >> 33) % 4);
+			for (int d = 0; d < depth; d++) {
+				r = r * 6364136223846793005ull + 1442695040888963407ull;
+				const char *nm = names[(r >> 35) % (sizeof names / sizeof names[0])];
+				if (d > 0 && d + 1 == depth && !*nm) /* a trailing ';' is dropped: */
+					nm = "c";                     /* "b;" is the stack "b" */
+				len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", d ? ";" : "", nm);
+			}
+			line[l] = strdup(buf);
+			assert_non_null(line[l]);
+		}
+		qsort(line, LINES, sizeof *line, frame_order_cmp);
+		size_t cap = LINES * 140, len = 0;
+		char *text = malloc(cap);
+		assert_non_null(text);
+		int swap = -1; /* round > 0: one pair of unequal lines swapped */
+		for (int l = 1 + (int)((r >> 20) % (LINES - 1)), k = 0; round > 0 && swap < 0 && k < LINES;
+		     k++, l = l % (LINES - 1) + 1)
+			if (frame_order_cmp(&line[l - 1], &line[l]) < 0)
+				swap = l;
+		for (int l = 0; l < LINES; l++) {
+			int at = l == swap ? l - 1 : l == swap - 1 ? swap : l;
+			len += (size_t)snprintf(text + len, cap - len, "%s %d\n", line[at], l % 5 + 1);
+		}
+		struct fold_read_stats st;
+		same_as_streaming(text, len, &st);
+		assert_int_equal(st.in_order, swap < 0);
+		free(text);
+		for (int l = 0; l < LINES; l++)
+			free(line[l]);
+	}
+}
+
 /* fold_trie_lookup_names (the sorted reader's merge of its second lane's
  * names): each of u's names in a range gets t's id, FOLD_NONE where t
  * lacks it, with no name added to t; ranges that are not a multiple of
@@ -1377,6 +1477,7 @@ int main(void)
 		cmocka_unit_test(fold_sorted_reader_two_threads),
 		cmocka_unit_test(fold_lookup_names_finds_each_or_none),
 		cmocka_unit_test(fold_sorted_reader_caps),
+		cmocka_unit_test(fold_sorted_reader_keeps_lines_in_order),
 		cmocka_unit_test(fold_sorted_reader_many_names),
 		cmocka_unit_test(fold_finish_two_threads_same_as_one),
 		cmocka_unit_test(fold_output_does_not_depend_on_hash_key),
