@@ -410,13 +410,10 @@ static int write_frame(struct svg *S, const struct frame *f)
 		frame_color(S, f, fill_buf, sizeof fill_buf);
 		fill = fill_buf;
 	}
-	/* flamegraph.pl's width is the difference of the rounded edges */
-	char a[32], b[32];
-	size_t na = uf_fmt_fixed(a, x1, 1), nb = uf_fmt_fixed(b, x2, 1);
-	a[na] = b[nb] = 0;
 	OB_LIT(out, "</title><rect x=\"");
-	OB_PUT_ROOM(out, a, na);
+	put_fixed(out, x1, 1);
 	OB_PUT_ROOM(out, row->a, row->a_len);
+	/* flamegraph.pl's width is the difference of the rounded edges */
 	put_fixed(out, uf_fixed_value(x2, 1) - uf_fixed_value(x1, 1), 1);
 	OB_PUT_ROOM(out, row->b, row->b_len);
 	ob_puts(out, fill);
