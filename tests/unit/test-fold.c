@@ -705,6 +705,10 @@ static void fold_sorted_reader_keeps_lines_in_order(void **state)
 		{ "a;b 1\na;\xff 1\n", 1 },
 		{ "a;b 1 2\na;c 3 1\n", 1 },                 /* two columns */
 		{ "x;y 1\na;b 1\n", 0 },
+		/* out of order late: what the lines before made is undone (a
+		 * BEFORE column, a bad line's number, the root's own count) */
+		{ "a;b 1 2\na;c 3 1\nnot a line\na 1\n", 0 },
+		{ " 4\na;b 1 2\nx 1\nnot a line\na 2\n", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct fold_read_stats st;
