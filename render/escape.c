@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "render/escape.h"
 #include "util/vec.h"
@@ -70,6 +73,36 @@ int escape_display(struct display *d, const char *s, size_t len)
 	return 0;
 }
 
+/* The five bytes escape_xml_put writes as entities. */
+static const unsigned char xml_special[256] = { ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1 };
+
+/* 16 bytes a step with SSE2 (as signed bytes, those of 0x80 and above
+ * are below ' '), then one at a time. */
+int escape_is_plain(const char *s, size_t len)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i space = _mm_set1_epi8(' '), del = _mm_set1_epi8(0x7f), amp = _mm_set1_epi8('&'),
+		      lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'), quot = _mm_set1_epi8('"'),
+		      apos = _mm_set1_epi8('\'');
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const void *)(s + i));
+		__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
+		bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)));
+		bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, quot)));
+		bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, apos));
+		if (_mm_movemask_epi8(bad))
+			return 0;
+	}
+#endif
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x7f || xml_special[c])
+			return 0;
+	}
+	return 1;
+}
+
 size_t escape_prefix_bytes(const struct display *d, size_t chars)
 {
 	size_t i = 0;
@@ -80,9 +113,6 @@ size_t escape_prefix_bytes(const struct display *d, size_t chars)
 	}
 	return i;
 }
-
-/* The five bytes escape_xml_put writes as entities. */
-static const unsigned char xml_special[256] = { ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1 };
 
 void escape_xml_put(void (*put)(void *ctx, const char *s, size_t n), void *ctx, const char *s,
 		    size_t len)

@@ -25,6 +25,10 @@ struct display {
 
 /* Fills d from s[0..len).  Returns 0 or -ENOMEM. */
 int escape_display(struct display *d, const char *s, size_t len);
+/* Is s[0..len) printable ASCII with none of & < > " '?  Such a string
+ * (nearly every name) is its own displayable form and its own XML, one
+ * code point a byte: the two passes above leave it as it is. */
+int escape_is_plain(const char *s, size_t len);
 /* Byte length of the first `chars` code points of d. */
 size_t escape_prefix_bytes(const struct display *d, size_t chars);
 /* Writes s[0..len) (already displayable) with & < > " ' as entities. */

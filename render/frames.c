@@ -320,18 +320,23 @@ static const struct name_text *frame_name(struct svg *S, const struct frame *f)
 		return &c->e[c->slot[id] - 1];
 	size_t rawlen;
 	const char *raw = fold_node_name(S->t, f->node, &rawlen);
-	if (escape_display(&S->disp, root ? "all" : raw, root ? 3 : strip_annotation(raw, rawlen)))
+	const char *shown = root ? "all" : raw;
+	size_t slen = root ? 3 : strip_annotation(raw, rawlen);
+	int plain = escape_is_plain(shown, slen); /* most names: their own text */
+	if (!plain && escape_display(&S->disp, shown, slen))
 		return NULL;
-	size_t dl = S->disp.len; /* an entity is at most 6 bytes a byte */
+	size_t dl = plain ? slen : S->disp.len; /* an entity is at most 6 bytes a byte */
 	if (uf_vec_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e) ||
 	    uf_vec_grow(&c->text, &c->tcap, c->len + 7 * dl, 1))
 		return NULL;
 	struct name_text *e = &c->e[c->n];
-	*e = (struct name_text){ .disp_off = c->len, .disp_len = (uint32_t)dl, .chars = (uint32_t)S->disp.chars };
-	text_put(c, S->disp.buf, dl);
+	*e = (struct name_text){ .disp_off = c->len, .disp_len = (uint32_t)dl,
+				 .chars = (uint32_t)(plain ? slen : S->disp.chars) };
+	text_put(c, plain ? shown : S->disp.buf, dl);
 	e->xml_off = c->len;
-	escape_xml_put(text_put, c, S->disp.buf, dl);
-	e->xml_len = (uint32_t)(c->len - e->xml_off);
+	if (!plain)
+		escape_xml_put(text_put, c, S->disp.buf, dl);
+	e->xml_len = plain ? (uint32_t)dl : (uint32_t)(c->len - e->xml_off);
 	if (e->xml_len == dl) { /* no entity (most names): one copy */
 		c->len = e->xml_off;
 		e->xml_off = e->disp_off;

@@ -29,6 +29,10 @@
 #include "render/layout.h"
 #include "util/vec.h"
 
+/* Frames reserved before the walk, at most (4.5 MiB of address space,
+ * touched only as frames are kept). */
+#define LAYOUT_RESERVE 65536u
+
 struct open {
 	uint32_t node;
 	double start;
@@ -53,6 +57,9 @@ struct flow {
 	const double *count;     /* widths: self, or base for the BEFORE layer */
 	const double *seq_count;
 	const double *subtotal;  /* count summed over each subtree (NULL: no skipping) */
+	uint32_t same;           /* path[0 .. same) is still the open frames'
+				    (unchanged since the last line: walk_trie
+				    lowers it as it writes); 0: compare from 1 */
 };
 
 static int build_layout(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
@@ -93,7 +100,12 @@ static int build_layout(const fold_trie *t, int flamechart, double minwidth_time
 	F.open = calloc((size_t)t->maxdepth + 2, sizeof *F.open);
 	double *own = NULL;
 	int rc = -ENOMEM;
-	if (!path || !F.open)
+	/* a frame a node at once, up to LAYOUT_RESERVE (kept frames are at
+	 * most the nodes, but for a flame chart's): grown by doubling, the
+	 * frames were copied into fresh pages at each step, 26 of the page
+	 * faults of rendering FlameGraph's 646 KB example */
+	if (!path || !F.open ||
+	    uf_vec_grow(&L->f, &L->cap, t->nnodes < LAYOUT_RESERVE ? t->nnodes : LAYOUT_RESERVE, sizeof *L->f))
 		goto out;
 	F.open[0] = (struct open){ .node = FOLD_ROOT, .seq = F.seq++ };
 	if (minwidth_time > 0 && !(flamechart && t->seq_node) && t->total) {
@@ -149,6 +161,8 @@ static int walk_trie(struct flow *F, uint32_t *path)
 		}
 		uint32_t e = t->ent[next[d]++], c = e & ~FOLD_ENTRY_SELF;
 		path[d + 1] = c;
+		if (F->same > d + 1)
+			F->same = d + 1;
 		if (e & FOLD_ENTRY_SELF) {
 			rc = flow_line(F, path, d + 1, F->count[c], t->base ? t->self[c] - t->base[c] : 0);
 		} else if (F->subtotal && (rc = skip_narrow(F, path, d, c, stack)) != 0) {
@@ -239,6 +253,7 @@ static int walk_sequence(struct flow *F, uint32_t *path)
 		for (uint32_t k = d + 1; k-- > 0; n = t->parent[n])
 			path[k] = n;
 		double delta = t->seq_base ? t->seq_count[i] - t->seq_base[i] : 0;
+		F->same = 0; /* the whole path written again */
 		int rc = flow_line(F, path, d, F->seq_count[i], delta);
 		if (rc)
 			return rc;
@@ -248,7 +263,14 @@ static int walk_sequence(struct flow *F, uint32_t *path)
 
 static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, double count, double delta)
 {
-	uint32_t i = 1;
+	/* the frames the line shares with the open ones: from where the walk
+	 * says its path changed (the path of a real capture's line is ~25
+	 * frames, nearly all shared with the line before) */
+	uint32_t i = F->same > 1 ? F->same : 1;
+	if (i > F->top + 1)
+		i = F->top + 1;
+	if (i > depth + 1)
+		i = depth + 1;
 	while (i <= F->top && i <= depth && F->open[i].node == path[i])
 		i++;
 	for (uint32_t d = F->top + 1; d-- > i;) {
@@ -271,6 +293,7 @@ static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, doubl
 	}
 	F->top = depth;
 	F->L->time += count;
+	F->same = depth + 1;
 	return 0;
 }
 

@@ -45,6 +45,8 @@ static const char *state_frame_color(const char *name, size_t len)
 		{ "[runnable]", "rgb(150,110,200)" },
 		{ "[offline]", "rgb(160,160,160)" },
 	};
+	if (len < 9 || name[0] != '[') /* nearly every name, at one compare */
+		return NULL;
 	for (size_t i = 0; i < sizeof wait / sizeof wait[0]; i++)
 		if (strlen(wait[i].name) == len && !memcmp(wait[i].name, name, len))
 			return wait[i].rgb;
@@ -212,6 +214,8 @@ static const char *rust_type(const char *s, size_t len)
 static const char *multi_type(const char *colors, const char *name, size_t len, int waker)
 {
 	(void)waker; /* the "_[w]" annotation decides, as in flamegraph.pl */
+	if (!strchr("jprwc", colors[0])) /* hot and the one-hue palettes: no compare a name */
+		return colors;
 	if (!strcmp(colors, "java"))
 		return java_type(name, len);
 	if (!strcmp(colors, "js"))

@@ -507,9 +507,14 @@ static uint32_t shared_with_prev(const struct index_job *j, const char *s, size_
 {
 	size_t common = fold_common_prefix(s, j->ps, len < j->plen ? len : j->plen);
 	*commonp = common;
-	uint32_t k = 0;
-	while (k < j->pn && j->fs[k] + j->fl[k] < common)
-		k++;
+	uint32_t k = 0, hi = j->pn; /* the first frame ending at or past common: */
+	while (k < hi) {            /* ends rise, so by halves (~25 frames a line) */
+		uint32_t mid = k + (hi - k) / 2;
+		if (j->fs[mid] + j->fl[mid] < common)
+			k = mid + 1;
+		else
+			hi = mid;
+	}
 	if (k < j->pn && j->fs[k] + j->fl[k] == common && (common == len || s[common] == ';'))
 		k++;
 	return k;

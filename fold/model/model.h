@@ -49,6 +49,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
@@ -499,12 +502,25 @@ void fold_sort_keys(const struct fold_key_chunks *ch, struct fold_key *k, struct
  * calls it; the sorted reader ranks its names with it. */
 int fold_sort_names(const fold_trie *t, uint32_t *rank);
 
-/* Length of the common prefix of a and b (n bytes each), 8 at a time
- * (the folded readers compare each line with the one before it; the key
- * sort skips the chunks a group shares). */
+/* Length of the common prefix of a and b (n bytes each): 32 at a time
+ * with SSE2 (x86-64's baseline; lines of a real capture share ~900 bytes
+ * with the one before, and 8 at a time this was 11 % of rendering
+ * FlameGraph's example), then 8, then 1 (the folded readers compare each
+ * line with the one before it; the key sort skips the chunks a group
+ * shares). */
 static inline size_t fold_common_prefix(const char *a, const char *b, size_t n)
 {
 	size_t i = 0;
+#ifdef __SSE2__
+	for (; i + 32 <= n; i += 32) {
+		__m128i a0 = _mm_loadu_si128((const void *)(a + i)), b0 = _mm_loadu_si128((const void *)(b + i));
+		__m128i a1 = _mm_loadu_si128((const void *)(a + i + 16)), b1 = _mm_loadu_si128((const void *)(b + i + 16));
+		uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0)) |
+			      (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) << 16;
+		if (eq != 0xffffffffu)
+			return i + (size_t)__builtin_ctz(~eq); /* first differing byte */
+	}
+#endif
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x, y;

@@ -657,6 +657,28 @@ static char *sorted_text(const char *text, size_t len)
 	return out;
 }
 
+/* fold_common_prefix (32, 8 then 1 byte at a time) against a byte loop:
+ * every length to 100, the first difference at every place, at every
+ * alignment, and bytes whose difference is in the high bit. */
+static void fold_common_prefix_matches_bytes(void **state)
+{
+	(void)state;
+	char a[140], b[140];
+	for (size_t off = 0; off < 3; off++)
+		for (size_t n = 0; n <= 100; n++)
+			for (size_t at = 0; at <= n; at++) {
+				for (size_t i = 0; i < sizeof a; i++)
+					a[i] = b[i] = (char)(0x61 + (i * 7) % 26);
+				if (at < n)
+					b[off + at] = (char)(a[off + at] ^ (at % 2 ? 0x80 : 0x01));
+				size_t want = 0;
+				while (want < n && a[off + want] == b[off + want])
+					want++;
+				assert_int_equal(want, at);
+				assert_int_equal(fold_common_prefix(a + off, b + off, n), want);
+			}
+}
+
 /* The sorted reader's order of two stacks (no counts): frame by frame,
  * each name as its bytes then ';', a stack that ends first before the
  * longer (sort_lines); byte order differs ("b" before "b!" there, after
@@ -1482,6 +1504,7 @@ int main(void)
 		cmocka_unit_test(fold_lookup_names_finds_each_or_none),
 		cmocka_unit_test(fold_sorted_reader_caps),
 		cmocka_unit_test(fold_sorted_reader_keeps_lines_in_order),
+		cmocka_unit_test(fold_common_prefix_matches_bytes),
 		cmocka_unit_test(fold_sorted_reader_many_names),
 		cmocka_unit_test(fold_finish_two_threads_same_as_one),
 		cmocka_unit_test(fold_output_does_not_depend_on_hash_key),

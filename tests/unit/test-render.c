@@ -80,6 +80,35 @@ static void render_escape_handles_every_byte(void **state)
 	free(d.buf);
 }
 
+/* escape_is_plain says yes exactly when the two passes change nothing:
+ * every byte value at every place of strings of 0 to 40 bytes (the 16
+ * byte steps and the tail). */
+static void render_escape_plain_is_exact(void **state)
+{
+	(void)state;
+	char s[40];
+	for (size_t len = 0; len <= sizeof s; len++)
+		for (size_t at = 0; at < (len ? len : 1); at++)
+			for (int c = 0; c < 256; c++) {
+				memset(s, 'x', sizeof s);
+				if (len)
+					s[at] = (char)c;
+				struct display d = { 0 };
+				assert_int_equal(escape_display(&d, s, len), 0);
+				char *out = NULL;
+				size_t olen = 0;
+				FILE *f = open_memstream(&out, &olen);
+				escape_xml(f, d.buf, d.len);
+				fclose(f);
+				int same = d.len == len && d.chars == len && olen == len && !memcmp(out, s, len);
+				assert_int_equal(escape_is_plain(s, len), same);
+				free(out);
+				free(d.buf);
+				if (!len)
+					break;
+			}
+}
+
 /* flamegraph.pl draws "a" twice when "a-b" sorts between "a 5" and "a;c". */
 static void render_layout_splits_like_flamegraph_pl(void **state)
 {
@@ -337,6 +366,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(render_palette_matches_flamegraph_pl),
 		cmocka_unit_test(render_escape_handles_every_byte),
+		cmocka_unit_test(render_escape_plain_is_exact),
 		cmocka_unit_test(render_layout_splits_like_flamegraph_pl),
 		cmocka_unit_test(render_layout_prunes_into_runs),
 		cmocka_unit_test(render_flamechart_keeps_input_order),
