@@ -415,11 +415,22 @@ static int write_frame(struct svg *S, const struct frame *f)
 		frame_color(S, f, fill_buf, sizeof fill_buf);
 		fill = fill_buf;
 	}
+	/* flamegraph.pl's width is the difference of the rounded edges: in
+	 * whole tenths of a pixel, the same text (uf_tenths) */
+	uint64_t t1, t2;
 	OB_LIT(out, "</title><rect x=\"");
-	put_fixed(out, x1, 1);
-	OB_PUT_ROOM(out, row->a, row->a_len);
-	/* flamegraph.pl's width is the difference of the rounded edges */
-	put_fixed(out, uf_fixed_value(x2, 1) - uf_fixed_value(x1, 1), 1);
+	if (uf_tenths(x1, &t1) && uf_tenths(x2, &t2)) {
+		char num[24];
+		size_t nn = uf_fmt_tenths(num, t1);
+		OB_PUT_ROOM(out, num, nn);
+		OB_PUT_ROOM(out, row->a, row->a_len);
+		nn = uf_fmt_tenths(num, t2 - t1);
+		OB_PUT_ROOM(out, num, nn);
+	} else {
+		put_fixed(out, x1, 1);
+		OB_PUT_ROOM(out, row->a, row->a_len);
+		put_fixed(out, uf_fixed_value(x2, 1) - uf_fixed_value(x1, 1), 1);
+	}
 	OB_PUT_ROOM(out, row->b, row->b_len);
 	ob_puts(out, fill);
 	OB_LIT(out, "\" rx=\"2\" ry=\"2\"/>\n");

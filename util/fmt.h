@@ -123,6 +123,33 @@ static inline size_t uf_fmt_fixed(char *buf, double v, int decimals)
 	return n + nd;
 }
 
+/* v >= 0 in whole tenths as printf("%.1f") rounds it, into *tenths;
+ * 0 (nothing set) for a negative, huge or NaN v, or one within rounding
+ * noise of a tie, which the caller prints with uf_fmt_fixed.  A flame
+ * graph's x and width are tenths of a pixel: the width is the difference
+ * of the two edges' tenths (the edges as printed), in integers. */
+static inline int uf_tenths(double v, uint64_t *tenths)
+{
+	double t = v * 10;
+	if (!(t >= 0 && t < 9e15))
+		return 0;
+	uint64_t whole = (uint64_t)t;
+	double frac = t - (double)whole;
+	if (fabs(frac - 0.5) < 1e-6)
+		return 0;
+	*tenths = whole + (frac > 0.5);
+	return 1;
+}
+
+/* printf("%.1f") of tenths / 10 into buf (>= 22 bytes); returns the length. */
+static inline size_t uf_fmt_tenths(char *buf, uint64_t tenths)
+{
+	size_t n = uf_fmt_u64(buf, tenths / 10);
+	buf[n] = '.';
+	buf[n + 1] = (char)('0' + tenths % 10);
+	return n + 2;
+}
+
 /* The value printf("%.*f") shows for v (0..3 decimals), as a double:
  * what strtod() of that text returns, without the text. */
 static inline double uf_fixed_value(double v, int decimals)

@@ -328,6 +328,44 @@ static void fmt_fixed_matches_printf(void **state)
 		}
 }
 
+/* uf_tenths + uf_fmt_tenths print what printf("%.1f") prints, and the
+ * difference of two values' tenths is printf's %.1f of the difference
+ * of the values as printed (render/frames.c's widths); a tie, a
+ * negative, huge or NaN value is left to uf_fmt_fixed. */
+static void fmt_tenths_matches_printf(void **state)
+{
+	(void)state;
+	uint64_t r = 7;
+	for (int i = 0; i < 200000; i++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		double v = i % 3 == 0 ? (double)(r >> 40) / 20.0 /* ties */
+			   : i % 3 == 1 ? (double)(r >> 11) / (double)(1ull << 53) * pow(10, (double)(r % 12))
+					: 10.0 + (double)(r % 1000000) * (1180.0 / 1315.0) / 7.0;
+		uint64_t t, t2;
+		char want[64], got[64];
+		if (!uf_tenths(v, &t)) {
+			double frac = v * 10 - floor(v * 10);
+			assert_true(fabs(frac - 0.5) < 1e-6 || v * 10 >= 9e15);
+			continue;
+		}
+		int len = snprintf(want, sizeof want, "%.1f", v);
+		assert_int_equal(uf_fmt_tenths(got, t), len);
+		assert_memory_equal(got, want, (size_t)len);
+		double w = v + (double)(r % 9973) * 0.37;
+		if (!uf_tenths(w, &t2))
+			continue;
+		len = snprintf(want, sizeof want, "%.1f", uf_fixed_value(w, 1) - uf_fixed_value(v, 1));
+		assert_int_equal(uf_fmt_tenths(got, t2 - t), len);
+		assert_memory_equal(got, want, (size_t)len);
+	}
+	uint64_t t;
+	assert_false(uf_tenths(-0.5, &t));
+	assert_false(uf_tenths(NAN, &t));
+	assert_false(uf_tenths(1e300, &t));
+	assert_false(uf_tenths(0.25, &t)); /* 2.5 tenths: a tie */
+	assert_true(uf_tenths(0.0, &t) && t == 0);
+}
+
 /* util/memfile: the bytes of many writes of every size, in order, with
  * ftell counting them, whether the reserve was too small (growth) or
  * more than enough; the buffer is the caller's and NUL-ended. */
@@ -1089,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(round_even_matches_nearbyint),
 		cmocka_unit_test(fmt_u64_matches_printf),
 		cmocka_unit_test(fmt_fixed_matches_printf),
+		cmocka_unit_test(fmt_tenths_matches_printf),
 		cmocka_unit_test(memfile_keeps_every_byte),
 		cmocka_unit_test(base64_round_trip_and_refusals),
 		cmocka_unit_test(base64_encode_matches_reference),
