@@ -71,6 +71,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fold/embed/embed.h"
 #include "fold/embed/internal.h"
@@ -79,6 +82,7 @@
 #include "util/vec.h"
 
 static int needs_escape(unsigned char c);
+static int any_escape(const unsigned char *s, size_t len);
 static double threshold_for_budget(const fold_trie *t, size_t budget, int columns, size_t *bytes_out);
 static size_t node_line_bytes(const fold_trie *t, uint32_t i, int columns);
 struct emit;
@@ -339,6 +343,12 @@ static int write_names(struct emit *E)
 				buf = p;
 				cap = 3 * len + 1;
 			}
+		}
+		if (!any_escape(s, len)) {
+			memcpy(buf + n, s, len);
+			n += len;
+			buf[n++] = '\n';
+			continue;
 		}
 		for (size_t k = 0; k < len; k++) {
 			unsigned char c = s[k];
@@ -677,6 +687,29 @@ static const unsigned char escaped[256] = {
 static int needs_escape(unsigned char c)
 {
 	return escaped[c];
+}
+
+/* Does any byte of s[0..len) need escaping?  16 at a time with SSE2 (as
+ * signed bytes, those of 0x80 and above are below ' '): a name is
+ * copied whole when none does (nearly all), not byte by byte. */
+static int any_escape(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	static const char special[] = "%<>&\"']\x7f";
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const void *)(s + i));
+		__m128i bad = _mm_cmplt_epi8(v, _mm_set1_epi8(' '));
+		for (size_t k = 0; k < sizeof special - 1; k++)
+			bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, _mm_set1_epi8(special[k])));
+		if (_mm_movemask_epi8(bad))
+			return 1;
+	}
+#endif
+	for (; i < len; i++)
+		if (escaped[s[i]])
+			return 1;
+	return 0;
 }
 
 /* Bytes fold_format_count writes for v; whole counts (nearly all) are
