@@ -232,7 +232,7 @@ static void col_put(struct stretch *S, int k, const void *s, size_t n)
  * or three a node: ~25 % of writing the small capture's columns). */
 #define COL_ROOM 32
 
-static void col_put_short(struct stretch *S, int k, const uint8_t (*s)[COL_ROOM], size_t n)
+static inline void col_put_short(struct stretch *S, int k, const uint8_t (*s)[COL_ROOM], size_t n)
 {
 	struct col *c = &S->col[k];
 	if (c->cap - c->len < COL_ROOM && uf_vec_grow(&c->p, &c->cap, c->len + COL_ROOM, 1)) {
