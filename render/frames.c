@@ -464,6 +464,8 @@ static int write_frame(struct svg *S, const struct frame *f)
 static void source_line(struct svg *S, uint32_t node)
 {
 	const fold_trie *t = S->t;
+	if (!t->locs) /* no positions at all (folded text): no call a frame */
+		return;
 	uint32_t locs[SOURCE_TOP];
 	double cnt[SOURCE_TOP];
 	uint32_t n = fold_loc_top(t, node, locs, cnt, SOURCE_TOP);
