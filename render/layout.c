@@ -15,6 +15,12 @@
  * frames they would have opened.  On inputs whose stacks share little,
  * nearly every node is such a frame: layout of little-1m took 0.35 s.
  *
+ * A frame takes its slot in L->f when it opens, so the kept frames are
+ * in pre-order, the order they are drawn in, with no sort: a frame that
+ * closes pruned gives back its slot and its children's, the last ones
+ * (they opened after it and, no wider, were pruned too).  A radix sort
+ * of the frames by opening order was 7 % of the small capture's layout.
+ *
  * Invariants:
  *  1. open[0] is the root, open from time 0 to the end.
  *  2. Kept frames nest: a kept frame's parent is kept (a parent is at
@@ -42,6 +48,7 @@ struct open {
 	uint32_t pruned_frames;
 	double pruned_samples;
 	uint8_t waker;
+	size_t slot;             /* its place in L->f, taken when it opened */
 };
 
 struct flow {
@@ -71,8 +78,6 @@ static int walk_trie(struct flow *F, uint32_t *path);
 static int skip_narrow(struct flow *F, const uint32_t *path, uint32_t d, uint32_t c, uint32_t *stack);
 static double *subtree_sums(const fold_trie *t, const double *count);
 static int walk_sequence(struct flow *F, uint32_t *path);
-static int frame_seq_cmp(const void *a, const void *b);
-static int sort_by_seq(struct layout *L);
 
 int layout_build(const fold_trie *t, int flamechart, double minwidth_time, int use_base,
 		 struct layout *L)
@@ -107,7 +112,7 @@ static int build_layout(const fold_trie *t, int flamechart, double minwidth_time
 	if (!path || !F.open ||
 	    uf_vec_grow(&L->f, &L->cap, t->nnodes < LAYOUT_RESERVE ? t->nnodes : LAYOUT_RESERVE, sizeof *L->f))
 		goto out;
-	F.open[0] = (struct open){ .node = FOLD_ROOT, .seq = F.seq++ };
+	F.open[0] = (struct open){ .node = FOLD_ROOT, .seq = F.seq++, .slot = L->n++ };
 	if (minwidth_time > 0 && !(flamechart && t->seq_node) && t->total) {
 		F.subtotal = !use_base ? t->total : base_sums ? base_sums : (own = subtree_sums(t, t->base));
 		if (!F.subtotal)
@@ -116,8 +121,6 @@ static int build_layout(const fold_trie *t, int flamechart, double minwidth_time
 	rc = flamechart && t->seq_node ? walk_sequence(&F, path) : walk_trie(&F, path);
 	for (uint32_t d = F.top + 1; rc == 0 && d-- > 0;)
 		rc = flow_close(&F, d);
-	if (rc == 0)
-		rc = sort_by_seq(L);
 out:
 	free(own);
 	free(path);
@@ -279,6 +282,8 @@ static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, doubl
 			return rc;
 	}
 	for (uint32_t d = i; d <= depth; d++) {
+		if (uf_vec_grow(&F->L->f, &F->L->cap, F->L->n + 1, sizeof *F->L->f))
+			return -ENOMEM;
 		const struct open *up = &F->open[d - 1];
 		size_t nlen;
 		const char *nm = fold_node_name(F->t, up->node, &nlen);
@@ -288,6 +293,7 @@ static int flow_line(struct flow *F, const uint32_t *path, uint32_t depth, doubl
 			.seq = F->seq++,
 			.delta = d == depth ? delta : 0,
 			.runs_base = (uint32_t)F->nscratch,
+			.slot = F->L->n++,
 			.waker = up->waker || (d > 1 && nlen == 2 && nm[0] == '-' && nm[1] == '-'),
 		};
 	}
@@ -304,6 +310,7 @@ static int flow_close(struct flow *F, uint32_t depth)
 	if (depth == 0 || !(width < F->minwidth))
 		return keep_frame(F, o, depth);
 	struct open *up = &F->open[depth - 1];
+	F->L->n = o->slot; /* its slot and its pruned children's, the last ones */
 	up->pruned_frames += 1 + o->pruned_frames;
 	up->pruned_samples += width;
 	F->nscratch = o->runs_base; /* its own pruned children go with it */
@@ -321,10 +328,8 @@ static int flow_close(struct flow *F, uint32_t depth)
 static int keep_frame(struct flow *F, const struct open *o, uint32_t depth)
 {
 	struct layout *L = F->L;
-	if (uf_vec_grow(&L->f, &L->cap, L->n + 1, sizeof *L->f))
-		return -ENOMEM;
 	size_t nruns = F->nscratch - o->runs_base;
-	struct frame *f = &L->f[L->n++];
+	struct frame *f = &L->f[o->slot];
 	*f = (struct frame){ .node = o->node, .depth = depth, .start = o->start, .end = L->time,
 			     .delta = o->delta, .seq = o->seq, .runs_off = (uint32_t)L->nruns,
 			     .runs_n = (uint32_t)(nruns / 2), .pruned_frames = o->pruned_frames,
@@ -343,78 +348,3 @@ static int keep_frame(struct flow *F, const struct open *o, uint32_t depth)
 	return 0;
 }
 
-static int frame_seq_cmp(const void *a, const void *b)
-{
-	const struct frame *x = a, *y = b;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Frames are kept as they close (post-order); drawing wants pre-order,
- * the order they opened in.  A radix sort of (seq, index) keys, then the
- * frames permuted in place along the cycles of that order: linear, where
- * qsort of the 80-byte frames was a tenth of a deep profile's layout,
- * and no second frame array (deep profiles keep millions).  Falls back to
- * qsort past 2^32 frames. */
-static int sort_by_seq(struct layout *L)
-{
-	size_t n = L->n;
-	if (n < 2)
-		return 0;
-	int fits = n < UINT32_MAX;
-	for (size_t i = 0; fits && i < n; i++)
-		fits = L->f[i].seq < UINT32_MAX;
-	if (!fits) {
-		qsort(L->f, n, sizeof *L->f, frame_seq_cmp);
-		return 0;
-	}
-	/* 16-bit digits for many frames, 8-bit ones for few: a 512 KiB count
-	 * array cleared twice was a twentieth of rendering a small profile
-	 * (its pages faulted in), and passes past the largest seq are skipped */
-	int bits = n >= 65536 ? 16 : 8;
-	size_t radix = (size_t)1 << bits, mask = radix - 1;
-	uint64_t *k = malloc(n * sizeof *k), *tmp = malloc(n * sizeof *tmp), maxseq = 0;
-	size_t *cnt = malloc((radix + 1) * sizeof *cnt);
-	if (!k || !tmp || !cnt) {
-		free(k);
-		free(tmp);
-		free(cnt);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		k[i] = L->f[i].seq << 32 | i;
-		maxseq = L->f[i].seq > maxseq ? L->f[i].seq : maxseq;
-	}
-	for (int shift = 32; shift < 64 && (shift == 32 || maxseq >> (shift - 32)); shift += bits) {
-		memset(cnt, 0, (radix + 1) * sizeof *cnt);
-		for (size_t i = 0; i < n; i++)
-			cnt[((k[i] >> shift) & mask) + 1]++;
-		for (size_t v = 0; v < radix; v++)
-			cnt[v + 1] += cnt[v];
-		for (size_t i = 0; i < n; i++)
-			tmp[cnt[(k[i] >> shift) & mask]++] = k[i];
-		uint64_t *x = k;
-		k = tmp;
-		tmp = x;
-	}
-	/* position i takes frame src(i) = k[i]'s low half; follow each cycle
-	 * once, marking placed positions with src = i */
-	for (size_t i = 0; i < n; i++) {
-		size_t src = k[i] & 0xffffffffu;
-		if (src == i)
-			continue;
-		struct frame hold = L->f[i];
-		size_t j = i;
-		while (src != i) {
-			L->f[j] = L->f[src];
-			k[j] = (k[j] & ~(uint64_t)0xffffffffu) | j;
-			j = src;
-			src = k[j] & 0xffffffffu;
-		}
-		L->f[j] = hold;
-		k[j] = (k[j] & ~(uint64_t)0xffffffffu) | j;
-	}
-	free(cnt);
-	free(k);
-	free(tmp);
-	return 0;
-}
