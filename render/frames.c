@@ -27,7 +27,7 @@
  * same holds for a row's numbers (its y, height and label y depend on
  * the depth alone) and for the tooltip's count text (most frames share a
  * few counts): each is printed once into S->ftext and copied after, as
- * whole fixed-size arrays (OB_PUT_ROOM), 2,020 -> 1,600 instructions a
+ * whole fixed-size arrays (OB_PUT_ROOM), 2,020 -> 1,650 instructions a
  * frame on FlameGraph's example.  Invariant: nothing else writes to
  * S->out while the buffer holds bytes (svg_write_frames flushes it
  * before returning).

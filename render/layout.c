@@ -19,7 +19,8 @@
  * in pre-order, the order they are drawn in, with no sort: a frame that
  * closes pruned gives back its slot and its children's, the last ones
  * (they opened after it and, no wider, were pruned too).  A radix sort
- * of the frames by opening order was 7 % of the small capture's layout.
+ * of the frames by opening order was a quarter of the small capture's
+ * layout instructions.
  *
  * Invariants:
  *  1. open[0] is the root, open from time 0 to the end.

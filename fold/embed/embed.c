@@ -786,7 +786,7 @@ static double threshold_for_budget(const fold_trie *t, size_t budget, int column
 	/* every line at its longest (counts of EMBED_MAX_COUNT characters)
 	 * within the budget: all fit, so only the bytes are measured, without
 	 * the selection's 1 MiB histogram (its mmap, munmap and page faults
-	 * were ~5 % of rendering FlameGraph's 646 KB example) */
+	 * were ~0.04 ms of rendering FlameGraph's 646 KB example) */
 	size_t longest = (columns ? 4 : 12) + EMBED_MAX_COUNT + (t->base ? 1 + EMBED_MAX_COUNT : 0);
 	if (t->nnodes <= (budget - (names < budget ? names : budget)) / longest) {
 		for (uint32_t i = 0; i < t->nnodes; i++)

@@ -504,8 +504,8 @@ int fold_sort_names(const fold_trie *t, uint32_t *rank);
 
 /* Length of the common prefix of a and b (n bytes each): 32 at a time
  * with SSE2 (x86-64's baseline; lines of a real capture share ~900 bytes
- * with the one before, and 8 at a time this was 11 % of rendering
- * FlameGraph's example), then 8, then 1 (the folded readers compare each
+ * with the one before, and 8 at a time this was 9 % of the
+ * instructions of rendering FlameGraph's example), then 8, then 1 (the folded readers compare each
  * line with the one before it; the key sort skips the chunks a group
  * shares). */
 static inline size_t fold_common_prefix(const char *a, const char *b, size_t n)
