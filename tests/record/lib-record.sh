@@ -112,10 +112,12 @@ truth_ok() {
 record_truth() {
 	local name=$1 truth=$2; shift 2
 	"$@" || { fail "$name: recorded" "exit $?"; return 1; }
-	# up to three recordings: a busy host can bias one run's shares; a wrong
-	# profiler is off in all three
+	# up to five recordings: a busy host can bias one run's shares, and
+	# its slow spells last a while (CI, session 21: t-libs' three runs all
+	# off in one, 12-18 missed deadlines each, then 3 of 3 passing); a
+	# wrong profiler is off in all five
 	local try=1
-	while ! truth_ok "$OUT.folded" "$truth" && [ $try -lt 3 ]; do
+	while ! truth_ok "$OUT.folded" "$truth" && [ $try -lt 5 ]; do
 		echo "note: $name: run $try off ($(tr '\n' ' ' < "$OUT.folded" | cut -c1-300)); recording again"
 		"$@" || { fail "$name: recorded" "exit $?"; return 1; }
 		try=$((try + 1))
