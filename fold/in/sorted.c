@@ -36,14 +36,14 @@
  *    call tree's deep groups in half the passes); a line is read only as
  *    far as it shares a prefix with another.  Equal stacks stay in input
  *    order (the sort is stable), so counts are summed in input order.
- *    Lines already in this order (a real capture's collapsed stacks: each
- *    checked against the one before as it is indexed, sorts_before_prev)
- *    are not sorted: one part of one source, no line bad from a long
- *    frame, none cut (their bytes do not say their frames' order).  One
- *    part of one plain source is first read as if it were (index_direct):
- *    each line's new frames become nodes as it is indexed, and neither
- *    the lines nor their frames are kept; the first line out of order
- *    ends that, and the part is indexed again from its first line
+ *    Lines already in this order (a real capture's collapsed stacks) are
+ *    not sorted: one part of one plain source is first read as if they
+ *    were (index_direct: each line checked against the one before,
+ *    sorts_before_prev), each line's new frames becoming nodes as it is
+ *    indexed, and neither the lines nor their frames kept; the first line
+ *    out of order (or one whose order its bytes do not say: after a line
+ *    bad from a long frame, or cut) ends that, and the part is indexed
+ *    again from its first line
  *    (direct_off: at most twice the index of an input under
  *    FOLD_SORTED_SPLIT, and a shuffled one is found out in its first
  *    lines).
@@ -119,8 +119,6 @@ struct index_job {
 	double sum;
 	int two, valid, rc;
 	int backslash;       /* the part holds a '\\': names may hold \xHH escapes */
-	int unsorted;        /* a good line sorts before the one above it (or a
-				bad or truncated line: not checked) */
 	int direct;          /* lines become t's nodes as they are indexed
 				(index_direct): one part, in order so far */
 	uint32_t *path;      /* direct: the node of each frame of the previous
@@ -141,7 +139,6 @@ static int merge_names(fold_trie *t, struct index_job *job, int njob);
 static int name_ranks(fold_trie *t, uint32_t **dense);
 static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, uint32_t nnames,
 		      struct fold_key **out);
-static int keys_in_order(const struct sline *L, size_t n, struct fold_key **out);
 static int build(fold_trie *t, const struct sline *L, struct fold_key *k, size_t n,
 		 struct fold_src *src);
 
@@ -396,11 +393,9 @@ int fold_read_sorted(fold_trie *t, struct fold_src *src, int nsrc, struct uf_err
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 #endif
 	int direct = rc == 0 && njob == 1 && job[0].direct; /* t is built */
-	if (rc == 0 && njob == 1 && (direct || !job[0].unsorted))
+	if (direct)
 		src[0].st->in_order = 1;
-	if (rc == 0 && !direct && njob == 1 && !job[0].unsorted)
-		rc = keys_in_order(L, n, &keys);
-	else if (rc == 0 && !direct)
+	else if (rc == 0)
 		rc = sort_lines(L, n, rank, t->nnames, &keys);
 	free(rank);
 #ifdef SORTED_TIMING
@@ -612,8 +607,9 @@ static uint32_t direct_node(fold_trie *t, uint32_t parent, uint32_t name)
  * 0.07 of the 0.5 ms of reading FlameGraph's 646 KB example, and 25 of
  * its page faults.
  * Returns 0, 1 for a bad line (a frame over FOLD_MAX_NAME), DIRECT_OFF
- * for a line out of order or one the check cannot judge (as for
- * `unsorted`), or <0. */
+ * for a line out of order or one the check cannot judge (after a line
+ * bad from a long frame, an empty stack after others, a cut stack), or
+ * <0. */
 static int index_direct(struct index_job *j, const char *s, const struct fold_line *fl)
 {
 	fold_trie *t = j->nt;
@@ -687,23 +683,16 @@ static int index_stack(struct index_job *j, const char *s, size_t len, uint32_t 
 	fold_trie *t = j->nt;
 	*trunc = 0;
 	*nf = 0;
-	if (len == 0) {
-		j->unsorted |= j->nfr > 0; /* the empty stack sorts first */
+	if (len == 0)
 		return 0;
-	}
 	uint32_t k = 0, n;
 	size_t common;
-	if (j->ps) {
+	if (j->ps)
 		k = shared_with_prev(j, s, len, &common);
-		j->unsorted |= sorts_before_prev(j, s, len, common);
-	} else {
-		j->unsorted |= j->nfr > 0; /* a bad line reset ps: not checked */
-	}
 	if (cut_frames(j, s, len, k, &n, trunc)) {
 		j->ps = NULL; /* its frames are no longer in fs, fl */
 		return 1;
 	}
-	j->unsorted |= *trunc; /* its bytes go on past its frames */
 	if (frames_room(j, n))
 		return -ENOMEM;
 	for (uint32_t i = k; i < n; i++) { /* the slots are on their way: fetch the
@@ -1001,21 +990,6 @@ static inline size_t common_frames(const uint32_t *a, const uint32_t *b, size_t 
 }
 
 /* The order of lines: *out gets an owned array of n keys, idx in order. */
-/* The keys of lines already in the sort's order (one part, checked line
- * by line as it was indexed: sorts_before_prev): a real capture's
- * collapsed stacks come sorted, and the sort was 0.04 ms of rendering
- * FlameGraph's 646 KB example (2.3 ms). */
-static int keys_in_order(const struct sline *L, size_t n, struct fold_key **out)
-{
-	struct fold_key *k = malloc((n ? n : 1) * sizeof *k);
-	if (!k)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		k[i] = (struct fold_key){ 0, L[i].u.f, L[i].n, (uint32_t)i };
-	*out = k;
-	return 0;
-}
-
 static int sort_lines(const struct sline *L, size_t n, const uint32_t *rank, uint32_t nnames,
 		      struct fold_key **out)
 {
