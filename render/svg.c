@@ -13,9 +13,12 @@
  * Document order: header texts, then <g id="frames"> with one <g> per
  * frame in pre-order (each pruned aggregate right after its parent),
  * then the embedded trie, then the script (last, so it runs with the
- * document complete).  The embedded trie is made first, on a second
- * thread for a big trie (render/embed-thread.c: it reads only the trie,
- * as layout and frames do), and written in its place once they are out.  A differential's
+ * document complete): its code as an inert block (<script id="uf-code">,
+ * not compiled while the file opens) and templates/boot.js, which runs
+ * that code after the first paint or at the first event.
+ * The embedded trie is made first, on a second thread for a big trie
+ * (render/embed-thread.c: it reads only the trie, as layout and frames
+ * do), and written in its place once they are out.  A differential's
  * BEFORE totals per subtree are summed once, first on that thread, and
  * shared by the colours, the BEFORE layer and the block (embed_sums).
  */
@@ -473,11 +476,16 @@ static void svg_header(struct svg *S)
 static void svg_footer(struct svg *S)
 {
 	if (!S->o->no_script) {
-		fputs("<script type=\"text/ecmascript\"><![CDATA[\n", S->out);
+		/* the code as an inert data block, then the one script the
+		 * browser compiles before its first paint: the layer switch and
+		 * templates/boot.js, which runs the code after that paint */
+		fputs("<script type=\"application/x-uniprof-flame\" id=\"uf-code\"><![CDATA[\n", S->out);
+		fwrite(uf_tpl_flamegraph_js, 1, uf_tpl_flamegraph_js_len, S->out);
+		fputs("\n]]></script>\n<script type=\"text/ecmascript\"><![CDATA[\n", S->out);
 		if (S->Lb.f) /* must run before flamegraph.js picks its layer */
 			fwrite(uf_tpl_layers_js, 1, uf_tpl_layers_js_len, S->out);
-		fwrite(uf_tpl_flamegraph_js, 1, uf_tpl_flamegraph_js_len, S->out);
-		fputs("\n]]></script>\n", S->out);
+		fwrite(uf_tpl_boot_js, 1, uf_tpl_boot_js_len, S->out);
+		fputs("]]></script>\n", S->out);
 	}
 	fputs("</svg>\n", S->out);
 }

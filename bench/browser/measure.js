@@ -48,11 +48,12 @@ const { pathToFileURL } = require('url');
 const puppeteer = require(path.join(__dirname, '..', '..', 'tests', 'browser', 'node_modules', 'puppeteer-core'));
 
 const argv = process.argv.slice(2);
-const opt = { browser: 'chrome', runs: 3, out: null, files: [] };
+const opt = { browser: 'chrome', runs: 3, out: null, readyOnly: false, files: [] };
 for (let i = 0; i < argv.length; i++) {
 	if (argv[i] === '--browser') opt.browser = argv[++i];
 	else if (argv[i] === '--runs') opt.runs = parseInt(argv[++i], 10);
 	else if (argv[i] === '--out') opt.out = argv[++i];
+	else if (argv[i] === '--ready-only') opt.readyOnly = true;
 	else {
 		const eq = argv[i].indexOf('=');
 		opt.files.push({ label: argv[i].slice(0, eq), file: argv[i].slice(eq + 1), arg: argv[i] });
@@ -188,7 +189,7 @@ async function once(file) {
 		await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 120000 });
 		await page.waitForFunction(() => window.__ufb && window.__ufb.ready >= 0, { timeout: 60000 });
 		const ready = await page.evaluate(() => window.__ufb.ready);
-		const a = await page.evaluate(actions);
+		const a = opt.readyOnly ? {} : await page.evaluate(actions);
 		return Object.assign({ ready: ready }, a);
 	} finally {
 		await browser.close();

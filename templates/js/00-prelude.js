@@ -16,8 +16,11 @@
  * reach the SVG.
  *
  * The file as written is a complete image (invariant 6); the script adds a
- * "view" on top of it.  At load it only attaches listeners: no DOM reads, so
- * the first paint costs what the image costs.  After that paint, idle time
+ * "view" on top of it.  The SVG carries it as an inert block that
+ * templates/boot.js runs after the first paint (or at the first event), so
+ * the browser does not compile it while the file opens; when it runs it
+ * only attaches listeners: no DOM reads, so the first paint costs what the
+ * image costs.  After that paint, idle time
  * reads the drawn frames into flat arrays and parses the embedded trie
  * (<metadata id="uniprof-flame-data">, uf-trie/1); an action that comes
  * earlier finishes that work first.

@@ -177,7 +177,10 @@
 				el.libpanel.classList.add('hide');
 			});
 		}
-		window.addEventListener('keydown', onKey, true);
+		/* on the document, not the window: when templates/boot.js runs this
+		 * code from its window listener for a first key, the document is
+		 * still ahead on that key's path */
+		document.addEventListener('keydown', onKey, true);
 		window.addEventListener('popstate', readUrl);
 	}
 

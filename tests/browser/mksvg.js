@@ -161,6 +161,8 @@ const jsDir = path.join(top, 'templates', 'js');
 const js = fs.readdirSync(jsDir).filter((f) => f.endsWith('.js')).sort()
 	.map((f) => fs.readFileSync(path.join(jsDir, f), 'utf8')).join('');
 const css = fs.readFileSync(path.join(top, 'templates', 'flamegraph.css'), 'utf8');
+/* as render/svg.c writes them: the code inert, run by templates/boot.js */
+const boot = fs.readFileSync(path.join(top, 'templates', 'boot.js'), 'utf8');
 process.stdout.write(
 	'<?xml version="1.0" standalone="no"?>\n' +
 	'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" ' +
@@ -179,4 +181,5 @@ process.stdout.write(
 	'<text id="ignorecase" x="1174" y="24">ic</text>\n' +
 	'<text id="matched" x="1190" y="' + (H - 17) + '"> </text>\n' +
 	'<g id="frames">\n' + out.join('\n') + '\n</g>\n' +
-	'<script type="text/ecmascript"><![CDATA[\n' + js + ']]></script>\n</svg>\n');
+	'<script type="application/x-uniprof-flame" id="uf-code"><![CDATA[\n' + js + ']]></script>\n' +
+	'<script type="text/ecmascript"><![CDATA[\n' + boot + ']]></script>\n</svg>\n');

@@ -396,6 +396,54 @@ async function testKnown(browser, file, errors) {
 	await page.close();
 }
 
+/* templates/boot.js: the code is not run while the file opens, but after
+ * the first paint, or by the first event if that comes sooner, and that
+ * first event still does what it does once the code runs. */
+async function testBoot(browser, file) {
+	const url = pathToFileURL(file).href;
+	const scripts = (page) => page.evaluate(() => document.getElementsByTagName('script').length);
+	/* a page whose idle callback never comes: only an event runs the code */
+	async function noIdle() {
+		const page = await browser.newPage();
+		await page.evaluateOnNewDocument(() => { window.requestIdleCallback = () => 0; });
+		await page.goto(url);
+		await drv.sleep(300);
+		return page;
+	}
+	await group('boot: the code runs after the first paint, with no event', async () => {
+		const page = await browser.newPage();
+		await page.goto(url);
+		await drv.sleep(600);
+		eq(await scripts(page), 3, 'script elements (the code block, the loader, the code run)');
+		await page.close();
+	});
+	await group('boot: a first hover runs the code and shows its frame', async () => {
+		const page = await noIdle();
+		eq(await scripts(page), 2, 'script elements before any event (the code not run)');
+		const f = await frames(page);
+		await frameLoc(page, f['delta/30']).hover();
+		eq(await scripts(page), 3, 'script elements after the hover');
+		eq(await text(page, 'details'), 'Function: ' + f['delta/30'].title, 'details');
+		await page.close();
+	});
+	await group('boot: a first click zooms', async () => {
+		const page = await noIdle();
+		const f = await frames(page);
+		await frameLoc(page, f['delta/30']).click();
+		expect(await shown(page, 'unzoom'), 'Reset Zoom shown');
+		const u = await urlAfterFrame(page);
+		expect(/[?&](x|n)=/.test(u), 'zoom in the URL: ' + u);
+		await page.close();
+	});
+	/* F3, not Ctrl-F: the Control key would be the first event */
+	await group('boot: a first F3 searches', async () => {
+		const page = await noIdle();
+		await searchBy(page, 'F3', '^alpha$');
+		eq(await matched(page), 'Matched: 35% of view, 35% of total', 'matched');
+		await page.close();
+	});
+}
+
 async function testInverted(browser, file) {
 	const page = await browser.newPage();
 	await group('icicle: zoom hides non-descendants and dims ancestors', async () => {
@@ -462,7 +510,11 @@ async function testHostile(browser, file) {
 		eq(await page.evaluate(() => document.documentElement.localName), 'svg', 'root element');
 		eq(await page.evaluate(() => document.getElementsByTagName('parsererror').length), 0, 'parse errors');
 		eq(await page.evaluate(() => typeof window.__pwned), 'undefined', 'window.__pwned');
-		eq(await page.evaluate(() => document.getElementsByTagName('script').length), 1, 'script elements');
+		/* the file's own: the code block and its loader (the script the
+		 * loader makes, which has no type, is not the file's) */
+		eq(await page.evaluate(() => [...document.getElementsByTagName('script')]
+			.filter((s) => s.hasAttribute('type')).map((s) => s.id || s.getAttribute('type')).join(',')),
+		'uf-code,text/ecmascript', 'script elements');
 		const f = await frames(page);
 		const bad = Object.values(f).find((x) => x.name.includes('</script>'));
 		expect(bad, 'the hostile name is a frame');
@@ -483,6 +535,7 @@ async function main() {
 		browser = await drv.launch(browserName);
 		const errors = [];
 		if (opt.known) await testKnown(browser, opt.known, errors);
+		if (opt.known) await testBoot(browser, opt.known);
 		if (opt.inverted) await testInverted(browser, opt.inverted);
 		if (opt.pruned) await testPruned(browser, opt.pruned);
 		if (opt.hostile) await testHostile(browser, opt.hostile);
