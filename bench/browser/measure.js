@@ -5,7 +5,9 @@
  * to answer a click, in a fresh headless browser per run.
  *
  * Usage: measure.js --browser chrome|firefox --runs N --out FILE.json
- *        INPUT|TOOL=FILE.svg [INPUT|TOOL=FILE.svg ...]
+ *        [--ready-only] INPUT|TOOL=FILE.svg [INPUT|TOOL=FILE.svg ...]
+ * (--ready-only: ready alone, no actions; a run then takes a third of the
+ * time, for the many runs a few-millisecond difference in ready needs)
  * (the table puts each INPUT's TOOLs together and gives the ratio to the
  * TOOL named flamegraph.pl; a label without "|TOOL" is refused, exit 2)
  *
