@@ -142,7 +142,7 @@ static inline void uf_alloc_keep_freed(void)
  * then given back to malloc.  In the Firecracker VM of 2026-11-29 a
  * first touch of a page costs ~10 us when it faults and ~4.5 us once
  * populated (populating ~0.8 us a page): the 646 KB capture's render went
- * from 170 to 75 page faults (67 are the start-up's), median 5.79 ->
+ * from 170 to 72 page faults (67 are the start-up's), median 5.79 ->
  * 5.28 ms over 201 spawns.  The caller passes 3/4 of the input's size
  * (past that the faults no longer fell); peak RSS +0.3 MiB (2.7 -> 3.0,
  * inferno 3.5).  A hint: kernels before 5.14 refuse the populate and
