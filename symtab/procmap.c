@@ -230,6 +230,10 @@ const char *symtab_procmap_lookup(const struct symtab_procmap *m, uint64_t addr,
 		name = buf;
 		len = n < 0 ? 0 : (size_t)n < bufsize ? (size_t)n : bufsize - 1;
 	}
+	if (!name && mp && symtab_is_vdso(mp->mod, strlen(mp->mod))) {
+		name = "[vdso]"; /* code the vDSO exports no symbol for: name the DSO, as perf does */
+		len = 6;
+	}
 	if (!name) {
 		name = "[unknown]";
 		len = 9;

@@ -160,7 +160,9 @@ struct symtab_procmap;
 /* Reads /proc/PID/maps now and loads the symbols of every executable
  * file mapping (each distinct file once), and of the [vdso] image, read
  * from the process's memory (symtab_vdso_open); anonymous code resolves
- * as unknown, as [vdso] does in maps given as text.  `exe_override` (borrowed, may be NULL)
+ * as unknown.  A PC in [vdso] that no vDSO symbol covers (maps given as
+ * text, or code the kernel exports no symbol for, as 6.x kernels' clock
+ * code) is named "[vdso]", the DSO, as perf report names it.  `exe_override` (borrowed, may be NULL)
  * is an ELF file used instead of the main executable's mappings (-x); its
  * failures (not ELF, no symbols) are errors (UF_EINPUT, exit 2).  A pid
  * whose maps cannot be read is UF_ETARGET.  Other files that cannot be
@@ -194,7 +196,8 @@ void symtab_procmap_free(struct symtab_procmap *m);
 
 /* Resolves a runtime address: finds its mapping, subtracts the bias and
  * looks it up in that file's table.  Returns the function name (borrowed
- * from the map set) or, when unresolved, "[unknown]" — or, with
+ * from the map set) or, when unresolved, "[vdso]" inside the vDSO and
+ * "[unknown]" elsewhere — or, with
  * SYMTAB_ADDRS, "module+0xOFF" (basename of the mapped file and the
  * address's file offset; "0xADDR" when no mapping contains it) formatted
  * into `buf` (`bufsize` bytes; cut to fit).  Never returns NULL.  *len_out
