@@ -195,7 +195,7 @@ main() {
 	gen_shapes || { note "shape generation failed"; return 0; }
 	echo "uniprof-flame bench: $BIN ($(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?'))," \
 		"$(nproc) cores, $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "wall, cpu (user+sys) = medians of RUNS runs, fork+exec included; min = fastest wall;" \
+	echo "wall, cpu (user+sys) = medians of RUNS runs, spawn+exec included; min = fastest wall;" \
 		"RSS = highest peak of those runs"
 	load_note
 	printf '%-14s %10s %4s %9s %9s %9s %9s %10s  %-26s %s\n' input size runs "wall s" "min s" \
