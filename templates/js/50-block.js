@@ -202,7 +202,7 @@
 			parent: new Int32Array(n), end: new Int32Array(n),
 			total: null, btotal: null,
 			disp: new Array(nnames), matched: null,
-			ent: new Array(n), fu: null, integral: true,
+			ent: new Array(n), fu: null, deepest: null, integral: true,
 		};
 		const stack = [];
 		if (dc && (dc.length !== n || nc.length !== n)) return null;
