@@ -101,8 +101,13 @@
 	 * tree100k's worst sandwich made ~4 MB of them, in doublings and
 	 * D.n-sized links.  Returns an array of `key` with room for `want`,
 	 * its first `keep` elements kept when it had to grow, the rest as a
-	 * previous build left them. */
-	const SCRATCH = new Map();
+	 * previous build left them.  After a sandwich is made, arrays past
+	 * SCRATCH_KEEP elements are let go (trimScratch()): a page keeps at
+	 * most ~36 MB of them, not the largest sandwich it ever made. */
+	const SCRATCH = new Map(), SCRATCH_KEEP = 1 << 20;
+	function trimScratch() {
+		for (const [key, a] of SCRATCH) if (a.length > SCRATCH_KEEP) SCRATCH.delete(key);
+	}
 	function scratch(key, T, want, keep) {
 		const a = SCRATCH.get(key);
 		if (a && a.length >= want) return a;
@@ -354,6 +359,7 @@
 		S.partial = S.up.partial || S.down.partial;
 		S.up.maxDepth = depth.up;
 		S.down.maxDepth = depth.down;
+		trimScratch();
 		return S;
 	}
 
@@ -363,11 +369,13 @@
 			D.n * SANDWICH_NODE_FACTOR + SANDWICH_NODE_SLACK, 0, Infinity);
 		S.partial = false;
 		if (!up) {
+			trimScratch();
 			S.error = 'too many caller paths to draw';
 			return S;
 		}
 		S.up = halfData(D, up);
 		S.down = halfData(D, buildCallees(D, S.fname, S.outermost, 0, Infinity));
+		trimScratch();
 		return S;
 	}
 
