@@ -15,7 +15,10 @@
  *     library appears in its stack (a callback into the app from a library
  *     called by the app counts once for each).
  *  2. Rows are sorted by self count, most first; equal counts by library
- *     name id, lower first, so every view orders ties the same way.
+ *     name (its bytes), so every view orders ties the same way, and so
+ *     does a profile read back from its SVG, whose name ids differ (a
+ *     recording's [vdso] and libc.so.6 at 1 sample each swapped rows in
+ *     the SVG a render of the recorded SVG wrote: tests/record/t-lines.sh).
  *  3. Frames without a library (fold_trie_lib() == FOLD_NONE) are in no
  *     row: the rows' self counts sum to at most the profile's total.
  *  4. A waiting sample's state pseudo-frame ("[runnable]", "[blocked]",
@@ -29,10 +32,17 @@
 
 #include "fold/model/model.h"
 
-static int by_self(const void *a, const void *b)
+static int by_self(const void *a, const void *b, void *trie)
 {
 	const struct fold_lib_share *x = a, *y = b;
-	return x->self < y->self ? 1 : x->self > y->self ? -1 : (x->lib > y->lib) - (x->lib < y->lib);
+	if (x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	size_t xl, yl;
+	const char *xs = fold_trie_name(trie, x->lib, &xl), *ys = fold_trie_name(trie, y->lib, &yl);
+	int c = memcmp(xs, ys, xl < yl ? xl : yl);
+	if (c || xl != yl)
+		return c ? c : xl < yl ? -1 : 1;
+	return (x->lib > y->lib) - (x->lib < y->lib);
 }
 
 /* Is `lib` the library of an ancestor of node? (invariant 1) */
@@ -94,7 +104,7 @@ int fold_lib_shares(const fold_trie *t, struct fold_lib_share **out, uint32_t *n
 			rows[slot[lib]].total += t->total[i];
 	}
 	free(slot);
-	qsort(rows, nrows, sizeof *rows, by_self);
+	qsort_r(rows, nrows, sizeof *rows, by_self, (void *)t);
 	*out = rows;
 	*n = nrows;
 	return 0;

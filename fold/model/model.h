@@ -183,7 +183,7 @@ struct fold_lib_share {
 	double self, total;
 };
 /* Every library of a finished trie into *out (malloc'd, the caller frees),
- * most self first, ties by lower name id; *n rows, none (NULL) when no
+ * most self first, ties by library name; *n rows, none (NULL) when no
  * name has a library.  Returns 0 or -ENOMEM. */
 int fold_lib_shares(const fold_trie *t, struct fold_lib_share **out, uint32_t *n);
 /* A folded-text comment line `# key: "value"` (as cli writes t->meta)
