@@ -16,9 +16,10 @@
  *     called by the app counts once for each).
  *  2. Rows are sorted by self count, most first; equal counts by library
  *     name (its bytes), so every view orders ties the same way, and so
- *     does a profile read back from its SVG, whose name ids differ (a
- *     recording's [vdso] and libc.so.6 at 1 sample each swapped rows in
- *     the SVG a render of the recorded SVG wrote: tests/record/t-lines.sh).
+ *     does a profile read back from its SVG, whose name ids differ (by
+ *     id, two libraries of a short recording with one sample each could
+ *     swap rows in the SVG a render of the recorded SVG wrote: CI saw
+ *     tests/record/t-lines.sh's round trip fail so).
  *  3. Frames without a library (fold_trie_lib() == FOLD_NONE) are in no
  *     row: the rows' self counts sum to at most the profile's total.
  *  4. A waiting sample's state pseudo-frame ("[runnable]", "[blocked]",
