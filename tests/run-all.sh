@@ -16,6 +16,10 @@
 # suite's path is printed as it starts ("...   t"), its counts when it
 # ends, and every HEARTBEAT seconds (60) a line while it still runs, with
 # the PASS/FAIL lines it has printed so far.
+#
+# The last lines repeat every failure (suite and line) just above the
+# count: CI shows only a log's tail, and a failure printed twenty minutes
+# earlier was out of it (session 24 could not tell which two tests failed).
 set -u
 cd "$(dirname "$0")/.."
 export UF="${UF:-$PWD/build/asan/uniprof-flame}"
@@ -28,6 +32,7 @@ QUICK_OUT='tests/browser/* tests/xen/* tests/aarch64/* tests/gdb/t-qemu.sh tests
 	tests/gdb/t-launch.sh tests/interop/t-export.sh'
 pass=0 fail=0 skip=0 left_out=0
 log=build/test-logs; mkdir -p "$log"
+recap=$log/failures; : > "$recap"
 start_all=$SECONDS
 
 # run_logged LOG CMD...: CMD with its output in LOG, a heartbeat line on
@@ -67,7 +72,7 @@ count_cmocka() {
 	p=$(grep -c '^\[       OK \]' "$out")
 	f=$(grep -c '^\[  FAILED  \] [a-z_]' "$out")
 	pass=$((pass + p)); fail=$((fail + f))
-	grep '^\[  FAILED  \] [a-z_]' "$out" | sed 's/^/  /'
+	grep '^\[  FAILED  \] [a-z_]' "$out" | sed 's/^/  /' | tee -a "$recap"
 }
 
 for t in build/asan/tests/test-*; do
@@ -79,6 +84,7 @@ for t in build/asan/tests/test-*; do
 	count_cmocka "$out"
 	if [ $rc -ne 0 ] && [ $fail -eq $before ]; then
 		echo "  FAIL: $t exited $rc"; tail -20 "$out" | sed 's/^/    /'; fail=$((fail + 1))
+		echo "  FAIL: $t exited $rc" >> "$recap"
 	fi
 	echo "unit  $(basename "$t"): rc=$rc"
 done
@@ -94,8 +100,10 @@ for t in tests/*/t-*.sh; do
 	run_logged "$out" bash "$t"; rc=$?
 	p=$(grep -c '^PASS: ' "$out"); f=$(grep -c '^FAIL: ' "$out"); s=$(grep -c '^SKIP: ' "$out")
 	grep -E '^(FAIL|SKIP): ' "$out" | sed 's/^/  /'
+	grep -E "^FAIL: ${CI:+|^SKIP: }" "$out" | sed "s|^|  $t: |" >> "$recap"
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "  FAIL: $t exited $rc"; tail -20 "$out" | sed 's/^/    /'; f=1
+		echo "  FAIL: $t exited $rc" >> "$recap"
 	fi
 	pass=$((pass + p)); fail=$((fail + f))
 	if [ "${CI:-}" = true ]; then fail=$((fail + s)); else skip=$((skip + s)); fi
@@ -103,6 +111,10 @@ for t in tests/*/t-*.sh; do
 done
 
 [ $left_out -gt 0 ] && echo "quick: $left_out suites that boot guests or drive browsers left out (make check runs them)"
+if [ -s "$recap" ]; then
+	echo "failed (each one's log: $log/):"
+	head -n 30 "$recap" | cut -c1-400
+fi
 echo "time: $(((SECONDS - start_all) / 60)) min $(((SECONDS - start_all) % 60)) s"
 
 echo "$pass passed, $fail failed, $skip skipped"
