@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -867,10 +868,17 @@ static void thread_part_pairs_on_two_cpus(void **state)
 		assert_own_mask(&here); /* the creator: its own CPU */
 		assert_int_equal(uf_thread_start_part(&u, thread_probe, &q), EAGAIN);
 		__atomic_store_n(&p.go, 1, __ATOMIC_RELEASE);
-		int e = EAGAIN; /* once p has returned, its CPU takes the next part */
-		for (int k = 0; k < 100000 && e == EAGAIN; k++)
+		/* once p has returned, its CPU takes the next part; p's return
+		 * is waited for up to 10 s, not a count of yields (a vCPU the
+		 * host leaves idle a while is not a failure) */
+		int e = EAGAIN;
+		struct timespec t0, tn;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
 			if ((e = uf_thread_start_part(&u, thread_probe, &q)) == EAGAIN)
 				sched_yield();
+			clock_gettime(CLOCK_MONOTONIC, &tn);
+		} while (e == EAGAIN && tn.tv_sec - t0.tv_sec < 10);
 		assert_int_equal(e, 0);
 		assert_true(u.paired && u.from_cpu == t.from_cpu);
 		uf_thread_join(&u);
