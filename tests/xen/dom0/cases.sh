@@ -260,10 +260,10 @@ fi
 if [ -x $UF ]; then
   create uf-upcall create-upcall
   sleep 1
-  $T $UF -d uf-upcall -x /guest/xen-guest.elf -F 25 -T 12 --folded /out/upcall.folded \
+  $T $UF -d uf-upcall -x /guest/xen-guest.elf -F 50 -T 12 --folded /out/upcall.folded \
     -o /out/upcall.svg > /out/upcall.log 2>&1; rc upcall $?
   [ -x /bin/uniprof-flame-base ] && { $T /bin/uniprof-flame-base -d uf-upcall -x /guest/xen-guest.elf \
-    -F 25 -T 12 --folded /out/upcall-base.folded > /out/upcall-base.log 2>&1; rc upcall-base $?; }
+    -F 50 -T 12 --folded /out/upcall-base.folded > /out/upcall-base.log 2>&1; rc upcall-base $?; }
   echo "upcall-console $(grep -c 'timer upcall at 100 Hz' /var/log/xen/console/guest-uf-upcall.log 2>/dev/null)"
   xl destroy uf-upcall
 fi
