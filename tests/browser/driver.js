@@ -197,4 +197,13 @@ async function viewShapes(page) {
 	await page.evaluate(pageShapes);
 }
 
-module.exports = { launch, press, answerPrompt, back, forward, sleep, reporter, expect, viewShapes, urlQuery };
+/* Waits for the time view's heatmap, which the viewer installs after the
+ * first paint once the embedded data is read: it makes room above the
+ * drawing, so every frame moves down by its height.  A test that points
+ * at a frame of a recorded SVG (which has times) before then can land on
+ * the heatmap (CI, session 24: test-lines' hover read a heatmap cell). */
+async function heatmapReady(page) {
+	await page.waitForFunction(() => document.getElementById('uf-heatmap') !== null, { timeout: 20000 });
+}
+
+module.exports = { launch, press, answerPrompt, back, forward, sleep, reporter, expect, viewShapes, urlQuery, heatmapReady };
