@@ -8,7 +8,9 @@
  * (pruned aggregates, the embedded trie, data attributes for the script)
  * is added without moving a frame: when a pruned aggregate needs a row
  * above the deepest kept frame, the canvas grows upward through the
- * viewBox so frame coordinates stay flamegraph.pl's.
+ * viewBox so frame coordinates stay flamegraph.pl's.  The same way, a
+ * profile with sample times keeps room above the header for the time view
+ * the script draws there (heat_room), so the panel moves no frame.
  *
  * Document order: header texts, then <g id="frames"> with one <g> per
  * frame in pre-order (each pruned aggregate right after its parent),
@@ -171,6 +173,22 @@ static uint32_t visible_pruned_depth(const struct layout *L, double wpt)
 	return d;
 }
 
+/* The height of the time view's panel (templates/js/88-heatmap.js: HEAT_H
+ * 100 px of cells, HEAT_AXIS 16 of labels, 8 of gap) when the script will
+ * draw one: the block carries a "time" section (any sample with a time or
+ * a state) and the graph is neither a flame chart nor a differential.
+ * The room is made here, above the header, so that no frame moves under
+ * the pointer when the panel appears after the first paint (the script
+ * used to grow the canvas then, moving every frame down by this much). */
+static double heat_room(const struct svg *S)
+{
+	const struct render_opts *o = S->o;
+	if (o->no_script || o->embed == RENDER_EMBED_NONE || o->flamechart || S->t->base ||
+	    S->data->seq_when_len == 0)
+		return 0;
+	return 100 + 16 + 8;
+}
+
 static int svg_setup(struct svg *S, struct uf_err *err)
 {
 	const struct render_opts *o = S->o;
@@ -219,6 +237,7 @@ static int svg_setup(struct svg *S, struct uf_err *err)
 	S->height = S->imageheight + S->extra_rows * o->frameheight + S->legend_h;
 	if (o->inverted)
 		S->imageheight += S->extra_rows * o->frameheight;
+	S->heat_room = heat_room(S);
 	S->mode = o->random ? PALETTE_RANDOM : o->hash ? PALETTE_HASH : PALETTE_NAME;
 	if (o->random)
 		palette_rng_seed(&S->rng, (uint32_t)(uintptr_t)S ^ (uint32_t)clock());
@@ -388,13 +407,14 @@ static void svg_header(struct svg *S)
 	const struct render_opts *o = S->o;
 	FILE *out = S->out;
 	double W = o->width, fs = o->fontsize, top = S->top;
+	double vtop = top - S->heat_room, vheight = S->height + S->heat_room; /* the whole canvas */
 	if (o->encoding) /* checked by the CLI: no quote or markup can be in it */
 		fprintf(out, "<?xml version=\"1.0\" encoding=\"%s\" standalone=\"no\"?>\n", o->encoding);
 	else
 		fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	fprintf(out, "<svg version=\"1.1\" width=\"%g\" height=\"%g\" viewBox=\"0 %g %g %g\" id=\"uf\" "
 		     "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"",
-		W, S->height, top, W, S->height);
+		W, vheight, vtop, W, vheight);
 	char total[96];
 	fold_format_count(total, sizeof total, S->timemax * S->factor);
 	fprintf(out, " data-uf-total=\"%s\" data-uf-countname=\"", total);
@@ -408,6 +428,8 @@ static void svg_header(struct svg *S)
 		S->t->base ? 1 : 0);
 	if (S->legend_h > 0)
 		fprintf(out, " data-uf-legendh=\"%g\"", S->legend_h);
+	if (S->heat_room > 0)
+		fprintf(out, " data-uf-heatroom=\"%g\"", S->heat_room);
 	svg_view_attrs(S);
 	fprintf(out, "<!-- Flame graph drawn by uniprof-flame; its profile data is embedded below. -->\n");
 	if (o->notes && *o->notes) {
@@ -431,7 +453,11 @@ static void svg_header(struct svg *S)
 		     "</linearGradient>\n</defs>\n", S->bg1, S->bg2);
 	write_css(S);
 	fprintf(out, "<rect class=\"background\" x=\"0.0\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		     "fill=\"url(#background)\"/>\n", top, W, S->height);
+		     "fill=\"url(#background)\"/>\n", vtop, W, vheight);
+	if (S->heat_room > 0) /* what an image viewer, which runs no script, shows there */
+		fprintf(out, "<text id=\"uf-heatnote\" x=\"%.2f\" y=\"%.2f\" fill=\"rgb(120,120,120)\" "
+			     "style=\"text-anchor:middle\">time heat map: shown when this file is opened in a "
+			     "browser</text>\n", W / 2, vtop + S->heat_room / 2);
 	const char *title = o->title && *o->title ? o->title
 			    : o->flamechart		? "Flame Chart"
 			    : o->inverted		? "Icicle Graph"

@@ -101,6 +101,7 @@ struct svg {
 	struct layout Lb;     /* the BEFORE layer (render_opts.before_layer) */
 	double timemax_b, wpt_b;
 	double legend_h;      /* px the differential's legend adds above the header */
+	double heat_room;     /* px kept above the header for the script's time view */
 	char diff_hint[192];  /* the legend's note when the totals differ, or "" */
 	/* libraries (render/libpanel.c): shares, most self first; none when
 	 * the names carry no library */

@@ -29,8 +29,9 @@
 		const ypad1 = fs * 3, ypad2 = fs * 2 + 10;
 		const ypad3 = document.getElementById('subtitle') ? fs * 2 : 0;
 		const legendH = num('data-uf-legendh', 0); /* the diff legend's rows, above */
+		const heatH = num('data-uf-heatroom', 0); /* the time view's room, above the header */
 		G.rows = cfg.inverted ? Math.round((G.vb[1] + G.vb[3] - ypad2 - G.y0) / fh)
-			: Math.round((G.y0 + fh - 1 - (G.vb[1] + legendH + ypad1 + ypad3)) / fh);
+			: Math.round((G.y0 + fh - 1 - (G.vb[1] + heatH + legendH + ypad1 + ypad3)) / fh);
 		if (!(G.rows >= 1)) G.rows = 1;
 		return G;
 	}

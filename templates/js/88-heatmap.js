@@ -46,8 +46,10 @@
  * <rect> per cell (at most 100 x HEAT_ROWS; its index as a property,
  * no attribute); a range costs one
  * pass over the samples and one over the nodes, then a drill-down's draw.
- * The canvas grows by the panel's height at that point (the page moves
- * down once).
+ * The renderer keeps the panel's height free above the header
+ * (data-uf-heatroom, render/svg.c heat_room(), with a note for viewers
+ * that run no script), so no frame moves when the panel appears; a file
+ * written before that grows its canvas upward by it at this point.
  */
 
 	/* ---- the time view ---- */
@@ -63,6 +65,11 @@
 				if (Math.ceil(endUs / (k * m)) <= HEAT_MAX_COLS || k * m >= 1e6 * 1e6) return k * m;
 			}
 		}
+	}
+
+	/* px the file keeps above its header for this panel (0: none kept) */
+	function heatRoom() {
+		return num('data-uf-heatroom', 0);
 	}
 
 	function timesOf() {
@@ -89,17 +96,23 @@
 		}
 		let max = 0;
 		for (let k = 0; k < run.length; k++) max = Math.max(max, run[k] + wait[k]);
+		/* mirrors render/svg.c:heat_room() */
 		const g0 = geom(), ph = HEAT_H + HEAT_AXIS + 8;
-		/* the file's canvas grows upward by ph; geom() keeps the new base */
-		g0.vb[1] -= ph;
-		g0.vb[3] += ph;
-		g0.vbAttr = g0.vb.join(' ');
-		svg.setAttribute('viewBox', g0.vbAttr);
-		if (g0.hAttr !== null) svg.setAttribute('height', g0.hAttr = String(parseFloat(g0.hAttr) + ph));
-		if (g0.bg) {
-			g0.bg.setAttribute('y', g0.bgY = String(parseFloat(g0.bgY) - ph));
-			g0.bg.setAttribute('height', g0.bgH = String(parseFloat(g0.bgH) + ph));
+		if (!(heatRoom() >= ph)) {
+			/* a file from before the room was made (data-uf-heatroom): its
+			 * canvas grows upward by ph; geom() keeps the new base */
+			g0.vb[1] -= ph;
+			g0.vb[3] += ph;
+			g0.vbAttr = g0.vb.join(' ');
+			svg.setAttribute('viewBox', g0.vbAttr);
+			if (g0.hAttr !== null) svg.setAttribute('height', g0.hAttr = String(parseFloat(g0.hAttr) + ph));
+			if (g0.bg) {
+				g0.bg.setAttribute('y', g0.bgY = String(parseFloat(g0.bgY) - ph));
+				g0.bg.setAttribute('height', g0.bgH = String(parseFloat(g0.bgH) + ph));
+			}
 		}
+		const note = document.getElementById('uf-heatnote');
+		if (note) note.remove();
 		const x0 = cfg.xpad, cw = (cfg.width - 2 * cfg.xpad) / cols, y0 = g0.vb[1] + 4;
 		const g = make('g', { id: 'uf-heatmap' });
 		const frag = document.createDocumentFragment();

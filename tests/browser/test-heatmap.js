@@ -22,6 +22,9 @@
  *     counts (the trace's); Shift+Right to its last and Enter draw the
  *     drag's frames with the drag's t= (and so `render --time`'s); Escape
  *     drops a selection not yet shown, keeping the range and its frames;
+ *   - the panel is drawn in the room the file kept above its header
+ *     (data-uf-heatroom): the canvas keeps the file's viewBox and height,
+ *     so no frame moved, and the note for script-less viewers is gone;
  *   - the time to the next drawn frame after a drag (printed; asserted
  *     under 1 s only: the machine is shared).
  *
@@ -163,6 +166,25 @@ async function main() {
 			page.on('pageerror', (e) => errors.push(String(e)));
 			await page.goto(pathToFileURL(c.svg).href);
 			await page.waitForFunction(() => document.getElementById('uf-heatmap'), { timeout: 20000 });
+			await group(label + ': the panel fills the room the file kept: no frame moves', async () => {
+				const text = fs.readFileSync(c.svg, 'utf8');
+				const rootTag = /<svg [^>]*>/.exec(text)[0];
+				const fileAttr = (n) => { const m = new RegExp('\\s' + n + '="([^"]*)"').exec(rootTag); return m ? m[1] : null; };
+				const live = await page.evaluate(() => {
+					const svg = document.documentElement, hm = document.getElementById('uf-heatmap').getBBox();
+					const title = document.getElementById('title').getBBox();
+					return { viewBox: svg.getAttribute('viewBox'), height: svg.getAttribute('height'),
+						note: !!document.getElementById('uf-heatnote'), top: hm.y, bottom: hm.y + hm.height, title: title.y };
+				});
+				const vb = fileAttr('viewBox').split(' ').map(Number), room = Number(fileAttr('data-uf-heatroom'));
+				expect(room === 124, 'data-uf-heatroom ' + fileAttr('data-uf-heatroom'));
+				expect(live.viewBox === fileAttr('viewBox') && live.height === fileAttr('height'),
+					'the canvas changed: viewBox ' + live.viewBox + ', height ' + live.height + '; the file\'s: ' +
+					fileAttr('viewBox') + ', ' + fileAttr('height'));
+				expect(!live.note, 'the note for viewers without a script is still there');
+				expect(live.top >= vb[1] && live.bottom <= vb[1] + room && live.bottom <= live.title,
+					'panel y ' + live.top + '-' + live.bottom + ', room ' + vb[1] + '-' + (vb[1] + room) + ', title at ' + live.title);
+			});
 			const G = await grid(page);
 			await group(label + ': each column\'s running and waiting samples are the trace\'s', async () => {
 				expect(G.colUs > 0 && G.rows > 0, 'no grid in the label');
