@@ -198,10 +198,12 @@ async function viewShapes(page) {
 }
 
 /* Waits for the time view's heatmap, which the viewer installs after the
- * first paint once the embedded data is read: it makes room above the
- * drawing, so every frame moves down by its height.  A test that points
- * at a frame of a recorded SVG (which has times) before then can land on
- * the heatmap (CI, session 24: test-lines' hover read a heatmap cell). */
+ * first paint once the embedded data is read.  Until 78b9baa it made its
+ * room then, moving every frame down by its height, and a test pointing at
+ * a frame of a recorded SVG before then hit the heatmap (CI, session 24:
+ * test-lines' hover read a heatmap cell); the file keeps the room now
+ * (test-heatmap checks nothing moves), and waiting still makes the test
+ * point at a page whose viewer code has run, as a person's would have. */
 async function heatmapReady(page) {
 	await page.waitForFunction(() => document.getElementById('uf-heatmap') !== null, { timeout: 20000 });
 }

@@ -61,7 +61,7 @@ async function main() {
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
 		await page.goto(pathToFileURL(file).href);
-		await drv.heatmapReady(page); /* a recording has times: frames move down once it is in */
+		await drv.heatmapReady(page); /* a recording has times: the viewer's code has run once it is in */
 
 		await group('the panel is hidden until the button opens it', async () => {
 			expect(!(await shown(page)), 'the panel shows before any click');

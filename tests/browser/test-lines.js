@@ -55,7 +55,7 @@ async function main() {
 		const errors = [];
 		page.on('pageerror', (e) => errors.push(String(e)));
 		await page.goto(pathToFileURL(file).href);
-		await drv.heatmapReady(page); /* a recording has times: frames move down once it is in */
+		await drv.heatmapReady(page); /* a recording has times: the viewer's code has run once it is in */
 		const hot = await widest(page, leaf), top = await widest(page, caller);
 
 		await group('the hot leaf\'s tooltip names its hottest line', async () => {
